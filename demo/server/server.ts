@@ -1,0 +1,469 @@
+/**
+ * The bundled demo MCP server: the official server SDK serving 2026-07-28 (and,
+ * by the SDK's default, stateless legacy clients) on loopback, with CORS for the
+ * demo page. Its tools exercise every part of the kit: argument kinds, nested
+ * forms, progress and cancel, structured output, media, a destructive tool,
+ * multi round-trip elicitation (form, URL), sampling, roots, resources, prompts
+ * and list changes announced over `subscriptions/listen`.
+ *
+ * Used by `npm start`, the element tests and the end-to-end tests.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  acceptedContent,
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+  inputResponse,
+  McpServer,
+  ResourceTemplate,
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import { beepWav, gradientPng } from './media.js';
+
+export interface DemoServerOptions {
+  /** Port to listen on; 0 picks a free one. Default 3001. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /**
+   * Origins allowed by CORS and by the Origin check. Default: any http(s)
+   * origin on localhost / 127.0.0.1 / [::1], whatever the port.
+   */
+  allowedOrigins?: (origin: string) => boolean;
+  /** Log each request to stderr. */
+  verbose?: boolean;
+}
+
+export interface DemoServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
+  url: string;
+  handler: McpHttpHandler;
+  close(): Promise<void>;
+}
+
+/** Request headers the kit sends (streamable-http "Request Metadata", auth, legacy). */
+const ALLOWED_HEADERS = ['content-type', 'accept', 'authorization', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
+
+const localOrigin = (origin: string) => /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+/** A tool schema from plain JSON Schema (the SDK's JSON-Schema typing is narrower than real schemas). */
+const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
+const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) =>
+  schema({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra });
+
+const png = gradientPng(64).toString('base64');
+const wav = beepWav(300).toString('base64');
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+interface DemoState {
+  bonus: boolean;
+  notes: Map<string, string>;
+  /** Announces a tool-list change on open subscriptions/listen streams. */
+  notifyToolsChanged: () => void;
+}
+
+function buildServer(state: DemoState): McpServer {
+  const server = new McpServer(
+    { name: 'mcp-elements demo', version: '1.0.0', title: 'mcp-elements demo server' },
+    {
+      instructions: 'A demo server for mcp-elements. Try create_ticket, plan_trip or book_table.',
+      capabilities: { logging: {} },
+      cacheHints: {
+        'tools/list': { ttlMs: 30_000, cacheScope: 'public' },
+        'prompts/list': { ttlMs: 30_000, cacheScope: 'public' },
+        'resources/list': { ttlMs: 30_000, cacheScope: 'public' },
+        'resources/templates/list': { ttlMs: 30_000, cacheScope: 'public' },
+      } as never,
+    },
+  );
+
+  // 1. A plain tool with several argument kinds.
+  server.registerTool(
+    'create_ticket',
+    {
+      title: 'Create a ticket',
+      description: 'Files a support ticket. Shows strings, numbers, booleans, enums, dates and emails.',
+      inputSchema: object(
+        {
+          title: { type: 'string', title: 'Title', minLength: 3, maxLength: 80, description: 'One line summary' },
+          priority: { type: 'string', title: 'Priority', enum: ['low', 'medium', 'high'], default: 'medium' },
+          estimate: { type: 'integer', title: 'Estimate (hours)', minimum: 1, maximum: 40 },
+          urgent: { type: 'boolean', title: 'Urgent', default: false },
+          due: { type: 'string', format: 'date', title: 'Due date' },
+          reporter: { type: 'string', format: 'email', title: 'Reporter email' },
+          labels: { type: 'array', title: 'Labels', items: { type: 'string' } },
+        },
+        ['title', 'priority'],
+      ),
+    },
+    async (args: any) => {
+      const id = `T-${1000 + Math.floor(Math.random() * 9000)}`;
+      return {
+        content: [{ type: 'text', text: `Created ${id}: ${args.title} (${args.priority}${args.urgent ? ', urgent' : ''})` }],
+        structuredContent: { id, ...args },
+      } as CallToolResult;
+    },
+  );
+
+  // 2. Nested objects, arrays of objects and a titled enum.
+  server.registerTool(
+    'plan_trip',
+    {
+      title: 'Plan a trip',
+      description: 'Plans a multi-stop trip. Shows nested objects, arrays of objects and a titled enum.',
+      inputSchema: object(
+        {
+          traveller: {
+            type: 'object',
+            title: 'Traveller',
+            properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer', title: 'Age', minimum: 0 } },
+            required: ['name'],
+          },
+          stops: {
+            type: 'array',
+            title: 'Stops',
+            minItems: 1,
+            items: {
+              type: 'object',
+              properties: { city: { type: 'string', title: 'City' }, nights: { type: 'integer', title: 'Nights', minimum: 1, default: 1 } },
+              required: ['city'],
+            },
+          },
+          travelClass: {
+            title: 'Class',
+            oneOf: [
+              { const: 'economy', title: 'Economy' },
+              { const: 'business', title: 'Business' },
+              { const: 'first', title: 'First class' },
+            ],
+            default: 'economy',
+          },
+        },
+        ['traveller', 'stops'],
+      ),
+    },
+    async (args: any) => {
+      const nights = (args.stops as { nights?: number }[]).reduce((sum, stop) => sum + (stop.nights ?? 1), 0);
+      const route = (args.stops as { city: string }[]).map((stop) => stop.city).join(' → ');
+      return text(`Trip for ${args.traveller.name}: ${route}, ${nights} night(s), ${args.travelClass ?? 'economy'}`);
+    },
+  );
+
+  // 3. A slow tool with progress notifications that can be cancelled.
+  server.registerTool(
+    'long_task',
+    {
+      title: 'Long task',
+      description: 'Works for a while and reports progress; cancel it from the form.',
+      inputSchema: object({ steps: { type: 'integer', title: 'Steps', minimum: 1, maximum: 100, default: 10 }, stepMs: { type: 'integer', title: 'Milliseconds per step', default: 500 } }),
+    },
+    async (args: any, ctx: any) => {
+      const steps = args.steps ?? 10;
+      const token = ctx.mcpReq._meta?.progressToken;
+      for (let i = 1; i <= steps; i++) {
+        try {
+          await sleep(args.stepMs ?? 500, ctx.mcpReq.signal);
+        } catch {
+          return text(`cancelled at step ${i}`);
+        }
+        if (token !== undefined) {
+          await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `Step ${i} of ${steps}` } });
+        }
+      }
+      return text(`Finished ${steps} steps`);
+    },
+  );
+
+  // 4. structuredContent with an outputSchema.
+  server.registerTool(
+    'get_weather',
+    {
+      title: 'Weather',
+      description: 'Returns structured weather data described by an outputSchema.',
+      inputSchema: object({ city: { type: 'string', title: 'City', default: 'Lisbon' } }, ['city']),
+      outputSchema: schema({
+        type: 'object',
+        properties: {
+          city: { type: 'string' },
+          temperature: { type: 'number', description: 'Celsius' },
+          conditions: { type: 'string', enum: ['sunny', 'cloudy', 'rain'] },
+        },
+        required: ['city', 'temperature', 'conditions'],
+      }),
+      annotations: { readOnlyHint: true },
+    },
+    async (args: any) => {
+      const seed = [...String(args.city)].reduce((sum, c) => sum + c.charCodeAt(0), 0);
+      const data = { city: args.city, temperature: 10 + (seed % 20), conditions: (['sunny', 'cloudy', 'rain'] as const)[seed % 3]! };
+      return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } as CallToolResult;
+    },
+  );
+
+  // 5. Image, audio and a resource link.
+  server.registerTool(
+    'make_media',
+    { title: 'Media', description: 'Returns an image, an audio clip and a link to a resource.', inputSchema: object({}), annotations: { readOnlyHint: true } },
+    async () =>
+      ({
+        content: [
+          { type: 'text', text: 'Here is a gradient, a beep and a note.' },
+          { type: 'image', data: png, mimeType: 'image/png' },
+          { type: 'audio', data: wav, mimeType: 'audio/wav' },
+          { type: 'resource_link', uri: 'demo://notes/welcome', name: 'welcome', title: 'Welcome note', mimeType: 'text/plain', description: 'A note you can read' },
+        ],
+      }) as CallToolResult,
+  );
+
+  // 6. A destructive tool (the form asks for confirmation first).
+  server.registerTool(
+    'delete_notes',
+    {
+      title: 'Delete notes',
+      description: 'Deletes every note. Marked destructive.',
+      inputSchema: object({ confirmPhrase: { type: 'string', title: 'Type "delete"' } }),
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    },
+    async () => {
+      const count = state.notes.size;
+      state.notes.clear();
+      return text(`Deleted ${count} note(s)`);
+    },
+  );
+
+  // 7. A booking that asks the user twice through form elicitation, carrying requestState.
+  server.registerTool(
+    'book_table',
+    {
+      title: 'Book a table',
+      description: 'Books a restaurant table; asks for details in two rounds.',
+      inputSchema: object({ restaurant: { type: 'string', title: 'Restaurant', default: 'Casa Lisboa' } }, ['restaurant']),
+    },
+    async (args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const raw = ctx.mcpReq.requestState?.() as unknown;
+      const saved = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { date: string; guests: number } | undefined;
+      if (!saved) {
+        const view = inputResponse(ctx.mcpReq.inputResponses, 'when');
+        if (view.kind === 'elicit' && view.action !== 'accept') return text(`Booking ${view.action === 'decline' ? 'declined' : 'cancelled'}.`);
+        const when = acceptedContent<{ date: string; guests: number }>(ctx.mcpReq.inputResponses, 'when');
+        if (!when) {
+          return inputRequired({
+            inputRequests: {
+              when: inputRequired.elicit({
+                message: `When would you like to eat at ${args.restaurant}?`,
+                requestedSchema: {
+                  type: 'object',
+                  properties: {
+                    date: { type: 'string', format: 'date', title: 'Date' },
+                    guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12, default: 2 },
+                  },
+                  required: ['date', 'guests'],
+                },
+              }),
+            },
+          });
+        }
+        return inputRequired({
+          inputRequests: {
+            seating: inputRequired.elicit({
+              message: `A table for ${when.guests} on ${when.date}. Any preferences?`,
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  area: { type: 'string', title: 'Area', oneOf: [{ const: 'indoor', title: 'Indoors' }, { const: 'terrace', title: 'Terrace' }], default: 'indoor' },
+                  diet: { type: 'array', title: 'Dietary needs', items: { type: 'string', enum: ['vegetarian', 'vegan', 'gluten-free'] } },
+                  contact: { type: 'string', format: 'email', title: 'Contact email' },
+                },
+                required: ['area'],
+              },
+            }),
+          },
+          requestState: JSON.stringify(when),
+        });
+      }
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'seating');
+      if (view.kind === 'elicit' && view.action !== 'accept') return text(`Booking ${view.action === 'decline' ? 'declined' : 'cancelled'}.`);
+      const seating = acceptedContent<{ area: string; diet?: string[]; contact?: string }>(ctx.mcpReq.inputResponses, 'seating');
+      const diet = seating?.diet?.length ? `, ${seating.diet.join('/')}` : '';
+      return text(`Booked ${args.restaurant} for ${saved.guests} on ${saved.date}, ${seating?.area ?? 'indoor'}${diet}.`);
+    },
+  );
+
+  // 8. URL-mode elicitation.
+  server.registerTool(
+    'connect_account',
+    { title: 'Connect account', description: 'Asks you to approve access on an external page (URL mode).', inputSchema: object({}) },
+    async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'approve');
+      if (view.kind === 'elicit') return text(view.action === 'accept' ? 'Account connected.' : `Not connected (${view.action}).`);
+      return inputRequired({
+        inputRequests: { approve: inputRequired.elicitUrl({ message: 'Approve the demo app on the provider page.', url: 'https://auth.example.com/approve?app=mcp-elements-demo' }) },
+      });
+    },
+  );
+
+  // 9. Sampling.
+  server.registerTool(
+    'summarize',
+    { title: 'Summarize', description: 'Asks your model (through the client) to summarise a text.', inputSchema: object({ text: { type: 'string', title: 'Text', default: 'MCP lets models use tools.' } }, ['text']) },
+    async (args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'summary');
+      if (view.kind === 'sampling') {
+        const content = (view as any).result.content;
+        return text(`Summary: ${Array.isArray(content) ? content.map((c: any) => c.text).join(' ') : content.text}`);
+      }
+      return inputRequired({
+        inputRequests: {
+          summary: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: `Summarise in one sentence: ${args.text}` } }],
+            systemPrompt: 'You are terse.',
+            maxTokens: 60,
+            modelPreferences: { hints: [{ name: 'small' }], speedPriority: 0.8 },
+          }),
+        },
+      });
+    },
+  );
+
+  // 10. Roots.
+  server.registerTool(
+    'list_workspace',
+    { title: 'Workspace roots', description: 'Reads the roots your client shares.', inputSchema: object({}) },
+    async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+      if (view.kind === 'roots') {
+        const roots = view.roots as { uri: string; name?: string }[];
+        return text(roots.length ? `Roots: ${roots.map((r) => r.name ?? r.uri).join(', ')}` : 'No roots shared.');
+      }
+      return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    },
+  );
+
+  // 11. List changes: toggles a tool and announces it on subscriptions/listen.
+  server.registerTool(
+    'toggle_bonus',
+    { title: 'Toggle bonus tool', description: 'Adds or removes the "bonus" tool; open tool lists refresh.', inputSchema: object({}) },
+    async () => {
+      state.bonus = !state.bonus;
+      state.notifyToolsChanged();
+      return text(state.bonus ? 'The bonus tool is now available.' : 'The bonus tool was removed.');
+    },
+  );
+  if (state.bonus) {
+    server.registerTool('bonus', { title: 'Bonus', description: 'Appears after toggle_bonus.', inputSchema: object({}) }, async () => text('🎉 bonus'));
+  }
+
+  // Resources, a template and prompts.
+  server.registerResource('readme', 'demo://readme', { title: 'Read me', mimeType: 'text/markdown', description: 'About this server' }, async (uri: URL) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Demo server\n\nTools, resources and prompts for mcp-elements.' }],
+  }));
+  server.registerResource('logo', 'demo://logo.png', { title: 'Logo', mimeType: 'image/png' }, async (uri: URL) => ({
+    contents: [{ uri: uri.href, mimeType: 'image/png', blob: png }],
+  }));
+  server.registerResource(
+    'note',
+    new ResourceTemplate('demo://notes/{name}', {
+      list: async () => ({ resources: [...state.notes.keys()].map((name) => ({ uri: `demo://notes/${name}`, name, mimeType: 'text/plain' })) }),
+    }),
+    { title: 'Note', mimeType: 'text/plain' },
+    async (uri: URL, variables: Record<string, string | string[]>) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: state.notes.get(String(variables.name)) ?? `No note named ${String(variables.name)}.` }],
+    }),
+  );
+  server.registerPrompt(
+    'review_code',
+    {
+      title: 'Review code',
+      description: 'Asks for a code review in a given language.',
+      argsSchema: schema({ type: 'object', properties: { language: { type: 'string' }, code: { type: 'string' } }, required: ['language', 'code'] }) as never,
+    },
+    async (args: any) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Please review this ${args.language} code:\n\n${args.code}` } }] }),
+  );
+  return server;
+}
+
+/**
+ * Starts the demo server.
+ * @returns its MCP URL and a `close()`.
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const state: DemoState = {
+    bonus: false,
+    notes: new Map([['welcome', 'Welcome to the mcp-elements demo!'], ['todo', 'Try the booking tool.']]),
+    notifyToolsChanged: () => {},
+  };
+  const handler = createMcpHandler(() => buildServer(state));
+  state.notifyToolsChanged = () => handler.notify.toolsChanged();
+  const node = toNodeHandler(handler);
+  const allowed = options.allowedOrigins ?? localOrigin;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const origin = req.headers.origin;
+    if (options.verbose) process.stderr.write(`${req.method} ${req.url} ${req.headers['mcp-method'] ?? ''}\n`);
+    if (origin !== undefined) {
+      // DNS-rebinding guard: a browser request from an origin we do not serve is refused.
+      if (!allowed(origin)) {
+        res.writeHead(403, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Origin ${origin} is not allowed` } }));
+        return;
+      }
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate, MCP-Protocol-Version');
+    }
+    if (req.method === 'OPTIONS') {
+      // Allow the kit's headers, including every Mcp-Param-* (there is no prefix wildcard in CORS).
+      const requested = String(req.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h && (ALLOWED_HEADERS.includes(h) || h.startsWith('mcp-param-')));
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
+        'Access-Control-Allow-Headers': [...new Set([...ALLOWED_HEADERS, ...requested])].join(', '),
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('Not found: the MCP endpoint is /mcp');
+      return;
+    }
+    void node(req as never, res as never);
+  });
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 3001, options.host ?? '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}/mcp`,
+    handler,
+    async close() {
+      await handler.close();
+      await closeHttp(server);
+    },
+  };
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}

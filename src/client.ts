@@ -1,0 +1,1189 @@
+/**
+ * `McpClient`: an MCP client over Streamable HTTP that needs nothing but `fetch`.
+ *
+ * It runs unchanged in a browser tab, a web worker and Node. It speaks revision
+ * 2026-07-28 (stateless, per-request `_meta`, multi round-trip requests,
+ * `subscriptions/listen`) and, through era detection, legacy servers.
+ *
+ * @example
+ * ```ts
+ * const client = new McpClient('https://example.com/mcp');
+ * client.setInputHandler('elicitation/create', { modes: ['form'], handle: async (params) => ({ action: 'decline' }) });
+ * const tools = await client.listTools();
+ * const result = await client.callTool('search', { query: 'mcp' });
+ * ```
+ *
+ * @module
+ */
+import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
+import { Emitter } from './emitter.js';
+import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
+import { paramHeaders, screenTools, type HeaderBinding, type RejectedTool } from './headers.js';
+import type { IncomingMessage } from './jsonrpc.js';
+import { compileSchema, type ValidationIssue } from './schema.js';
+import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
+import { classifyProbeFailure, eraCacheKey, type EraCache, MemoryEraCache } from './era.js';
+import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CompleteResult,
+  type CompletionReference,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type DiscoverResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type GetPromptResult,
+  type Implementation,
+  type InputRequest,
+  type InputRequestMethod,
+  type InputRequiredResult,
+  type InputRequests,
+  type InputResponse,
+  type InputResponses,
+  type JsonObject,
+  type JsonRpcNotification,
+  type ListRootsResult,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
+  type Prompt,
+  type ProgressNotificationParams,
+  type ReadResourceResult,
+  type RequestId,
+  type Resource,
+  type ResourceTemplate,
+  type ResultBase,
+  type SubscriptionFilter,
+  type Tool,
+} from './types.js';
+
+/** Version reported in `clientInfo` by default. */
+export const KIT_VERSION = '0.1.0';
+
+/** Connection status of a client. */
+export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
+
+/** Which protocol era to use: detect (`auto`, default), or pin one. */
+export type ProtocolPreference = 'auto' | 'modern' | 'legacy';
+
+/** A developer-facing warning (also printed with `console.warn` unless `onWarning` is set). */
+export interface McpWarning {
+  code: string;
+  message: string;
+}
+
+/** Options of {@link McpClient}. Times are in milliseconds, sizes in bytes. */
+export interface McpClientOptions {
+  /** `fetch` to use (auth wrappers, proxies, tests). Default: the global `fetch`, looked up per call. */
+  fetch?: FetchLike;
+  /** Extra headers for every request, or a function returning them (called per request). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** `clientInfo` sent on every request; `false` to omit it. Default `{ name: 'mcp-elements', version }`. */
+  clientInfo?: Implementation | false;
+  /** Era selection; default `auto` (spec: basic/versioning "Backward Compatibility"). */
+  protocol?: ProtocolPreference;
+  /** Timeout of one request, reset by progress notifications; default 60,000 ms. */
+  requestTimeoutMs?: number;
+  /** Hard cap on one request whatever its progress; default 600,000 ms. */
+  maxTotalTimeoutMs?: number;
+  /** Cap on input_required rounds of one call; default 10. */
+  maxRounds?: number;
+  /** Cap on pages followed by the list helpers; default 1,000. */
+  maxPages?: number;
+  /** Opt in to log notifications at this level (deprecated feature; off by default). */
+  logLevel?: LoggingLevel;
+  /** Cache results per `ttlMs`/`cacheScope`; default true. */
+  cache?: boolean;
+  /** Identifies the authorization context for private cache entries; default: a hash of the `Authorization` header. */
+  authContext?: () => string | undefined;
+  /** Cap on a JSON response body; default 64 MiB. */
+  maxBodyBytes?: number;
+  /** Cap on one SSE event, in characters; default 16 Mi. */
+  maxEventChars?: number;
+  /** Where the detected era is remembered per endpoint; default in memory for this page/process. */
+  eraCache?: EraCache;
+  /** Receives warnings instead of `console.warn`. */
+  onWarning?: (warning: McpWarning) => void;
+}
+
+/** Options common to every request. */
+export interface RequestOptions {
+  /** Abort to cancel: on 2026-07-28 the client closes the request's stream, which is the cancellation. */
+  signal?: AbortSignal;
+  /** Overrides `requestTimeoutMs` for this request. */
+  timeoutMs?: number;
+  /** Overrides `maxTotalTimeoutMs` for this request. */
+  maxTotalTimeoutMs?: number;
+  /** Whether progress notifications restart the timeout; default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Opts the request into progress notifications (a `progressToken` is added). */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+  /** Log notifications sent on this request's stream. */
+  onLog?: (log: LoggingMessageNotificationParams) => void;
+  /** Skip the result cache for this request. */
+  fresh?: boolean;
+}
+
+/** One step of a multi round-trip request, for timelines and protocol logs. */
+export interface RoundEvent {
+  /** Identifies the logical call across its rounds. */
+  callId: number;
+  /** Original method: `tools/call`, `prompts/get` or `resources/read`. */
+  method: string;
+  /** Tool or prompt name, or resource URI. */
+  target: string | undefined;
+  /** 0 for the first request, 1 for the first retry… */
+  round: number;
+  /** JSON-RPC id of this round's request. */
+  requestId?: RequestId;
+  phase: 'input_required' | 'answered' | 'complete' | 'error';
+  inputRequests?: InputRequests;
+  inputResponses?: InputResponses;
+  requestState?: string;
+  error?: McpError;
+}
+
+/** Options of calls that may return `input_required` (spec: basic/patterns/mrtr). */
+export interface InputRequiredOptions extends RequestOptions {
+  /** `auto` (default): answer input requests through the registered handlers and retry; `manual`: return the interim result. */
+  inputRequired?: 'auto' | 'manual';
+  /** Overrides `maxRounds`. */
+  maxRounds?: number;
+  /** Answers to send with this request (manual continuation). */
+  inputResponses?: InputResponses;
+  /** `requestState` to echo with this request (manual continuation). */
+  requestState?: string;
+  /** Continue from an interim result already received (e.g. restored after a reload). */
+  resumeFrom?: InputRequiredResult;
+  /** Called on every round. */
+  onRound?: (event: RoundEvent) => void;
+}
+
+/** Outcome of checking `structuredContent` against the tool's `outputSchema`. */
+export type OutputValidation =
+  | { status: 'valid' }
+  | { status: 'invalid'; issues: ValidationIssue[] }
+  | { status: 'skipped'; reason: string };
+
+/** A tool result plus the kit's output validation (non-enumerable, not from the server). */
+export type ToolCallResult = CallToolResult & { readonly outputValidation?: OutputValidation };
+
+export interface CallToolOptions extends InputRequiredOptions {
+  /** The tool definition, if the caller has it (otherwise the last listing is used). */
+  tool?: Tool;
+}
+
+/** Context handed to input handlers. */
+export interface InputContext {
+  /** Server-assigned key of this input request. */
+  key: string;
+  /** Position of this request among the round's requests (0-based) and their count. */
+  index: number;
+  total: number;
+  /** Round number of the call (0 = first answer). */
+  round: number;
+  /** The original request: method and tool/prompt name or resource URI. */
+  method: string;
+  target: string | undefined;
+  callId: number;
+  /** Aborted when the call is cancelled. */
+  signal: AbortSignal;
+  /** The server asking, and its endpoint (the authoritative identity). */
+  server: ServerDescription;
+  url: string;
+}
+
+export interface ElicitationHandler {
+  /** Modes this handler can show; declared as `elicitation.form` / `elicitation.url`. */
+  modes: readonly ('form' | 'url')[];
+  handle(params: ElicitRequestParams, context: InputContext): Promise<ElicitResult>;
+}
+
+export interface SamplingHandler {
+  /** Whether tool use inside sampling is supported (declares `sampling.tools`). */
+  tools?: boolean;
+  handle(params: CreateMessageRequestParams, context: InputContext): Promise<CreateMessageResult>;
+}
+
+export interface RootsHandler {
+  handle(params: JsonObject | undefined, context: InputContext): Promise<ListRootsResult>;
+}
+
+/** Handlers for the input requests a server may embed (MRTR) or send (legacy). */
+export interface InputHandlers {
+  'elicitation/create': ElicitationHandler;
+  'sampling/createMessage': SamplingHandler;
+  'roots/list': RootsHandler;
+}
+
+/** Events of {@link McpClient}. */
+export interface ClientEvents {
+  status: { status: ClientStatus; error?: McpError };
+  /** Every JSON-RPC message sent or received. */
+  traffic: TrafficEvent;
+  round: RoundEvent;
+  /** Server notifications from listen streams (and legacy streams). */
+  notification: JsonRpcNotification;
+  log: LoggingMessageNotificationParams;
+  toolsChanged: Record<string, never>;
+  promptsChanged: Record<string, never>;
+  resourcesChanged: Record<string, never>;
+  resourceUpdated: { uri: string };
+  /** The declared client capabilities changed (a handler was added or removed). */
+  capabilities: { capabilities: ClientCapabilities };
+  warning: McpWarning;
+}
+
+/** A live `subscriptions/listen` subscription (see {@link McpClient.listen}). */
+export interface Subscription {
+  readonly filter: SubscriptionFilter;
+  /** What the server agreed to deliver, once acknowledged. */
+  readonly acknowledged: SubscriptionFilter | undefined;
+  readonly state: 'opening' | 'open' | 'reconnecting' | 'closed';
+  /** Resolves when the subscription ends for good (closed by either side). */
+  readonly closed: Promise<{ reason: 'client' | 'server' | 'error'; error?: McpError }>;
+  close(): void;
+}
+
+export interface ListenOptions {
+  /** Called for each notification delivered on the stream. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Called when the server acknowledges (and on each re-listen). */
+  onAcknowledged?: (filter: SubscriptionFilter) => void;
+  /** Called on state changes. */
+  onState?: (state: Subscription['state']) => void;
+  /** Re-listen with backoff after an unexpected drop; default true. */
+  reconnect?: boolean;
+  /** First backoff delay; doubles up to 30 s. Default 1,000 ms. */
+  backoffMs?: number;
+  signal?: AbortSignal;
+}
+
+const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An MCP client for one server endpoint.
+ *
+ * Connection is lazy: any request connects first (era detection and
+ * `server/discover`). Every method takes `{ signal }`.
+ */
+export class McpClient {
+  /** The MCP endpoint. */
+  readonly url: URL;
+  readonly #options: McpClientOptions;
+  readonly #transport: HttpTransport;
+  readonly #emitter = new Emitter<ClientEvents>();
+  readonly #cache: ResultCache;
+  readonly #handlers: Partial<{ [K in InputRequestMethod]: InputHandlers[K][] }> = {};
+  readonly #inflight = new Set<AbortController>();
+  readonly #subscriptions = new Set<Subscription>();
+  readonly #warned = new Set<string>();
+  #session: Session | undefined;
+  #connecting: Promise<ServerDescription> | undefined;
+  #status: ClientStatus = 'idle';
+  #error: McpError | undefined;
+  #nextId = 1;
+  #nextCall = 1;
+  #nextProgress = 1;
+  #tools = new Map<string, Tool>();
+  #bindings = new Map<string, HeaderBinding[]>();
+  #rejected = new Map<string, RejectedTool>();
+  #listedTools = false;
+
+  /**
+   * @param url - the MCP endpoint (`https://host/mcp`).
+   * @param options - see {@link McpClientOptions}.
+   */
+  constructor(url: string | URL, options: McpClientOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#transport = new HttpTransport({
+      url: this.url,
+      fetch: options.fetch,
+      maxBodyBytes: options.maxBodyBytes,
+      maxEventChars: options.maxEventChars,
+      onWarning: (warning: TransportWarning) => this.#warn(warning.code, warning.message),
+    });
+    this.#cache = new ResultCache();
+  }
+
+  // --- state ------------------------------------------------------------------------
+
+  /** Current connection status. */
+  get status(): ClientStatus {
+    return this.#status;
+  }
+
+  /** The last connection error, if `status` is `error`. */
+  get error(): McpError | undefined {
+    return this.#error;
+  }
+
+  /** What is known about the server, once connected. */
+  get server(): ServerDescription | undefined {
+    return this.#session?.description;
+  }
+
+  /** The HTTP transport (for diagnostics, e.g. the CORS doctor). */
+  get transport(): HttpTransport {
+    return this.#transport;
+  }
+
+  /** Tools dropped from the last `tools/list` because of invalid `x-mcp-header` annotations. */
+  get rejectedTools(): readonly RejectedTool[] {
+    return [...this.#rejected.values()];
+  }
+
+  /**
+   * Adds an event listener.
+   * @returns a function that removes it.
+   */
+  on<K extends keyof ClientEvents>(type: K, listener: (event: ClientEvents[K]) => void): () => void {
+    return this.#emitter.on(type, listener);
+  }
+
+  // --- input handlers and capabilities ----------------------------------------------------
+
+  /**
+   * Registers the handler for one kind of input request. The client declares the
+   * matching capability on every request from now on, and stops when the
+   * returned function is called (spec: basic/index "_meta": capabilities are per
+   * request). A later registration for the same method takes precedence until it
+   * is removed.
+   *
+   * @returns a function that unregisters this handler.
+   */
+  setInputHandler<K extends InputRequestMethod>(method: K, handler: InputHandlers[K]): () => void {
+    const list = (this.#handlers[method] ??= []) as InputHandlers[K][];
+    list.push(handler);
+    this.#emitter.emit('capabilities', { capabilities: this.capabilities });
+    return () => {
+      const index = list.lastIndexOf(handler);
+      if (index >= 0) {
+        list.splice(index, 1);
+        this.#emitter.emit('capabilities', { capabilities: this.capabilities });
+      }
+    };
+  }
+
+  #handler<K extends InputRequestMethod>(method: K): InputHandlers[K] | undefined {
+    const list = this.#handlers[method] as InputHandlers[K][] | undefined;
+    return list?.[list.length - 1];
+  }
+
+  /** The capabilities declared right now: exactly the input requests a handler can answer. */
+  get capabilities(): ClientCapabilities {
+    const capabilities: ClientCapabilities = {};
+    const elicitation = this.#handler('elicitation/create');
+    if (elicitation && elicitation.modes.length > 0) {
+      capabilities.elicitation = {};
+      for (const mode of elicitation.modes) capabilities.elicitation[mode] = {};
+    }
+    const sampling = this.#handler('sampling/createMessage');
+    if (sampling) capabilities.sampling = sampling.tools ? { tools: {} } : {};
+    if (this.#handler('roots/list')) capabilities.roots = this.server?.era === 'legacy' ? { listChanged: true } : {};
+    return capabilities;
+  }
+
+  // --- connection ---------------------------------------------------------------------------
+
+  /**
+   * Connects: detects the era (unless pinned) and learns the server's identity and
+   * capabilities (`server/discover` on 2026-07-28; `initialize` on legacy).
+   * Concurrent calls share one attempt; calling again after success is a no-op.
+   *
+   * @throws McpError when the server cannot be reached or spoken to.
+   */
+  connect(options: { signal?: AbortSignal } = {}): Promise<ServerDescription> {
+    if (this.#status === 'connected' && this.#session) return Promise.resolve(this.#session.description);
+    if (this.#status === 'closed') return Promise.reject(new McpClientError('closed', 'The client is closed', { url: this.url.href }));
+    this.#connecting ??= this.#connect(options.signal).finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(signal: AbortSignal | undefined): Promise<ServerDescription> {
+    this.#setStatus('connecting');
+    try {
+      const session = await this.#openSession(signal);
+      this.#session = session;
+      this.#setStatus('connected');
+      return session.description;
+    } catch (error) {
+      const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.url.href }, { cause: error });
+      this.#error = failure;
+      this.#setStatus('error', failure);
+      throw failure;
+    }
+  }
+
+  async #openSession(signal: AbortSignal | undefined): Promise<Session> {
+    const preference = this.#options.protocol ?? 'auto';
+    const eraCache = this.#options.eraCache ?? sharedEraCache;
+    const key = eraCacheKey(this.url);
+    const cached = preference === 'auto' ? await eraCache.get(key) : undefined;
+
+    if (preference === 'legacy' || cached === 'legacy') {
+      try {
+        const session = await this.#openLegacy(signal);
+        if (preference === 'auto') await eraCache.set(key, 'legacy');
+        return session;
+      } catch (error) {
+        // The remembered verdict may be stale (server upgraded): probe again.
+        if (preference !== 'auto') throw error;
+        await eraCache.delete(key);
+      }
+    }
+
+    const modern = new ModernSession(this.#sessionHost());
+    try {
+      const result = await modern.request('server/discover', {}, { signal: this.#withTimeout(signal) });
+      this.#checkResultType('server/discover', result.result);
+      modern.adopt(result.result as DiscoverResult);
+      this.#cache.set('server/discover', {}, result.result as DiscoverResult, this.#authContext());
+      if (preference === 'auto') await eraCache.set(key, 'modern');
+      return modern;
+    } catch (error) {
+      if (preference === 'modern') {
+        // A modern server without server/discover (404/-32601) is non-conformant but usable.
+        if (McpRpcError.isInstance(error) && error.code === ErrorCode.MethodNotFound) {
+          this.#warn('no-discover', `${this.url.href} does not implement server/discover; continuing without its description`);
+          return modern;
+        }
+        throw error;
+      }
+      const verdict = classifyProbeFailure(error);
+      if (verdict === 'modern') {
+        if (McpRpcError.isInstance(error) && error.code === ErrorCode.MethodNotFound) {
+          this.#warn('no-discover', `${this.url.href} does not implement server/discover; continuing without its description`);
+          await eraCache.set(key, 'modern');
+          return modern;
+        }
+        throw error;
+      }
+      if (verdict === 'legacy') {
+        const session = await this.#openLegacy(signal, error);
+        await eraCache.set(key, 'legacy');
+        return session;
+      }
+      throw error;
+    }
+  }
+
+  async #openLegacy(signal: AbortSignal | undefined, probeError?: unknown): Promise<Session> {
+    // Loaded on demand: modern-only pages never download the legacy code.
+    const { openLegacySession } = await import('./legacy/session.js');
+    return openLegacySession(this.#legacyHost(), { signal, probeError });
+  }
+
+  #sessionHost(): SessionHost {
+    return {
+      transport: this.#transport,
+      nextId: () => this.#nextId++,
+      capabilities: () => this.capabilities,
+      clientInfo: this.#options.clientInfo === false ? undefined : (this.#options.clientInfo ?? { name: 'mcp-elements', version: KIT_VERSION }),
+      logLevel: this.#options.logLevel,
+      userHeaders: async () => {
+        const headers = this.#options.headers;
+        return typeof headers === 'function' ? { ...(await headers()) } : { ...headers };
+      },
+      traffic: (event) => {
+        if (this.#emitter.has('traffic')) this.#emitter.emit('traffic', event);
+      },
+      warn: (code, message) => this.#warn(code, message),
+    };
+  }
+
+  /** Host interface for the legacy session: the session host plus input handling and notifications. */
+  #legacyHost() {
+    return {
+      ...this.#sessionHost(),
+      url: this.url,
+      answerInput: (request: InputRequest, context: { key: string; signal: AbortSignal }) =>
+        this.#answerOne(request, {
+          key: context.key,
+          index: 0,
+          total: 1,
+          round: 0,
+          method: request.method,
+          target: undefined,
+          callId: 0,
+          signal: context.signal,
+          server: this.#session?.description ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
+          url: this.url.href,
+        }),
+      hasInputHandler: (method: string, mode?: string) => this.#canAnswer(method, mode),
+      notification: (notification: JsonRpcNotification) => this.#dispatchNotification(notification),
+    };
+  }
+
+  /**
+   * Closes the client: aborts requests in flight, ends subscriptions and the
+   * session. The client cannot be reused afterwards.
+   */
+  async close(): Promise<void> {
+    if (this.#status === 'closed') return;
+    for (const subscription of this.#subscriptions) subscription.close();
+    for (const controller of this.#inflight) controller.abort(new McpClientError('closed', 'The client was closed', { url: this.url.href }));
+    const session = this.#session;
+    this.#session = undefined;
+    this.#setStatus('closed');
+    await session?.close();
+  }
+
+  /**
+   * Forgets the session and connects again (e.g. after the user fixed the server).
+   * Cached results are dropped.
+   */
+  async reconnect(options: { signal?: AbortSignal } = {}): Promise<ServerDescription> {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#cache.clear();
+    if (this.#status !== 'closed') this.#setStatus('idle');
+    await session?.close();
+    return this.connect(options);
+  }
+
+  #setStatus(status: ClientStatus, error?: McpError): void {
+    this.#status = status;
+    if (status !== 'error') this.#error = undefined;
+    this.#emitter.emit('status', { status, error });
+  }
+
+  #warn(code: string, message: string): void {
+    const key = `${code}\u0000${message}`;
+    if (this.#warned.has(key)) return;
+    if (this.#warned.size > 200) this.#warned.clear();
+    this.#warned.add(key);
+    const warning = { code, message };
+    this.#emitter.emit('warning', warning);
+    if (this.#options.onWarning) this.#options.onWarning(warning);
+    else console.warn(`[mcp-elements] ${message}`);
+  }
+
+  #authContext(): string | undefined {
+    if (this.#options.authContext) return this.#options.authContext();
+    const headers = this.#options.headers;
+    if (headers && typeof headers === 'object') {
+      const auth = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+      return auth ? hashKey(auth) : undefined;
+    }
+    return undefined;
+  }
+
+  #withTimeout(signal: AbortSignal | undefined): AbortSignal {
+    const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs ?? 60_000);
+    return signal ? AbortSignal.any([signal, timeout]) : timeout;
+  }
+
+  async #ready(signal: AbortSignal | undefined): Promise<Session> {
+    if (this.#status === 'closed') throw new McpClientError('closed', 'The client is closed', { url: this.url.href });
+    if (!this.#session || this.#status !== 'connected') await this.connect({ signal });
+    return this.#session!;
+  }
+
+  // --- requests -------------------------------------------------------------------------------
+
+  /**
+   * Sends one request with timeouts, progress and cancellation, and returns its
+   * result as sent by the server (`input_required` included, for the three methods
+   * that allow it).
+   *
+   * @throws McpRpcError when the server answers with a JSON-RPC error.
+   * @throws McpClientError `timeout` (the message names the limit), `aborted`,
+   *   `network`, `http`, `protocol` (e.g. unknown `resultType`).
+   */
+  async request(method: string, params: JsonObject = {}, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<ResultBase & { __id?: RequestId }> {
+    const session = await this.#ready(options.signal);
+    const controller = new AbortController();
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000;
+    const totalMs = options.maxTotalTimeoutMs ?? this.#options.maxTotalTimeoutMs ?? 600_000;
+    const context: McpErrorData = { url: this.url.href, method };
+    const expire = (ms: number, kind: string) =>
+      controller.abort(new McpClientError('timeout', `${method} timed out after ${ms} ms${kind}`, { ...context, timeoutMs: ms }));
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const armIdle = () => {
+      if (!Number.isFinite(timeoutMs)) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => expire(timeoutMs, ' without a response or progress'), timeoutMs);
+    };
+    const total = Number.isFinite(totalMs) ? setTimeout(() => expire(totalMs, ' (maximum total time)'), totalMs) : undefined;
+    armIdle();
+    const onAbort = () => controller.abort(options.signal!.reason instanceof McpError ? options.signal!.reason : new McpClientError('aborted', `${method} was aborted`, context, { cause: options.signal!.reason }));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.#inflight.add(controller);
+
+    const meta: JsonObject = {};
+    let progressToken: string | undefined;
+    if (options.onProgress) {
+      progressToken = `p${this.#nextProgress++}`;
+      meta.progressToken = progressToken;
+    }
+    let lastProgress = -Infinity;
+    const sessionOptions: SessionRequestOptions = {
+      signal: controller.signal,
+      headers: options.headers,
+      meta,
+      onMessage: (incoming: IncomingMessage) => {
+        if (incoming.kind !== 'notification') return;
+        const { method: type, params: p } = incoming.message;
+        if (type === 'notifications/progress' && isObject(p) && p.progressToken === progressToken) {
+          if (typeof p.progress !== 'number' || p.progress <= lastProgress) return; // must increase (basic/patterns/progress)
+          lastProgress = p.progress;
+          if (options.resetTimeoutOnProgress !== false) armIdle();
+          options.onProgress?.(p as ProgressNotificationParams);
+        } else if (type === 'notifications/message' && isObject(p)) {
+          options.onLog?.(p as LoggingMessageNotificationParams);
+          this.#emitter.emit('log', p as LoggingMessageNotificationParams);
+        } else {
+          this.#dispatchNotification(incoming.message);
+        }
+      },
+    };
+    try {
+      const { result, id } = await session.request(method, params, sessionOptions);
+      this.#checkResultType(method, result);
+      Object.defineProperty(result, '__id', { value: id, enumerable: false, configurable: true });
+      return result as ResultBase;
+    } catch (error) {
+      const reason = controller.signal.reason;
+      if (controller.signal.aborted && McpError.isInstance(reason)) throw reason;
+      throw error;
+    } finally {
+      clearTimeout(idle);
+      clearTimeout(total);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.#inflight.delete(controller);
+    }
+  }
+
+  /** Rejects unknown `resultType`s (basic/index "ResultType"); absent means `complete`. */
+  #checkResultType(method: string, result: JsonObject): void {
+    const type = result.resultType;
+    if (type === undefined || type === 'complete') return;
+    if (type === 'input_required' && INPUT_METHODS.has(method)) return;
+    throw new McpClientError(
+      'protocol',
+      type === 'input_required'
+        ? `The server answered ${method} with input_required, which is only allowed for tools/call, prompts/get and resources/read`
+        : `The server answered ${method} with an unknown resultType ${JSON.stringify(type)}`,
+      { url: this.url.href, method, resultType: type },
+    );
+  }
+
+  /** A cacheable request: served from the cache while fresh. */
+  async #cached<T extends ResultBase>(method: string, params: JsonObject, options: RequestOptions): Promise<T> {
+    const useCache = this.#options.cache !== false && CACHEABLE_METHODS.has(method);
+    const auth = useCache ? this.#authContext() : undefined;
+    if (useCache && !options.fresh) {
+      const hit = this.#cache.get(method, params, auth);
+      if (hit) return hit as T;
+    }
+    const result = await this.request(method, params, options);
+    if (useCache && result.resultType !== 'input_required') this.#cache.set(method, params, result, auth);
+    return result as T;
+  }
+
+  /**
+   * Follows `nextCursor` through every page of a list method.
+   * Stops when a cursor repeats (with a warning) and after `maxPages`.
+   */
+  async #listAll<T>(method: string, key: string, options: RequestOptions, identity: (item: T) => string): Promise<T[]> {
+    const maxPages = this.#options.maxPages ?? 1000;
+    const items: T[] = [];
+    const seenItems = new Set<string>();
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const result = await this.#cached<ResultBase>(method, cursor === undefined ? {} : { cursor }, options);
+      const list = result[key];
+      if (!Array.isArray(list)) {
+        throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: this.url.href, method });
+      }
+      for (const item of list as T[]) {
+        const id = identity(item);
+        if (seenItems.has(id)) {
+          this.#warn('duplicate-list-item', `${method} listed ${JSON.stringify(id)} more than once; keeping the first`);
+          continue;
+        }
+        seenItems.add(id);
+        items.push(item);
+      }
+      const next = result.nextCursor;
+      if (next === undefined || next === null) return items;
+      if (typeof next !== 'string') throw new McpClientError('protocol', `nextCursor of ${method} is not a string`, { url: this.url.href, method });
+      // Cursors are opaque ("" included); only a repeat tells us the server is stuck.
+      if (next === cursor || seenCursors.has(next)) {
+        this.#warn('pagination-stuck', `${method} returned cursor ${JSON.stringify(next)} again; stopped following it`);
+        return items;
+      }
+      seenCursors.add(next);
+      cursor = next;
+    }
+    throw new McpClientError('pagination', `${method} did not finish within ${maxPages} pages`, { url: this.url.href, method, maxPages });
+  }
+
+  /**
+   * Asks the server for its identity and capabilities (`server/discover`).
+   * Cached per `ttlMs`.
+   */
+  async discover(options: RequestOptions = {}): Promise<DiscoverResult> {
+    return this.#cached<DiscoverResult>('server/discover', {}, options);
+  }
+
+  /**
+   * Lists every tool, following all pages (spec: server/tools "Listing Tools").
+   * Tools with an invalid `x-mcp-header` annotation are excluded, with a warning
+   * naming the tool and the reason (basic/transports/streamable-http "Schema Extension");
+   * see {@link rejectedTools}. Tools without a `name` or an object `inputSchema` are
+   * excluded too.
+   *
+   * @returns the usable tools in server order.
+   */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    const raw = await this.#listAll<Tool>('tools/list', 'tools', options, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)));
+    const wellFormed = raw.filter((tool) => {
+      const ok = isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema);
+      if (!ok) this.#warn('tool-malformed', `Excluded a tool without a name or an object inputSchema: ${JSON.stringify(tool).slice(0, 120)}`);
+      return ok;
+    });
+    const { tools, bindings, rejected } = screenTools(wellFormed);
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#bindings = bindings;
+    this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
+    this.#listedTools = true;
+    for (const entry of rejected) this.#warn('tool-rejected', `Excluded tool "${entry.name}": ${entry.reason}`);
+    return tools;
+  }
+
+  /** The definition of a tool from the last listing, if any. */
+  tool(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /**
+   * Calls a tool (spec: server/tools "Calling Tools"), answering `input_required`
+   * rounds through the registered input handlers unless `inputRequired: 'manual'`.
+   *
+   * - `Mcp-Name` and the `Mcp-Param-*` headers of the tool's `x-mcp-header`
+   *   annotations are sent (the tool list is fetched once if not known yet).
+   * - `structuredContent` is validated against `outputSchema` (not for `isError`
+   *   results); the outcome is in the non-enumerable `outputValidation`.
+   *
+   * @returns the final result, or (manual mode) the interim `InputRequiredResult`.
+   * @throws McpClientError `rounds_exceeded`, `input_unsupported`, `invalid_arguments`,
+   *   `timeout`, `aborted`… and McpRpcError for protocol errors (unknown tool…).
+   */
+  async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<ToolCallResult | InputRequiredResult> {
+    await this.#ready(options.signal);
+    let tool = options.tool ?? this.#tools.get(name);
+    if (!tool && !options.tool && !this.#listedTools && this.server?.capabilities.tools !== undefined) {
+      // The header bindings and outputSchema live in the tool definition.
+      await this.listTools({ signal: options.signal }).catch((error: unknown) => {
+        this.#warn('tools-list-failed', `Could not list tools before calling ${name}: ${(error as Error).message}`);
+      });
+      tool = this.#tools.get(name);
+    }
+    const rejected = this.#rejected.get(name);
+    if (rejected && !options.tool) {
+      throw new McpClientError('invalid_arguments', `Tool "${name}" was excluded from tools/list: ${rejected.reason}`, { url: this.url.href, method: 'tools/call', tool: name });
+    }
+    const bindings = options.tool ? (screenTools([options.tool]).bindings.get(name) ?? []) : (this.#bindings.get(name) ?? []);
+    const headers = paramHeaders(bindings, args);
+    let result: ResultBase;
+    try {
+      result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers });
+    } catch (error) {
+      // HeaderMismatch: the tool's schema may have changed; re-list and retry once (streamable-http "Client Behavior").
+      if (!(McpRpcError.isInstance(error) && error.code === ErrorCode.HeaderMismatch) || options.tool) throw error;
+      await this.listTools({ signal: options.signal, fresh: true });
+      tool = this.#tools.get(name);
+      const retryHeaders = paramHeaders(this.#bindings.get(name) ?? [], args);
+      result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers: retryHeaders });
+    }
+    if (result.resultType === 'input_required') return result as InputRequiredResult;
+    const final = result as ToolCallResult;
+    Object.defineProperty(final, 'outputValidation', { value: await this.#validateOutput(tool, final), enumerable: false, configurable: true });
+    return final;
+  }
+
+  async #validateOutput(tool: Tool | undefined, result: CallToolResult): Promise<OutputValidation> {
+    if (!tool) return { status: 'skipped', reason: 'the tool definition is not known' };
+    if (!isObject(tool.outputSchema)) return { status: 'skipped', reason: 'the tool has no outputSchema' };
+    if (result.isError === true) return { status: 'skipped', reason: 'isError results are not checked against outputSchema' };
+    if (!('structuredContent' in result)) {
+      return { status: 'invalid', issues: [{ path: '', message: 'the tool declares an outputSchema but the result has no structuredContent', keyword: 'structuredContent', params: {} }] };
+    }
+    try {
+      const validate = await compileSchema(tool.outputSchema);
+      const outcome = validate(result.structuredContent);
+      return outcome.valid ? { status: 'valid' } : { status: 'invalid', issues: outcome.issues };
+    } catch (error) {
+      return { status: 'skipped', reason: `the outputSchema cannot be used: ${(error as Error).message}` };
+    }
+  }
+
+  /** Lists every resource, following all pages (server/resources). */
+  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    return this.#listAll<Resource>('resources/list', 'resources', options, (r) => (isObject(r) && typeof r.uri === 'string' ? r.uri : JSON.stringify(r)));
+  }
+
+  /** Lists every resource template, following all pages (server/resources). */
+  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+    return this.#listAll<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options, (r) =>
+      isObject(r) && typeof r.uriTemplate === 'string' ? r.uriTemplate : JSON.stringify(r),
+    );
+  }
+
+  /**
+   * Reads a resource (server/resources "Reading Resources"); may go through
+   * `input_required` rounds. Cached per `ttlMs` unless it took input.
+   */
+  async readResource(uri: string, options: InputRequiredOptions = {}): Promise<ReadResourceResult | InputRequiredResult> {
+    const useCache = this.#options.cache !== false && !options.fresh && !options.inputResponses && !options.requestState && !options.resumeFrom;
+    const auth = this.#authContext();
+    if (useCache) {
+      const hit = this.#cache.get('resources/read', { uri }, auth);
+      if (hit) return hit as ReadResourceResult;
+    }
+    let tookInput = Boolean(options.inputResponses || options.requestState || options.resumeFrom);
+    const result = await this.#withInputs('resources/read', { uri }, uri, {
+      ...options,
+      onRound: (event) => {
+        if (event.round > 0) tookInput = true;
+        options.onRound?.(event);
+      },
+    });
+    // Results that depended on input are not cacheable (caching "Cache Key").
+    if (this.#options.cache !== false && !tookInput && result.resultType !== 'input_required') this.#cache.set('resources/read', { uri }, result, auth);
+    return result as ReadResourceResult | InputRequiredResult;
+  }
+
+  /** Lists every prompt, following all pages (server/prompts). */
+  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    return this.#listAll<Prompt>('prompts/list', 'prompts', options, (p) => (isObject(p) && typeof p.name === 'string' ? p.name : JSON.stringify(p)));
+  }
+
+  /** Gets a prompt (server/prompts); may go through `input_required` rounds. */
+  async getPrompt(name: string, args: Record<string, string> = {}, options: InputRequiredOptions = {}): Promise<GetPromptResult | InputRequiredResult> {
+    return (await this.#withInputs('prompts/get', { name, arguments: args }, name, options)) as GetPromptResult | InputRequiredResult;
+  }
+
+  /** Argument completion (server/utilities/completion). */
+  async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }, options: RequestOptions = {}): Promise<CompleteResult> {
+    return (await this.request('completion/complete', { ref, argument, ...(context ? { context } : {}) }, options)) as CompleteResult;
+  }
+
+  // --- multi round-trip requests --------------------------------------------------------------------
+
+  /**
+   * The MRTR driver (basic/patterns/mrtr "Client Requirements"): retries with a
+   * new JSON-RPC id, `inputResponses` keyed exactly as asked, and `requestState`
+   * echoed byte for byte — and only when the latest interim result had one.
+   */
+  async #withInputs(method: string, params: JsonObject, target: string | undefined, options: InputRequiredOptions & { headers?: Record<string, string> }): Promise<ResultBase> {
+    const callId = this.#nextCall++;
+    const maxRounds = options.maxRounds ?? this.#options.maxRounds ?? 10;
+    const emit = (event: Omit<RoundEvent, 'callId' | 'method' | 'target'>) => {
+      const full: RoundEvent = { callId, method, target, ...event };
+      options.onRound?.(full);
+      this.#emitter.emit('round', full);
+    };
+    let inputResponses = options.inputResponses;
+    let requestState = options.requestState;
+    let interim = options.resumeFrom;
+    let stateOnlyRounds = 0;
+    for (let round = 0; ; round++) {
+      if (interim) {
+        // Answer the interim result, then retry.
+        if (options.inputRequired === 'manual' && round > 0) return interim;
+        if (round > maxRounds) break;
+        requestState = typeof interim.requestState === 'string' ? interim.requestState : undefined;
+        const requests = interim.inputRequests;
+        if (requests && Object.keys(requests).length > 0) {
+          stateOnlyRounds = 0;
+          inputResponses = await this.#answerAll(requests, { callId, method, target, round, signal: options.signal });
+          emit({ round, phase: 'answered', inputResponses, requestState });
+        } else {
+          // State only (e.g. load shedding): retry with growing backoff.
+          inputResponses = undefined;
+          await sleep(Math.min(250 * 2 ** stateOnlyRounds++, 5000), options.signal);
+        }
+        interim = undefined;
+      }
+      const roundParams: JsonObject = { ...params };
+      if (inputResponses !== undefined) roundParams.inputResponses = inputResponses;
+      if (requestState !== undefined) roundParams.requestState = requestState;
+      let result: ResultBase & { __id?: RequestId };
+      try {
+        result = await this.request(method, roundParams, options);
+      } catch (error) {
+        emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
+        throw error;
+      }
+      if (result.resultType !== 'input_required') {
+        emit({ round, requestId: result.__id, phase: 'complete' });
+        return result;
+      }
+      const next = result as InputRequiredResult;
+      if (next.inputRequests !== undefined && !isObject(next.inputRequests)) {
+        throw new McpClientError('protocol', `inputRequests of ${method} is not an object`, { url: this.url.href, method });
+      }
+      if (next.requestState !== undefined && typeof next.requestState !== 'string') {
+        throw new McpClientError('protocol', `requestState of ${method} is not a string`, { url: this.url.href, method });
+      }
+      if (next.inputRequests === undefined && next.requestState === undefined) {
+        throw new McpClientError('protocol', `The input_required result of ${method} has neither inputRequests nor requestState`, { url: this.url.href, method });
+      }
+      emit({ round, requestId: result.__id, phase: 'input_required', inputRequests: next.inputRequests, requestState: next.requestState });
+      interim = next;
+    }
+    throw new McpClientError('rounds_exceeded', `${method}${target ? ` ${target}` : ''} still required input after ${maxRounds} rounds`, { url: this.url.href, method, maxRounds });
+  }
+
+  #canAnswer(method: string, mode?: string): boolean {
+    if (method === 'elicitation/create') return this.#handler('elicitation/create')?.modes.includes((mode ?? 'form') as 'form') ?? false;
+    if (method === 'sampling/createMessage') return this.#handler('sampling/createMessage') !== undefined;
+    if (method === 'roots/list') return this.#handler('roots/list') !== undefined;
+    return false;
+  }
+
+  /** Checks that every request can be answered before asking the user anything. */
+  #checkAnswerable(key: string, request: unknown): InputRequest {
+    if (!isObject(request) || typeof request.method !== 'string') {
+      throw new McpClientError('protocol', `Input request "${key}" is not a request object`, { url: this.url.href, key });
+    }
+    if (request.params !== undefined && !isObject(request.params)) {
+      throw new McpClientError('protocol', `Input request "${key}" has non-object params`, { url: this.url.href, key });
+    }
+    const method = request.method;
+    const params = (request.params ?? {}) as JsonObject;
+    if (method === 'elicitation/create') {
+      const mode = params.mode ?? 'form';
+      if (mode !== 'form' && mode !== 'url') throw new McpClientError('input_unsupported', `Input request "${key}" asks for elicitation mode ${JSON.stringify(mode)}`, { key, mode });
+      if (!this.#canAnswer(method, mode)) {
+        throw new McpClientError('input_unsupported', `The server asked for ${mode}-mode elicitation ("${key}"), which this client did not declare`, { url: this.url.href, key, mode });
+      }
+    } else if (method === 'sampling/createMessage') {
+      const handler = this.#handler('sampling/createMessage');
+      if (!handler) throw new McpClientError('input_unsupported', `The server asked for sampling ("${key}"), which this client did not declare`, { url: this.url.href, key });
+      if (params.tools !== undefined && !handler.tools) {
+        throw new McpClientError('input_unsupported', `The server asked for sampling with tools ("${key}"), which this client did not declare`, { url: this.url.href, key });
+      }
+    } else if (method === 'roots/list') {
+      if (!this.#canAnswer(method)) throw new McpClientError('input_unsupported', `The server asked for roots ("${key}"), which this client did not declare`, { url: this.url.href, key });
+    } else {
+      throw new McpClientError('input_unsupported', `Input request "${key}" has unknown method ${JSON.stringify(method)}`, { url: this.url.href, key, inputMethod: method });
+    }
+    return request as InputRequest;
+  }
+
+  async #answerAll(
+    requests: InputRequests,
+    call: { callId: number; method: string; target: string | undefined; round: number; signal: AbortSignal | undefined },
+  ): Promise<InputResponses> {
+    const entries = Object.entries(requests).map(([key, request]) => [key, this.#checkAnswerable(key, request)] as const);
+    const signal = call.signal ?? new AbortController().signal;
+    const server = this.server ?? { era: 'modern' as const, protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} };
+    const responses: InputResponses = {};
+    let index = 0;
+    for (const [key, request] of entries) {
+      if (signal.aborted) throw new McpClientError('aborted', `${call.method} was aborted`, { url: this.url.href, method: call.method });
+      responses[key] = await this.#answerOne(request, { ...call, key, index: index++, total: entries.length, signal, server, url: this.url.href });
+    }
+    return responses;
+  }
+
+  async #answerOne(request: InputRequest, context: InputContext): Promise<InputResponse> {
+    const params = (request.params ?? {}) as JsonObject;
+    switch (request.method) {
+      case 'elicitation/create': {
+        const handler = this.#handler('elicitation/create');
+        if (!handler) throw new McpClientError('input_unsupported', 'No elicitation handler is registered', { url: this.url.href });
+        const answer = await handler.handle(params as unknown as ElicitRequestParams, context);
+        if (!isObject(answer) || !['accept', 'decline', 'cancel'].includes(answer.action as string)) {
+          throw new McpClientError('protocol', 'The elicitation handler returned no valid action', { key: context.key });
+        }
+        return answer;
+      }
+      case 'sampling/createMessage': {
+        const handler = this.#handler('sampling/createMessage');
+        if (!handler) throw new McpClientError('input_unsupported', 'No sampling handler is registered', { url: this.url.href });
+        return handler.handle(params as unknown as CreateMessageRequestParams, context);
+      }
+      case 'roots/list': {
+        const handler = this.#handler('roots/list');
+        if (!handler) throw new McpClientError('input_unsupported', 'No roots handler is registered', { url: this.url.href });
+        return handler.handle(request.params, context);
+      }
+      default:
+        throw new McpClientError('input_unsupported', `Unknown input request method ${JSON.stringify((request as { method: unknown }).method)}`, { url: this.url.href });
+    }
+  }
+
+  // --- notifications and subscriptions ------------------------------------------------------------
+
+  #dispatchNotification(notification: JsonRpcNotification): void {
+    const invalidates = NOTIFICATION_INVALIDATES[notification.method];
+    if (invalidates) this.#cache.invalidate(...invalidates);
+    switch (notification.method) {
+      case 'notifications/tools/list_changed':
+        this.#emitter.emit('toolsChanged', {});
+        break;
+      case 'notifications/prompts/list_changed':
+        this.#emitter.emit('promptsChanged', {});
+        break;
+      case 'notifications/resources/list_changed':
+        this.#emitter.emit('resourcesChanged', {});
+        break;
+      case 'notifications/resources/updated': {
+        const uri = notification.params?.uri;
+        if (typeof uri === 'string') {
+          this.#cache.invalidateResource(uri);
+          this.#emitter.emit('resourceUpdated', { uri });
+        }
+        break;
+      }
+      case 'notifications/message':
+        if (isObject(notification.params)) this.#emitter.emit('log', notification.params as LoggingMessageNotificationParams);
+        break;
+    }
+    this.#emitter.emit('notification', notification);
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream (basic/patterns/subscriptions) and keeps
+   * it open: after an unexpected drop it re-listens with a new id and exponential
+   * backoff (cached lists are treated as stale); a graceful end by the server or
+   * `close()` ends it. List-changed notifications also invalidate the cache and
+   * fire `toolsChanged` / `promptsChanged` / `resourcesChanged` events.
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
+    const url = this.url.href;
+    const controller = new AbortController();
+    let state: Subscription['state'] = 'opening';
+    let acknowledged: SubscriptionFilter | undefined;
+    let resolveClosed!: (value: { reason: 'client' | 'server' | 'error'; error?: McpError }) => void;
+    const closed = new Promise<{ reason: 'client' | 'server' | 'error'; error?: McpError }>((resolve) => (resolveClosed = resolve));
+    const setState = (next: Subscription['state']) => {
+      state = next;
+      options.onState?.(next);
+    };
+    const subscription: Subscription = {
+      filter,
+      get acknowledged() {
+        return acknowledged;
+      },
+      get state() {
+        return state;
+      },
+      closed,
+      close() {
+        controller.abort(new McpClientError('aborted', 'The subscription was closed', { url, method: 'subscriptions/listen' }));
+      },
+    };
+    options.signal?.addEventListener('abort', () => subscription.close(), { once: true });
+    this.#subscriptions.add(subscription);
+
+    const run = async () => {
+      let backoff = options.backoffMs ?? 1000;
+      for (;;) {
+        let listenId: RequestId | undefined;
+        try {
+          const session = await this.#ready(controller.signal);
+          await session.listen(filter, {
+            signal: controller.signal,
+            onId: (id) => (listenId = id),
+            onMessage: (incoming) => {
+              if (incoming.kind !== 'notification') return;
+              const message = incoming.message;
+              const subscriptionId = (message.params?._meta as JsonObject | undefined)?.['io.modelcontextprotocol/subscriptionId'];
+              // On HTTP the stream identifies the subscription; tolerate a missing id, drop a foreign one.
+              if (subscriptionId !== undefined && subscriptionId !== listenId) {
+                this.#warn('foreign-subscription', `Dropped ${message.method} for subscription ${JSON.stringify(subscriptionId)} on the stream of ${JSON.stringify(listenId)}`);
+                return;
+              }
+              if (message.method === 'notifications/subscriptions/acknowledged') {
+                acknowledged = (message.params?.notifications as SubscriptionFilter | undefined) ?? {};
+                backoff = options.backoffMs ?? 1000;
+                setState('open');
+                options.onAcknowledged?.(acknowledged);
+                return;
+              }
+              if (message.method === 'notifications/cancelled' && message.params?.requestId === listenId) {
+                controller.abort(new McpClientError('aborted', 'The server cancelled the subscription', { url: this.url.href }));
+                return;
+              }
+              this.#dispatchNotification(message);
+              options.onNotification?.(message);
+            },
+          });
+          // A successful response is the server's graceful end (subscriptions "Graceful Closure").
+          this.#subscriptions.delete(subscription);
+          setState('closed');
+          resolveClosed({ reason: 'server' });
+          return;
+        } catch (error) {
+          if (controller.signal.aborted) {
+            this.#subscriptions.delete(subscription);
+            setState('closed');
+            const reason = controller.signal.reason as McpError | undefined;
+            resolveClosed(reason?.message === 'The server cancelled the subscription' ? { reason: 'server' } : { reason: 'client' });
+            return;
+          }
+          const failure = McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: this.url.href });
+          const permanent = McpRpcError.isInstance(failure) || (McpClientError.isInstance(failure) && (failure.code === 'http' || failure.code === 'closed'));
+          if (options.reconnect === false || permanent) {
+            this.#subscriptions.delete(subscription);
+            setState('closed');
+            resolveClosed({ reason: 'error', error: failure });
+            return;
+          }
+          // Unexpected drop: what we cached may have changed meanwhile.
+          this.#cache.invalidate('tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read');
+          setState('reconnecting');
+          this.#warn('listen-dropped', `The subscriptions/listen stream to ${this.url.href} dropped (${failure.message}); re-listening`);
+          try {
+            await sleep(backoff * (0.75 + Math.random() * 0.5), controller.signal);
+          } catch {
+            /* aborted while waiting: loop ends above */
+          }
+          backoff = Math.min(backoff * 2, 30_000);
+        }
+      }
+    };
+    void run();
+    return subscription;
+  }
+}
+
+/** Era verdicts remembered for this page/process (spec: basic/versioning, cache per endpoint). */
+const sharedEraCache: EraCache = new MemoryEraCache();

@@ -1,0 +1,77 @@
+/**
+ * Protocol era detection for Streamable HTTP
+ * (spec: basic/versioning "Backward Compatibility with Initialization-Based
+ * Versions"; basic/transports/streamable-http "Backward Compatibility").
+ *
+ * The client sends a modern request first (`server/discover`). A recognised
+ * modern error means the server is modern; any other 4xx (or a JSON-RPC error
+ * that is not one of the modern ones) means legacy, so the client falls back to
+ * `initialize`. Network failures, 5xx, timeouts, 401 and 403 say nothing about
+ * the era and are reported as they are.
+ *
+ * @module
+ */
+import { ErrorCode, McpClientError, McpRpcError } from './errors.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './types.js';
+
+/** Error codes that only a modern server sends (the MCP-reserved range in use). */
+const MODERN_CODES = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+
+/**
+ * Classifies the failure of the modern probe.
+ * @returns `modern` (stay modern and surface the error), `legacy` (fall back to
+ *   `initialize`) or `unknown` (report the error; do not remember an era).
+ */
+export function classifyProbeFailure(error: unknown): 'modern' | 'legacy' | 'unknown' {
+  if (McpRpcError.isInstance(error)) {
+    const status = error.httpStatus ?? 200;
+    if (error.code === ErrorCode.UnsupportedProtocolVersion) {
+      // A modern server that only lists legacy versions: speak the legacy one it offers.
+      const supported = (error.data as { supported?: unknown })?.supported;
+      const list = Array.isArray(supported) ? supported : [];
+      if (list.some((v) => MODERN_PROTOCOL_VERSIONS.includes(v as string))) return 'modern';
+      return list.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v as string)) ? 'legacy' : 'modern';
+    }
+    if (MODERN_CODES.has(error.code)) return 'modern';
+    if (error.code === ErrorCode.MethodNotFound && status === 404) return 'modern';
+    if (status === 401 || status === 403 || status >= 500) return 'unknown';
+    // Any other JSON-RPC error to a well-formed server/discover (e.g. -32000 "not initialized",
+    // -32601 with 200 from a stateless legacy server, -32602) comes from a legacy server.
+    return 'legacy';
+  }
+  if (McpClientError.isInstance(error)) {
+    if (error.code === 'unsupported_version') {
+      const supported = error.data.supported;
+      return Array.isArray(supported) && supported.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v as string)) ? 'legacy' : 'unknown';
+    }
+    const status = error.data.status;
+    if (error.code === 'http' && typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403) return 'legacy';
+  }
+  return 'unknown';
+}
+
+/** Remembers the era of an endpoint (basic/versioning: cache the verdict, re-probe when it fails). */
+export interface EraCache {
+  get(key: string): Promise<'modern' | 'legacy' | undefined> | 'modern' | 'legacy' | undefined;
+  set(key: string, era: 'modern' | 'legacy'): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+}
+
+/** The cache key: origin plus endpoint path (two endpoints on one origin may differ in era). */
+export function eraCacheKey(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+/** In-memory {@link EraCache}. */
+export class MemoryEraCache implements EraCache {
+  readonly #map = new Map<string, 'modern' | 'legacy'>();
+  get(key: string) {
+    return this.#map.get(key);
+  }
+  set(key: string, era: 'modern' | 'legacy') {
+    this.#map.set(key, era);
+  }
+  delete(key: string) {
+    this.#map.delete(key);
+  }
+}

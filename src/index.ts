@@ -1,0 +1,67 @@
+/**
+ * mcp-elements client core: a Model Context Protocol client over Streamable
+ * HTTP that needs nothing but `fetch`. No DOM, no Lit.
+ *
+ * @module
+ */
+export {
+  McpClient,
+  KIT_VERSION,
+  type CallToolOptions,
+  type ClientEvents,
+  type ClientStatus,
+  type ElicitationHandler,
+  type InputContext,
+  type InputHandlers,
+  type InputRequiredOptions,
+  type ListenOptions,
+  type McpClientOptions,
+  type McpWarning,
+  type OutputValidation,
+  type ProtocolPreference,
+  type RequestOptions,
+  type RootsHandler,
+  type RoundEvent,
+  type SamplingHandler,
+  type Subscription,
+  type ToolCallResult,
+} from './client.js';
+export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './errors.js';
+export { HttpTransport, type FetchLike } from './transport.js';
+export type { ServerDescription, TrafficEvent } from './session.js';
+export { encodeHeaderValue, checkHeaderBindings, type HeaderBinding, type RejectedTool } from './headers.js';
+export { compileSchema, compileSchemaSync, ensureValidator, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+export { MemoryEraCache, type EraCache } from './era.js';
+export {
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  LEGACY_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type ClientCapabilities,
+  type ContentBlock,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type DiscoverResult,
+  type ElicitRequestParams,
+  type ElicitRequestFormParams,
+  type ElicitRequestUrlParams,
+  type ElicitResult,
+  type GetPromptResult,
+  type Implementation,
+  type InputRequest,
+  type InputRequests,
+  type InputRequiredResult,
+  type InputResponse,
+  type InputResponses,
+  type JsonObject,
+  type JsonSchema,
+  type ListRootsResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Root,
+  type ServerCapabilities,
+  type SubscriptionFilter,
+  type Tool,
+} from './types.js';

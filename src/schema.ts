@@ -1,0 +1,127 @@
+/**
+ * JSON Schema handling shared by the client (output validation), the tool form
+ * and the elicitation dialog (spec: basic/index "JSON Schema Usage").
+ *
+ * - Dialect: 2020-12 when `$schema` is absent; draft-07 when declared; anything
+ *   else is refused with a clear error.
+ * - `$ref` to a network URI is never fetched; a schema whose reference cannot be
+ *   resolved locally is rejected, not treated as permissive.
+ * - Work is bounded before compiling: nesting depth and number of subschemas.
+ *
+ * The validator (ajv) is loaded lazily, so the core bundle stays small until a
+ * schema is actually checked.
+ *
+ * @module
+ */
+import { McpClientError } from './errors.js';
+
+/** Dialects the kit validates. */
+export type SchemaDialect = '2020-12' | 'draft-07';
+
+const DIALECTS: Record<string, SchemaDialect> = {
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+  'https://json-schema.org/draft-07/schema': 'draft-07',
+};
+
+/** Work bounds for untrusted schemas. */
+export interface SchemaLimits {
+  /** Maximum nesting depth of subschemas; default 64. */
+  maxDepth: number;
+  /** Maximum number of subschema objects; default 5,000. */
+  maxNodes: number;
+}
+
+export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { maxDepth: 64, maxNodes: 5000 };
+
+/**
+ * The dialect a schema declares.
+ * @returns the dialect, or `{ unsupported: uri }` for an unknown `$schema`.
+ */
+export function schemaDialect(schema: unknown): SchemaDialect | { unsupported: string } {
+  if (typeof schema !== 'object' || schema === null) return '2020-12';
+  const declared = (schema as Record<string, unknown>).$schema;
+  if (declared === undefined) return '2020-12';
+  if (typeof declared !== 'string') return { unsupported: String(declared) };
+  const normalized = declared.replace(/#$/, '');
+  return DIALECTS[normalized] ?? { unsupported: declared };
+}
+
+/**
+ * Measures a schema against the work bounds without recursion limits of its own
+ * (iterative walk, so a hostile 10,000-deep schema cannot overflow the stack).
+ * @returns undefined when within bounds, otherwise a sentence naming the bound.
+ */
+export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): string | undefined {
+  const stack: [unknown, number][] = [[schema, 0]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limits.maxDepth) return `the schema nests deeper than ${limits.maxDepth} levels`;
+    if (++nodes > limits.maxNodes) return `the schema has more than ${limits.maxNodes} parts`;
+    for (const value of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof value === 'object' && value !== null) stack.push([value, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+/** One validation problem, located by a JSON Pointer into the instance. */
+export interface ValidationIssue {
+  /** JSON Pointer of the failing value (`""` for the root, `/items/0/name`…). */
+  path: string;
+  /** Human-readable message. */
+  message: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `minimum`…). */
+  keyword: string;
+  /** Keyword parameters (e.g. `{ missingProperty: "name" }`). */
+  params: Record<string, unknown>;
+}
+
+export type ValidationResult = { valid: true } | { valid: false; issues: ValidationIssue[] };
+
+/** A compiled validator: call it with a value. */
+export type Validator = (value: unknown) => ValidationResult;
+
+export interface CompileOptions {
+  limits?: SchemaLimits;
+}
+
+type AjvModule = typeof import('./schema-ajv.js');
+let ajvModule: Promise<AjvModule> | undefined;
+let loadedModule: AjvModule | undefined;
+
+/** Loads the validator implementation (once); afterwards {@link compileSchemaSync} works too. */
+export function loadValidatorModule(): Promise<AjvModule> {
+  ajvModule ??= import('./schema-ajv.js').then((module) => (loadedModule = module));
+  return ajvModule;
+}
+
+/**
+ * Compiles a schema into a {@link Validator}.
+ *
+ * @throws McpClientError `schema` when the dialect is unsupported, the schema is
+ *   over the work bounds, is itself invalid, or has a `$ref` that does not
+ *   resolve inside the document (network references are never fetched).
+ */
+export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
+  const module = await loadValidatorModule();
+  return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+}
+
+/**
+ * Synchronous variant for callers that already awaited {@link loadValidatorModule}
+ * (the elements validate on every keystroke).
+ * @throws McpClientError `schema` (see {@link compileSchema}); also when the
+ *   validator module is not loaded yet.
+ */
+export function compileSchemaSync(schema: unknown, options: CompileOptions = {}): Validator {
+  if (!loadedModule) throw new McpClientError('schema', 'The schema validator is not loaded yet; await loadValidatorModule() first');
+  return loadedModule.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+}
+
+/** Loads the validator so that {@link compileSchemaSync} can be used. */
+export async function ensureValidator(): Promise<void> {
+  await loadValidatorModule();
+}

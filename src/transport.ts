@@ -1,0 +1,342 @@
+/**
+ * The Streamable HTTP transport, built on nothing but `fetch`
+ * (spec: basic/transports/streamable-http).
+ *
+ * One POST per JSON-RPC message. A request's reply is either one
+ * `application/json` body or a `text/event-stream` carrying request-scoped
+ * notifications and then the response. This module knows HTTP and SSE; it does
+ * not know MCP semantics (versions, `_meta`, input requests), which live in the
+ * session and client layers.
+ *
+ * @module
+ */
+import { McpClientError, McpRpcError, type McpErrorData } from './errors.js';
+import { parseMessage, parseMessageText, type IncomingMessage } from './jsonrpc.js';
+import { isMessageEvent, readSse } from './sse.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
+
+/** The subset of `fetch` the kit uses; inject your own for auth, proxies or tests. */
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Default cap on a JSON response body, in bytes (64 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** A non-fatal oddity worth telling the developer about (logged once per kind by the client). */
+export interface TransportWarning {
+  code: string;
+  message: string;
+  data?: unknown;
+}
+
+export interface HttpTransportOptions {
+  /** The MCP endpoint. */
+  url: string | URL;
+  /** `fetch` to use; defaults to `globalThis.fetch`, looked up at call time. */
+  fetch?: FetchLike;
+  /** Cap on a JSON body, in bytes; default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /** Cap on one SSE event, in characters; default 16 Mi. */
+  maxEventChars?: number;
+  /** Receives non-fatal warnings (ignored frames, odd media types). */
+  onWarning?: (warning: TransportWarning) => void;
+}
+
+/** Per-message options of {@link HttpTransport.send}. */
+export interface SendOptions {
+  /** Aborting closes the request's stream, which is the cancellation on 2026-07-28. */
+  signal?: AbortSignal;
+  /** Headers for this POST (protocol version, `Mcp-*`, auth, user headers). */
+  headers?: Record<string, string>;
+  /** Messages that arrive on the stream before the final response (notifications; legacy server requests). */
+  onMessage?: (message: IncomingMessage) => void;
+  /** SSE `id:` of each event (legacy resumption). */
+  onEventId?: (id: string) => void;
+  /** SSE `retry:` hint in ms (legacy resumption). */
+  onRetry?: (ms: number) => void;
+  /** Called with the response status and headers as soon as they arrive. */
+  onHeaders?: (status: number, headers: Headers) => void;
+}
+
+/** What a request's POST yielded. */
+export interface Exchange {
+  response: JsonRpcResponse;
+  status: number;
+  headers: Headers;
+}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/** Reads a body as UTF-8 text, refusing more than `maxBytes`. */
+export async function readBodyText(response: Response, maxBytes: number, context: McpErrorData): Promise<string> {
+  if (!response.body) return '';
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    throw new McpClientError('too_large', `Response body of ${declared} bytes exceeds the ${maxBytes}-byte limit`, { ...context, limit: maxBytes });
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new McpClientError('too_large', `Response body exceeds the ${maxBytes}-byte limit`, { ...context, limit: maxBytes });
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/**
+ * Turns an HTTP error status into the right error: the JSON-RPC error from the
+ * body when there is one ({@link McpRpcError} with `httpStatus`), otherwise an
+ * {@link McpClientError} `http` that keeps the status, URL and a body excerpt.
+ */
+export async function httpError(response: Response, context: McpErrorData): Promise<McpRpcError | McpClientError> {
+  let text = '';
+  try {
+    text = await readBodyText(response, 64 * 1024, context);
+  } catch {
+    /* the status alone must do */
+  }
+  const status = response.status;
+  const contentType = response.headers.get('content-type') ?? undefined;
+  if (text) {
+    try {
+      const parsed = parseMessage(JSON.parse(text));
+      if (parsed.kind === 'response' && 'error' in parsed.message) {
+        const { code, message, data } = parsed.message.error;
+        return new McpRpcError(code, message, data, { httpStatus: status, url: context.url });
+      }
+    } catch {
+      /* not a JSON-RPC body */
+    }
+  }
+  const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+  let hint = '';
+  if (status === 403 && !wwwAuthenticate?.toLowerCase().startsWith('bearer')) {
+    hint = ' (a 403 without a Bearer challenge usually means the server rejected this page\'s Origin)';
+  }
+  return new McpClientError(
+    'http',
+    `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ''} from POST ${context.url}${context.method ? ` (${context.method})` : ''}${hint}`,
+    { ...context, status, contentType, wwwAuthenticate, bodyText: text.slice(0, 2000) || undefined },
+  );
+}
+
+/**
+ * Maps a `fetch` rejection to a kit error: `aborted` when the signal fired,
+ * otherwise `network`. A browser reports CORS refusals and unreachable hosts the
+ * same opaque way, so the message names both possibilities and the URL.
+ */
+export function fetchFailure(error: unknown, signal: AbortSignal | undefined, context: McpErrorData): McpClientError {
+  if (McpClientError.isInstance(error)) return error;
+  if (signal?.aborted) {
+    const reason = signal.reason;
+    if (McpClientError.isInstance(reason)) return reason;
+    return new McpClientError('aborted', `${context.method ?? 'Request'} to ${context.url} was aborted`, context, { cause: reason });
+  }
+  const cause = error as { message?: string; cause?: { code?: string; message?: string } };
+  const detail = cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? String(error);
+  return new McpClientError(
+    'network',
+    `Could not reach ${context.url}${context.method ? ` (${context.method})` : ''}: the request failed before any response (${detail}). ` +
+      'The server may be down or unreachable, or — in a browser — the server did not allow this page\'s origin or headers through CORS.',
+    { ...context, cause: detail },
+    { cause: error },
+  );
+}
+
+/**
+ * Maps a failure while reading a response body: kit errors pass through, an
+ * abort becomes `aborted`, anything else is a dropped connection (`network`).
+ */
+export function readFailure(error: unknown, signal: AbortSignal | undefined, context: McpErrorData): McpClientError | McpRpcError {
+  if (McpRpcError.isInstance(error)) return error;
+  if (McpClientError.isInstance(error)) return error;
+  if (signal?.aborted) return fetchFailure(error, signal, context);
+  const detail = (error as { message?: string })?.message ?? String(error);
+  return new McpClientError(
+    'network',
+    `The connection to ${context.url} dropped while reading the reply${context.method ? ` to ${context.method}` : ''} (${detail})`,
+    { ...context, cause: detail, streamEnded: true },
+    { cause: error },
+  );
+}
+
+/**
+ * Streamable HTTP transport. Stateless: every call is one POST.
+ */
+export class HttpTransport {
+  readonly url: URL;
+  readonly #fetch: FetchLike | undefined;
+  readonly #maxBodyBytes: number;
+  readonly #maxEventChars: number | undefined;
+  readonly #onWarning: (warning: TransportWarning) => void;
+
+  constructor(options: HttpTransportOptions) {
+    this.url = new URL(options.url);
+    this.#fetch = options.fetch;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#maxEventChars = options.maxEventChars;
+    this.#onWarning = options.onWarning ?? (() => {});
+  }
+
+  /** The `fetch` in use (the injected one, or the global one at call time). */
+  get fetch(): FetchLike {
+    return this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /**
+   * POSTs one message with the transport's standard headers.
+   * @throws McpClientError `network` / `aborted` when `fetch` rejects.
+   */
+  async post(body: string, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: string }): Promise<Response> {
+    const url = this.url.href;
+    const headers: Record<string, string> = {
+      // Plain media type: some servers answer 415 to a charset parameter (field case C09).
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...options.headers,
+    };
+    try {
+      return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
+    } catch (error) {
+      throw fetchFailure(error, options.signal, { url, method: options.method });
+    }
+  }
+
+  /**
+   * Sends a JSON-RPC request and waits for its response.
+   *
+   * @returns the response message (result or error), the HTTP status and headers.
+   * @throws McpRpcError for a JSON-RPC error carried by an HTTP error status.
+   * @throws McpClientError `http`, `network`, `aborted`, `protocol` (wrong content
+   *   type, malformed message, stream closed before the response), `too_large`.
+   */
+  async request(message: JsonRpcRequest, options: SendOptions = {}): Promise<Exchange> {
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method });
+    options.onHeaders?.(response.status, response.headers);
+    try {
+      return await this.readReply(response, message, options);
+    } catch (error) {
+      throw readFailure(error, options.signal, { url: this.url.href, method: message.method });
+    }
+  }
+
+  /**
+   * Reads the reply to `request` from an HTTP response (JSON body or SSE stream).
+   * Exposed so the legacy session can reuse it for resumed GET streams.
+   */
+  async readReply(response: Response, request: Pick<JsonRpcRequest, 'id' | 'method'>, options: SendOptions = {}): Promise<Exchange> {
+    const context: McpErrorData = { url: this.url.href, method: request.method };
+    if (!response.ok) throw await httpError(response, context);
+    const type = mediaType(response.headers.get('content-type'));
+    if (response.status === 202 || response.status === 204) {
+      await response.body?.cancel().catch(() => {});
+      throw new McpClientError('protocol', `The server answered ${request.method} with HTTP ${response.status} and no response`, { ...context, status: response.status });
+    }
+    if (type === 'application/json') {
+      const text = await readBodyText(response, this.#maxBodyBytes, context);
+      const parsed = parseMessageText(text, { ...context, status: response.status });
+      if (parsed.kind !== 'response') {
+        throw new McpClientError('protocol', `Expected the response to ${request.method}, got a JSON-RPC ${parsed.kind} (${parsed.message.method})`, context);
+      }
+      this.#checkId(parsed.message, request.id, context);
+      return { response: parsed.message, status: response.status, headers: response.headers };
+    }
+    if (type === 'text/event-stream') {
+      if (!response.body) throw new McpClientError('protocol', `Empty event stream in reply to ${request.method}`, context);
+      const final = await this.#readStream(response.body, request, options, context);
+      return { response: final, status: response.status, headers: response.headers };
+    }
+    await response.body?.cancel().catch(() => {});
+    const shown = response.headers.get('content-type');
+    throw new McpClientError(
+      'protocol',
+      shown
+        ? `Unexpected content type "${shown}" in reply to ${request.method}; expected application/json or text/event-stream`
+        : `The reply to ${request.method} has no Content-Type; expected application/json or text/event-stream`,
+      { ...context, status: response.status, contentType: type || undefined },
+    );
+  }
+
+  /**
+   * Sends a JSON-RPC notification. Accepts any 2xx: the spec says 202 with no
+   * body, but servers also send 200/204 and even small JSON or empty SSE bodies
+   * (field case C05); the body of a successful notification POST is ignored.
+   */
+  async notify(message: JsonRpcNotification, options: SendOptions = {}): Promise<{ status: number; headers: Headers }> {
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method });
+    if (!response.ok) throw await httpError(response, { url: this.url.href, method: message.method });
+    await response.body?.cancel().catch(() => {});
+    return { status: response.status, headers: response.headers };
+  }
+
+  /**
+   * POSTs a JSON-RPC response (legacy era: the answer to a server-initiated request).
+   */
+  async respond(message: JsonRpcResponse, options: SendOptions = {}): Promise<void> {
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: 'response' });
+    if (!response.ok) throw await httpError(response, { url: this.url.href, method: 'response' });
+    await response.body?.cancel().catch(() => {});
+  }
+
+  #checkId(message: JsonRpcResponse, id: RequestId, context: McpErrorData): void {
+    // Error responses may carry no id when the server could not read ours (basic/index).
+    if (message.id === id || ('error' in message && (message.id === null || message.id === undefined))) return;
+    throw new McpClientError('protocol', `Response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(id)}`, context);
+  }
+
+  async #readStream(
+    body: ReadableStream<Uint8Array>,
+    request: Pick<JsonRpcRequest, 'id' | 'method'>,
+    options: SendOptions,
+    context: McpErrorData,
+  ): Promise<JsonRpcResponse> {
+    for await (const event of readSse(body, { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context })) {
+      if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
+      if (!isMessageEvent(event)) {
+        this.#onWarning({ code: 'sse-event-ignored', message: `Ignored an SSE "${event.event}" event in reply to ${request.method}` });
+        continue;
+      }
+      // Priming events (empty data) carry no message.
+      if (event.data.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(event.data);
+      } catch {
+        this.#onWarning({ code: 'sse-non-json', message: `Ignored a non-JSON SSE frame in reply to ${request.method}: ${JSON.stringify(event.data.slice(0, 60))}` });
+        continue;
+      }
+      if (typeof value === 'object' && value !== null && !Array.isArray(value) && !('jsonrpc' in value)) {
+        // Keep-alive objects like {} or {"type":"heartbeat"} are not JSON-RPC.
+        this.#onWarning({ code: 'sse-non-jsonrpc', message: `Ignored a non-JSON-RPC SSE frame in reply to ${request.method}` });
+        continue;
+      }
+      const parsed = parseMessage(value, context);
+      if (parsed.kind === 'response') {
+        if (parsed.message.id === request.id || ('error' in parsed.message && (parsed.message.id === null || parsed.message.id === undefined))) {
+          // The final response: returning from the loop cancels the rest of the stream.
+          return parsed.message;
+        }
+        this.#onWarning({ code: 'foreign-response', message: `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}` });
+        continue;
+      }
+      options.onMessage?.(parsed);
+    }
+    throw new McpClientError('protocol', `The server closed the response stream of ${request.method} before sending a response`, { ...context, streamEnded: true });
+  }
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { chromiumLaunchOptions } from './scripts/browser.js';
+
+/**
+ * Two test projects:
+ * - `core`: the client core in Node, against real servers on loopback (test/).
+ * - `elements`: the custom elements in a real Chromium (components/).
+ */
+export default defineConfig({
+  test: {
+    // Two cores on CI: keep parallelism modest.
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'elements',
+          include: ['components/**/*.test.ts'],
+          globalSetup: ['components/test-support/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
