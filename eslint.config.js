@@ -23,6 +23,13 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts.
+    files: ['**/*.{js,mjs}'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' },
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': [

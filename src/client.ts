@@ -315,6 +315,7 @@ export class McpClient {
   #bindings = new Map<string, HeaderBinding[]>();
   #rejected = new Map<string, RejectedTool>();
   #listedTools = false;
+  #firstListing: Promise<void> | undefined;
 
   /**
    * @param url - the MCP endpoint (`https://host/mcp`).
@@ -806,10 +807,16 @@ export class McpClient {
     await this.#ready(options.signal);
     let tool = options.tool ?? this.#tools.get(name);
     if (!tool && !options.tool && !this.#listedTools && this.server?.capabilities.tools !== undefined) {
-      // The header bindings and outputSchema live in the tool definition.
-      await this.listTools({ signal: options.signal }).catch((error: unknown) => {
-        this.#warn('tools-list-failed', `Could not list tools before calling ${name}: ${(error as Error).message}`);
-      });
+      // The header bindings and outputSchema live in the tool definition. Concurrent
+      // first calls share one listing.
+      this.#firstListing ??= this.listTools({ signal: options.signal }).then(
+        () => undefined,
+        (error: unknown) => {
+          this.#firstListing = undefined;
+          this.#warn('tools-list-failed', `Could not list tools before calling ${name}: ${(error as Error).message}`);
+        },
+      );
+      await this.#firstListing;
       tool = this.#tools.get(name);
     }
     const rejected = this.#rejected.get(name);

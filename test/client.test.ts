@@ -1,0 +1,516 @@
+/**
+ * The client core against a real 2026-07-28 server (official SDK) on loopback:
+ * per-request `_meta`, request metadata headers, capabilities, ids, tools,
+ * output validation, progress, timeouts, cancellation, resources and prompts.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { McpClient, McpClientError, McpRpcError, type ToolCallResult } from '../src/index.js';
+import { startModernServer, startRawServer, type ModernServer } from './support/servers.js';
+
+let server: ModernServer;
+beforeAll(async () => {
+  server = await startModernServer();
+});
+afterAll(() => server.close());
+
+const quiet = { onWarning: () => {} };
+const posts = () => server.requests.filter((r) => r.method === 'POST');
+const since = (mark: number) => posts().slice(mark);
+
+describe('per-request _meta and headers (basic/index "_meta", streamable-http "Request Metadata")', () => {
+  test('every request carries protocol version, capabilities and client info, mirrored in headers', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.listTools();
+    await client.callTool('echo', { text: 'hi' });
+    await client.readResource('mem://readme');
+    await client.getPrompt('greet', { who: 'Ada' });
+    const sent = since(mark);
+    expect(sent.map((r) => r.body.method)).toEqual(['server/discover', 'tools/list', 'tools/call', 'resources/read', 'prompts/get']);
+    for (const request of sent) {
+      const meta = request.body.params._meta;
+      expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+      expect(meta['io.modelcontextprotocol/clientCapabilities']).toEqual({});
+      expect(meta['io.modelcontextprotocol/clientInfo']).toEqual({ name: 'mcp-elements', version: expect.any(String) });
+      expect(request.headers['mcp-protocol-version']).toBe('2026-07-28');
+      expect(request.headers['mcp-method']).toBe(request.body.method);
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers.accept).toContain('application/json');
+      expect(request.headers.accept).toContain('text/event-stream');
+      expect(request.headers['mcp-session-id']).toBeUndefined();
+      expect(typeof request.body.id).toBe('number');
+      expect(request.body.jsonrpc).toBe('2.0');
+    }
+    expect(sent.map((r) => r.headers['mcp-name'])).toEqual([undefined, undefined, 'echo', 'mem://readme', 'greet']);
+  });
+
+  test('clientInfo can be switched off; user headers are added to every request', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', clientInfo: false, headers: () => ({ 'X-Tenant': 'blue' }), ...quiet });
+    await client.callTool('echo', { text: 'x' });
+    for (const request of since(mark)) {
+      expect(request.body.params._meta['io.modelcontextprotocol/clientInfo']).toBeUndefined();
+      expect(request.headers['x-tenant']).toBe('blue');
+    }
+  });
+
+  test('capabilities declared on each request follow the registered input handlers', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const caps = () => posts().at(-1)!.body.params._meta['io.modelcontextprotocol/clientCapabilities'];
+    await client.callTool('echo', { text: '1' });
+    expect(caps()).toEqual({});
+    const offElicit = client.setInputHandler('elicitation/create', { modes: ['form', 'url'], handle: async () => ({ action: 'cancel' }) });
+    const offSampling = client.setInputHandler('sampling/createMessage', { handle: async () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }) });
+    const offRoots = client.setInputHandler('roots/list', { handle: async () => ({ roots: [] }) });
+    await client.callTool('echo', { text: '2' });
+    expect(caps()).toEqual({ elicitation: { form: {}, url: {} }, sampling: {}, roots: {} });
+    offElicit();
+    offSampling();
+    await client.callTool('echo', { text: '3' });
+    expect(caps()).toEqual({ roots: {} });
+    offRoots();
+    const formOnly = client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => ({ action: 'cancel' }) });
+    await client.callTool('echo', { text: '4' });
+    expect(caps()).toEqual({ elicitation: { form: {} } });
+    formOnly();
+  });
+
+  test('a non-ASCII tool name goes into Mcp-Name with the base64 sentinel', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const result =
+        method === 'server/discover'
+          ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : method === 'tools/list'
+            ? { resultType: 'complete', tools: [{ name: '天気', inputSchema: { type: 'object' } }] }
+            : { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] };
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      await client.callTool('天気', {});
+      const call = raw.requests.find((r) => (r.body as any).method === 'tools/call')!;
+      expect(call.headers['mcp-name']).toBe(`=?base64?${Buffer.from('天気').toString('base64')}?=`);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('request ids are never reused, across concurrent calls and a listen stream', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.connect();
+    const subscription = client.listen({ toolsListChanged: true });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool('echo', { text: String(i) })));
+    subscription.close();
+    await subscription.closed;
+    const sent = since(mark);
+    // discover + listen + one shared tools/list (the header bindings) + 20 calls.
+    expect(sent.filter((r) => r.body.method === 'tools/list')).toHaveLength(1);
+    expect(sent.filter((r) => r.body.method === 'tools/call')).toHaveLength(20);
+    const ids = sent.map((r) => r.body.id);
+    expect(ids.length).toBe(23);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('server/discover and versions (basic/versioning)', () => {
+  test('connect() describes the server from server/discover', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const description = await client.connect();
+    expect(description).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      supportedVersions: ['2026-07-28'],
+      serverInfo: { name: 'kit-test-server', version: '1.2.3' },
+    });
+    expect(description.capabilities.tools).toBeDefined();
+    expect(client.status).toBe('connected');
+  });
+
+  test('on -32022 the request is retried once with a version from `supported`', async () => {
+    let first = true;
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      if (first) {
+        first = false;
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01', '2026-07-28'], requested: '2026-07-28' } } }));
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: {} } : {} }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      await client.connect();
+      const bodies = raw.bodies();
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1].id).not.toBe(bodies[0].id);
+      expect(bodies[1].params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+      expect(raw.requests[1]!.headers['mcp-protocol-version']).toBe('2026-07-28');
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('with no mutually supported version the error says which versions the server has', async () => {
+    const raw = await startRawServer((req, res) => {
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: req.json.id, error: { code: -32022, message: 'nope', data: { supported: ['2099-01-01'] } } }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const error = await client.connect().catch((e) => e);
+      expect(McpClientError.isInstance(error) && error.code).toBe('unsupported_version');
+      expect(error.message).toContain('2099-01-01');
+      expect(error.data.supported).toEqual(['2099-01-01']);
+      // Nothing to retry with: one request only.
+      expect(raw.bodies()).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('resultType (basic/index "ResultType")', () => {
+  async function serverAnswering(result: Record<string, unknown>) {
+    return startRawServer((req, res) => {
+      const { id, method } = req.json;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } : result }));
+    });
+  }
+
+  test('an absent resultType means complete', async () => {
+    const raw = await serverAnswering({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
+    try {
+      const tools = await new McpClient(raw.url, { protocol: 'modern', ...quiet }).listTools();
+      expect(tools.map((t) => t.name)).toEqual(['a']);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an unknown resultType is rejected and not retried', async () => {
+    const raw = await serverAnswering({ resultType: 'task', taskId: 't1' });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const error = await client.callTool('x', {}, { tool: { name: 'x', inputSchema: { type: 'object' } } }).catch((e) => e);
+      expect(error.code).toBe('protocol');
+      expect(error.message).toMatch(/unknown resultType "task"/);
+      expect(raw.bodies().filter((b) => b.method === 'tools/call')).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('input_required on a method that does not allow it is a protocol error', async () => {
+    const raw = await serverAnswering({ resultType: 'input_required', requestState: 's' });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', ...quiet }).listTools().catch((e) => e);
+      expect(error.code).toBe('protocol');
+      expect(error.message).toMatch(/tools\/list with input_required/);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('tools', () => {
+  test('tools/call mirrors x-mcp-header parameters into Mcp-Param-* headers', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.callTool('route', { region: 'Zürich', shard: 12, dry: true, options: { tenant: 'acme' }, query: 'not mirrored' });
+    await client.callTool('route', { region: null, query: 'only' });
+    const calls = since(mark).filter((r) => r.body.method === 'tools/call');
+    expect(calls[0]!.headers).toMatchObject({
+      'mcp-param-region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=`,
+      'mcp-param-shard': '12',
+      'mcp-param-dry-run': 'true',
+      'mcp-param-tenant': 'acme',
+    });
+    expect(Object.keys(calls[1]!.headers).filter((h) => h.startsWith('mcp-param-'))).toEqual([]);
+  });
+
+  test('tools with an invalid x-mcp-header are excluded from tools/list, with a warning naming tool and reason', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const tools = [
+        { name: 'good', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } },
+        { name: 'spaced', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Bad Name' } } } },
+        { name: 'floaty', inputSchema: { type: 'object', properties: { r: { type: 'number', 'x-mcp-header': 'Ratio' } } } },
+        { name: 'plain', inputSchema: { type: 'object' } },
+        { name: 'broken' },
+      ];
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } : { tools } }));
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const tools = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['good', 'plain']);
+      expect(client.rejectedTools.map((t) => t.name)).toEqual(['spaced', 'floaty']);
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/Excluded tool "spaced": .*not an HTTP token/),
+          expect.stringMatching(/Excluded tool "floaty": .*not string, integer or boolean/),
+          expect.stringMatching(/without a name or an object inputSchema/),
+        ]),
+      );
+      const error = await client.callTool('spaced', { r: 'x' }).catch((e) => e);
+      expect(error.message).toMatch(/excluded from tools\/list/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('on HeaderMismatch (-32020) the client re-lists tools and retries once with a new id', async () => {
+    let calls = 0;
+    let lists = 0;
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (method === 'server/discover') return json(200, { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+      if (method === 'tools/list') {
+        lists++;
+        // The second listing adds the header annotation the server now expects.
+        const properties = lists === 1 ? { site: { type: 'string' } } : { site: { type: 'string', 'x-mcp-header': 'Site' } };
+        return json(200, { jsonrpc: '2.0', id, result: { tools: [{ name: 'deploy', inputSchema: { type: 'object', properties } }] } });
+      }
+      calls++;
+      if (!req.headers['mcp-param-site']) return json(400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Site missing' } });
+      return json(200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `deployed ${req.headers['mcp-param-site']}` }] } });
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const result = (await client.callTool('deploy', { site: 'north' })) as ToolCallResult;
+      expect(result.content).toEqual([{ type: 'text', text: 'deployed north' }]);
+      expect(lists).toBe(2);
+      expect(calls).toBe(2);
+      const ids = raw.bodies().filter((b) => b.method === 'tools/call').map((b) => b.id);
+      expect(ids[0]).not.toBe(ids[1]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('structuredContent is checked against outputSchema; isError results are not', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const good = (await client.callTool('weather', { city: 'Oslo' })) as ToolCallResult;
+    expect(good.outputValidation).toEqual({ status: 'valid' });
+    expect(good.structuredContent).toEqual({ city: 'Oslo', celsius: 21.5 });
+    // The kit's verdict is not part of the server's data.
+    expect(Object.keys(good)).not.toContain('outputValidation');
+    expect(JSON.stringify(good)).not.toContain('outputValidation');
+
+    const failed = (await client.callTool('weather', { city: 'Atlantis', fail: true })) as ToolCallResult;
+    expect(failed.isError).toBe(true);
+    expect(failed.outputValidation).toEqual({ status: 'skipped', reason: expect.stringMatching(/isError/) });
+  });
+
+  test('a result that violates outputSchema is flagged, its content kept (raw server: the SDK refuses to send one)', async () => {
+    const outputSchema = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] };
+    const raw = await startRawServer((req, res) => {
+      const { id, method, params } = req.json;
+      const result =
+        method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : method === 'tools/list'
+            ? { tools: [{ name: 'weather', inputSchema: { type: 'object' }, outputSchema }] }
+            : params.arguments.missing
+              ? { content: [{ type: 'text', text: 'no structure' }] }
+              : { content: [{ type: 'text', text: 'warm' }], structuredContent: [{ celsius: 'warm' }] };
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const bad = (await client.callTool('weather', {})) as ToolCallResult;
+      expect(bad.outputValidation).toMatchObject({ status: 'invalid', issues: [{ path: '', keyword: 'type' }] });
+      expect(bad.structuredContent).toEqual([{ celsius: 'warm' }]);
+      expect(bad.content).toEqual([{ type: 'text', text: 'warm' }]);
+      const missing = (await client.callTool('weather', { missing: true })) as ToolCallResult;
+      expect(missing.outputValidation).toMatchObject({ status: 'invalid', issues: [{ message: expect.stringMatching(/no structuredContent/) }] });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a JSON-RPC error from the server is an McpRpcError with code, data, status and URL', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const error = await client.callTool('no_such_tool', {}, { tool: { name: 'no_such_tool', inputSchema: { type: 'object' } } }).catch((e) => e);
+    expect(McpRpcError.isInstance(error)).toBe(true);
+    expect(error.code).toBe(-32602);
+    expect(error.url).toBe(server.url);
+  });
+});
+
+describe('progress, timeouts and cancellation (basic/patterns/progress, cancellation)', () => {
+  test('progress notifications reach the call that asked for them, with a fresh token', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const seen: [number, number | undefined, string | undefined][] = [];
+    const result = (await client.callTool('slow', { steps: 3, delayMs: 20 }, { onProgress: (p) => seen.push([p.progress, p.total, p.message]) })) as ToolCallResult;
+    expect(seen).toEqual([
+      [1, 3, 'step 1'],
+      [2, 3, 'step 2'],
+      [3, 3, 'step 3'],
+    ]);
+    expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
+    const tokens = since(mark).filter((r) => r.body.method === 'tools/call').map((r) => r.body.params._meta.progressToken);
+    expect(tokens).toHaveLength(1);
+    expect(['string', 'number']).toContain(typeof tokens[0]);
+  });
+
+  test('progress resets the request timeout', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    // 6 steps of 120 ms = 720 ms in all, longer than the 400 ms timeout, which progress keeps resetting.
+    const result = (await client.callTool('slow', { steps: 6, delayMs: 120 }, { timeoutMs: 400, onProgress: () => {} })) as ToolCallResult;
+    expect(result.content?.[0]).toMatchObject({ text: 'done after 6 steps' });
+  });
+
+  test('the total cap applies whatever the progress', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const error = await client.callTool('slow', { steps: 20, delayMs: 100 }, { timeoutMs: 400, maxTotalTimeoutMs: 700, onProgress: () => {} }).catch((e) => e);
+    expect(error.code).toBe('timeout');
+    expect(error.message).toMatch(/tools\/call timed out after 700 ms \(maximum total time\)/);
+  });
+
+  test('without progress the request times out after timeoutMs, typed', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const error = await client.callTool('slow', { steps: 5, delayMs: 200 }, { timeoutMs: 150 }).catch((e) => e);
+    expect(McpClientError.isInstance(error)).toBe(true);
+    expect(error.code).toBe('timeout');
+    expect(error.data).toMatchObject({ method: 'tools/call', timeoutMs: 150 });
+  });
+
+  test('aborting closes the stream: the server sees the cancellation, no notifications/cancelled is POSTed', async () => {
+    const mark = posts().length;
+    const cancelledBefore = server.cancelled.length;
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.connect();
+    const controller = new AbortController();
+    const pending = client.callTool('slow', { steps: 50, delayMs: 40 }, { signal: controller.signal, onProgress: () => controller.abort('user clicked Cancel') });
+    const error = await pending.catch((e) => e);
+    expect(error.code).toBe('aborted');
+    await expect.poll(() => server.cancelled.length, { timeout: 3000 }).toBe(cancelledBefore + 1);
+    expect(since(mark).map((r) => r.body.method)).not.toContain('notifications/cancelled');
+  });
+
+  test('log notifications on the request stream go to onLog when a logLevel is set', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', logLevel: 'debug', ...quiet });
+    const logs: unknown[] = [];
+    await client.callTool('chatty', {}, { onLog: (log) => logs.push(log) });
+    expect(logs).toEqual([expect.objectContaining({ level: 'info', data: 'working on it' })]);
+    expect(posts().at(-1)!.body.params._meta['io.modelcontextprotocol/logLevel']).toBe('debug');
+  });
+});
+
+describe('resources and prompts', () => {
+  test('list, templates, read and get', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    expect((await client.listResources()).map((r) => r.uri)).toContain('mem://readme');
+    expect((await client.listResourceTemplates()).map((t) => t.uriTemplate)).toContain('mem://notes/{id}');
+    expect(await client.readResource('mem://notes/42')).toMatchObject({ contents: [{ uri: 'mem://notes/42', text: 'note 42' }] });
+    expect((await client.listPrompts()).map((p) => p.name)).toContain('greet');
+    expect(await client.getPrompt('greet', { who: 'Ada' })).toMatchObject({ messages: [{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }] });
+  });
+});
+
+describe('failures become typed errors that name the URL', () => {
+  test('nothing listening: network error', async () => {
+    const raw = await startRawServer(() => {});
+    const url = raw.url;
+    await raw.close();
+    const error = await new McpClient(url, { protocol: 'modern', ...quiet }).connect().catch((e) => e);
+    expect(error.code).toBe('network');
+    expect(error.message).toContain(url);
+    expect(error.message).toMatch(/CORS/);
+    expect(error.data.url).toBe(url);
+  });
+
+  test('an HTML error page: http error with status and body excerpt', async () => {
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(502, { 'Content-Type': 'text/html' });
+      res.end('<h1>Bad gateway</h1>');
+    });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', ...quiet }).connect().catch((e) => e);
+      expect(error.code).toBe('http');
+      expect(error.data).toMatchObject({ status: 502, url: raw.url, method: 'server/discover', bodyText: '<h1>Bad gateway</h1>' });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a bare 403 is reported as a probable Origin rejection', async () => {
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(403);
+      res.end();
+    });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', ...quiet }).connect().catch((e) => e);
+      expect(error.code).toBe('http');
+      expect(error.message).toMatch(/rejected this page's Origin/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an error response without an id is mapped to the request that got it', async () => {
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Unreadable request' } }));
+    });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', ...quiet }).connect().catch((e) => e);
+      expect(McpRpcError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: -32600, httpStatus: 400 });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a body over maxBodyBytes is refused, typed', async () => {
+    const raw = await startRawServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: req.json.id, result: { supportedVersions: ['2026-07-28'], capabilities: {}, padding: 'x'.repeat(5000) } }));
+    });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', maxBodyBytes: 1000, ...quiet }).connect().catch((e) => e);
+      expect(error.code).toBe('too_large');
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a server request on a modern response stream is ignored, never answered', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      if (method === 'server/discover') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }));
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'old style', requestedSchema: { type: 'object', properties: {} } } })}\n\n`);
+      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { resources: [] } })}\n\n`);
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => ({ action: 'accept', content: {} }) });
+      expect(await client.listResources()).toEqual([]);
+      expect(warnings.join('\n')).toMatch(/Ignored a "elicitation\/create" request/);
+      expect(raw.bodies().map((b) => b.method)).toEqual(['server/discover', 'resources/list']);
+    } finally {
+      await raw.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'vitest';
+import { checkHeaderBindings, encodeHeaderValue, McpClientError } from '../src/index.js';
+import { paramHeaders } from '../src/headers.js';
+
+const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+
+describe('header value encoding (streamable-http "Value Encoding")', () => {
+  const rows: [string, string][] = [
+    ['eu-central-2', 'eu-central-2'],
+    ['two words inside', 'two words inside'],
+    ['Gdańsk', b64('Gdańsk')],
+    ['雪', b64('雪')],
+    [' leading', b64(' leading')],
+    ['trailing ', b64('trailing ')],
+    ['tab\there', b64('tab\there')],
+    ['new\nline', b64('new\nline')],
+    ['cr\r\nlf', b64('cr\r\nlf')],
+    ['=?base64?looks-encoded?=', b64('=?base64?looks-encoded?=')],
+    ['', '=?base64??='],
+    ['a', 'a'],
+    ['~!#$%&*+-.^_`|', '~!#$%&*+-.^_`|'],
+  ];
+  test.each(rows)('%j → %j', (input, expected) => {
+    expect(encodeHeaderValue(input)).toBe(expected);
+  });
+
+  test('every encoded value is a legal header value for fetch', () => {
+    for (const [input] of rows) {
+      expect(() => new Headers({ 'Mcp-Param-X': encodeHeaderValue(input) })).not.toThrow();
+      // fetch would trim surrounding whitespace; an encoded value has none.
+      expect(encodeHeaderValue(input)).toBe(encodeHeaderValue(input).trim());
+    }
+  });
+});
+
+describe('x-mcp-header annotations (server/tools "x-mcp-header")', () => {
+  const valid = {
+    type: 'object',
+    properties: {
+      zone: { type: 'string', 'x-mcp-header': 'Zone' },
+      count: { type: 'integer', 'x-mcp-header': 'Count' },
+      verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' },
+      maybe: { type: ['string', 'null'], 'x-mcp-header': 'Maybe' },
+      nested: { type: 'object', properties: { inner: { type: 'string', 'x-mcp-header': 'Inner' } } },
+      // A property *named* x-mcp-header is a name, not an annotation.
+      'x-mcp-header': { type: 'string' },
+      text: { type: 'string', default: { 'x-mcp-header': 'data, not an annotation' } },
+    },
+  };
+
+  test('finds every valid binding with its path', () => {
+    const check = checkHeaderBindings(valid);
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.bindings).toEqual([
+      { name: 'Zone', path: ['zone'], type: 'string' },
+      { name: 'Count', path: ['count'], type: 'integer' },
+      { name: 'Verbose', path: ['verbose'], type: 'boolean' },
+      { name: 'Maybe', path: ['maybe'], type: 'string' },
+      { name: 'Inner', path: ['nested', 'inner'], type: 'string' },
+    ]);
+  });
+
+  const invalid: [string, Record<string, unknown>, RegExp][] = [
+    ['empty', { a: { type: 'string', 'x-mcp-header': '' } }, /empty/],
+    ['space', { a: { type: 'string', 'x-mcp-header': 'Two Words' } }, /not an HTTP token/],
+    ['colon', { a: { type: 'string', 'x-mcp-header': 'A:B' } }, /not an HTTP token/],
+    ['non-ASCII', { a: { type: 'string', 'x-mcp-header': 'Zoné' } }, /not an HTTP token/],
+    ['tab', { a: { type: 'string', 'x-mcp-header': 'A\tB' } }, /not an HTTP token/],
+    ['not a string', { a: { type: 'string', 'x-mcp-header': 7 } }, /empty or not a string/],
+    ['number type', { a: { type: 'number', 'x-mcp-header': 'Ratio' } }, /not string, integer or boolean/],
+    ['object type', { a: { type: 'object', 'x-mcp-header': 'Obj' } }, /not string, integer or boolean/],
+    ['array type', { a: { type: 'array', 'x-mcp-header': 'Arr' } }, /not string, integer or boolean/],
+    ['null type', { a: { type: 'null', 'x-mcp-header': 'Nil' } }, /not string, integer or boolean/],
+    ['two non-null types', { a: { type: ['string', 'integer'], 'x-mcp-header': 'Mixed' } }, /not string, integer or boolean/],
+    ['duplicate, same case', { a: { type: 'string', 'x-mcp-header': 'Dup' }, b: { type: 'string', 'x-mcp-header': 'Dup' } }, /duplicates/],
+    ['duplicate, other case', { a: { type: 'string', 'x-mcp-header': 'Dup' }, b: { type: 'string', 'x-mcp-header': 'DUP' } }, /case-insensitive/],
+    ['under items', { list: { type: 'array', items: { type: 'object', properties: { v: { type: 'string', 'x-mcp-header': 'V' } } } } }, /not on a property reachable/],
+    ['under oneOf', { u: { oneOf: [{ type: 'object', properties: { v: { type: 'string', 'x-mcp-header': 'V' } } }] } }, /not on a property reachable/],
+    ['under if/then', { c: { type: 'object', if: { required: ['x'] }, then: { properties: { v: { type: 'string', 'x-mcp-header': 'V' } } } } }, /not on a property reachable/],
+  ];
+  test.each(invalid)('rejects an annotation that is %s', (_name, properties, reason) => {
+    const check = checkHeaderBindings({ type: 'object', properties });
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toMatch(reason);
+  });
+
+  test('rejects an annotation inside $defs even when referenced from a property', () => {
+    const check = checkHeaderBindings({
+      type: 'object',
+      $defs: { zone: { type: 'string', 'x-mcp-header': 'Zone' } },
+      properties: { zone: { $ref: '#/$defs/zone' } },
+    });
+    expect(check).toEqual({ ok: false, reason: expect.stringMatching(/#\/\$defs\/zone/) });
+  });
+
+  test('bounds its walk on huge schemas', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) properties[`p${i}`] = { type: 'string' };
+    expect(checkHeaderBindings({ type: 'object', properties }, 50)).toEqual({ ok: false, reason: expect.stringMatching(/more than 50/) });
+  });
+});
+
+describe('Mcp-Param-* headers of a call', () => {
+  const bindings = [
+    { name: 'Zone', path: ['zone'], type: 'string' as const },
+    { name: 'Count', path: ['count'], type: 'integer' as const },
+    { name: 'Verbose', path: ['verbose'], type: 'boolean' as const },
+    { name: 'Inner', path: ['nested', 'inner'], type: 'string' as const },
+  ];
+
+  test('mirrors present values, encodes them, omits missing and null ones', () => {
+    expect(paramHeaders(bindings, { zone: 'Gdańsk', count: -7, verbose: false, nested: { inner: 'x' } })).toEqual({
+      'Mcp-Param-Zone': b64('Gdańsk'),
+      'Mcp-Param-Count': '-7',
+      'Mcp-Param-Verbose': 'false',
+      'Mcp-Param-Inner': 'x',
+    });
+    expect(paramHeaders(bindings, { zone: null, nested: {} })).toEqual({});
+    expect(paramHeaders(bindings, {})).toEqual({});
+  });
+
+  test('refuses an integer outside ±(2^53−1) instead of corrupting it', () => {
+    expect(() => paramHeaders(bindings, { count: 2 ** 53 })).toThrow(McpClientError);
+    expect(() => paramHeaders(bindings, { count: 2 ** 53 })).toThrow(/outside ±\(2\^53−1\)/);
+  });
+
+  test('refuses a value whose type does not match the declared primitive', () => {
+    expect(() => paramHeaders(bindings, { count: 1.5 })).toThrow(/must be a integer/);
+    expect(() => paramHeaders(bindings, { verbose: 'yes' })).toThrow(/must be a boolean/);
+  });
+});
