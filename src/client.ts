@@ -92,6 +92,11 @@ export interface McpClientOptions {
   maxRounds?: number;
   /** Cap on pages followed by the list helpers; default 1,000. */
   maxPages?: number;
+  /**
+   * Capabilities to declare in addition to those of the registered input handlers —
+   * for apps that answer input requests themselves (`inputRequired: 'manual'`).
+   */
+  capabilities?: ClientCapabilities;
   /** Opt in to log notifications at this level (deprecated feature; off by default). */
   logLevel?: LoggingLevel;
   /** Cache results per `ttlMs`/`cacheScope`; default true. */
@@ -400,15 +405,15 @@ export class McpClient {
 
   /** The capabilities declared right now: exactly the input requests a handler can answer. */
   get capabilities(): ClientCapabilities {
-    const capabilities: ClientCapabilities = {};
+    const capabilities: ClientCapabilities = structuredClone(this.#options.capabilities ?? {});
     const elicitation = this.#handler('elicitation/create');
     if (elicitation && elicitation.modes.length > 0) {
-      capabilities.elicitation = {};
+      capabilities.elicitation ??= {};
       for (const mode of elicitation.modes) capabilities.elicitation[mode] = {};
     }
     const sampling = this.#handler('sampling/createMessage');
-    if (sampling) capabilities.sampling = sampling.tools ? { tools: {} } : {};
-    if (this.#handler('roots/list')) capabilities.roots = this.server?.era === 'legacy' ? { listChanged: true } : {};
+    if (sampling) capabilities.sampling = { ...capabilities.sampling, ...(sampling.tools ? { tools: {} } : {}) };
+    if (this.#handler('roots/list')) capabilities.roots = this.server?.era === 'legacy' ? { listChanged: true } : { ...capabilities.roots };
     return capabilities;
   }
 

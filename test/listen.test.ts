@@ -1,0 +1,172 @@
+/**
+ * `subscriptions/listen` (spec: basic/patterns/subscriptions) and result caching
+ * (server/utilities/caching) against the official SDK server, plus raw servers
+ * for drops, graceful ends and cache scopes.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { McpClient } from '../src/index.js';
+import { ResultCache } from '../src/cache.js';
+import { startModernServer, startRawServer, type ModernServer } from './support/servers.js';
+
+let server: ModernServer;
+beforeAll(async () => {
+  server = await startModernServer({ cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } } });
+});
+afterAll(() => server.close());
+
+const quiet = { onWarning: () => {} };
+const count = (method: string) => server.requests.filter((r) => r.method === 'POST' && r.body.method === method).length;
+
+describe('subscriptions/listen', () => {
+  test('acknowledged filter, list-changed notification, cache invalidation and event', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    expect((await client.listTools()).map((t) => t.name)).not.toContain('bonus');
+    const listsBefore = count('tools/list');
+    await client.listTools();
+    expect(count('tools/list')).toBe(listsBefore); // fresh for 60 s: served from the cache
+
+    let changed = 0;
+    client.on('toolsChanged', () => changed++);
+    const notifications: string[] = [];
+    const acknowledged: unknown[] = [];
+    const subscription = client.listen({ toolsListChanged: true, promptsListChanged: true }, { onNotification: (n) => notifications.push(n.method), onAcknowledged: (f) => acknowledged.push(f) });
+    await expect.poll(() => subscription.state).toBe('open');
+    expect(acknowledged).toHaveLength(1);
+    expect(subscription.acknowledged).toMatchObject({ toolsListChanged: true });
+
+    const listen = server.requests.filter((r) => r.body?.method === 'subscriptions/listen').at(-1)!;
+    expect(listen.body.params.notifications).toEqual({ toolsListChanged: true, promptsListChanged: true });
+    expect(listen.headers['mcp-method']).toBe('subscriptions/listen');
+
+    server.setBonus(true);
+    await expect.poll(() => changed).toBe(1);
+    expect(notifications).toEqual(['notifications/tools/list_changed']);
+    // The notification made the cached list stale: the next listing goes to the server.
+    expect((await client.listTools()).map((t) => t.name)).toContain('bonus');
+    expect(count('tools/list')).toBe(listsBefore + 1);
+
+    const cancels = count('notifications/cancelled');
+    subscription.close();
+    expect(await subscription.closed).toEqual({ reason: 'client' });
+    expect(subscription.state).toBe('closed');
+    // Closing the stream is the cancellation on HTTP; nothing else is sent.
+    expect(count('notifications/cancelled')).toBe(cancels);
+    server.setBonus(false);
+  });
+
+  /** A listen endpoint scripted per attempt. */
+  async function listenServer(onListen: (attempt: number, id: number, res: ServerResponse) => void) {
+    let attempt = 0;
+    return startRawServer((req, res) => {
+      const { id, method } = req.json;
+      if (method === 'server/discover') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } } }));
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      onListen(attempt++, id, res);
+    });
+  }
+  const sse = (res: ServerResponse, message: unknown) => res.write(`data: ${JSON.stringify(message)}\n\n`);
+  const ack = (id: number) => ({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: { toolsListChanged: true } } });
+
+  test('after an unexpected drop it re-listens with a new id and backoff', async () => {
+    const raw = await listenServer((attempt, id, res) => {
+      sse(res, ack(id));
+      if (attempt === 0) setTimeout(() => res.destroy(), 30); // abrupt drop, no response
+    });
+    try {
+      const states: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const subscription = client.listen({ toolsListChanged: true }, { backoffMs: 50, onState: (s) => states.push(s) });
+      await expect.poll(() => raw.bodies().filter((b) => b.method === 'subscriptions/listen').length, { timeout: 3000 }).toBe(2);
+      await expect.poll(() => subscription.state).toBe('open');
+      const ids = raw.bodies().filter((b) => b.method === 'subscriptions/listen').map((b) => b.id);
+      expect(ids[0]).not.toBe(ids[1]);
+      expect(states).toEqual(['open', 'reconnecting', 'open']);
+      subscription.close();
+      await subscription.closed;
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a completion result is a graceful end: no re-listen', async () => {
+    const raw = await listenServer((_attempt, id, res) => {
+      sse(res, ack(id));
+      sse(res, { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id } } });
+      sse(res, { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' } } });
+      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': id } } })}\n\n`);
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const seen: string[] = [];
+      const subscription = client.listen({ toolsListChanged: true }, { backoffMs: 20, onNotification: (n) => seen.push(n.method) });
+      expect(await subscription.closed).toEqual({ reason: 'server' });
+      // The notification for another subscription id was dropped.
+      expect(seen).toEqual(['notifications/tools/list_changed']);
+      expect(warnings.join('\n')).toMatch(/for subscription "someone-else"/);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(raw.bodies().filter((b) => b.method === 'subscriptions/listen')).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('result cache (server/utilities/caching)', () => {
+  test('fresh while now < received + ttlMs; then stale', () => {
+    let now = 1000;
+    const cache = new ResultCache({ now: () => now });
+    cache.set('tools/list', {}, { tools: [], ttlMs: 500, cacheScope: 'public' }, undefined);
+    now = 1499;
+    expect(cache.get('tools/list', {}, undefined)).toBeDefined();
+    now = 1500;
+    expect(cache.get('tools/list', {}, undefined)).toBeUndefined();
+  });
+
+  test('zero, negative or missing ttlMs is never served', () => {
+    const cache = new ResultCache();
+    for (const ttlMs of [0, -5, undefined]) {
+      cache.set('tools/list', {}, { tools: [], ttlMs, cacheScope: 'public' }, undefined);
+      expect(cache.get('tools/list', {}, undefined)).toBeUndefined();
+    }
+  });
+
+  test('the key includes the cursor and uri; private entries need the same auth context', () => {
+    const cache = new ResultCache();
+    cache.set('tools/list', { cursor: 'A' }, { tools: ['a'], ttlMs: 1000, cacheScope: 'public' }, undefined);
+    expect(cache.get('tools/list', { cursor: 'B' }, undefined)).toBeUndefined();
+    expect(cache.get('tools/list', { cursor: 'A' }, 'anyone')).toBeDefined();
+    cache.set('resources/read', { uri: 'mem://mine' }, { contents: [], ttlMs: 1000, cacheScope: 'private' }, 'token-1');
+    expect(cache.get('resources/read', { uri: 'mem://mine' }, 'token-1')).toBeDefined();
+    expect(cache.get('resources/read', { uri: 'mem://mine' }, 'token-2')).toBeUndefined();
+    expect(cache.get('resources/read', { uri: 'mem://other' }, 'token-1')).toBeUndefined();
+    cache.invalidateResource('mem://mine');
+    expect(cache.get('resources/read', { uri: 'mem://mine' }, 'token-1')).toBeUndefined();
+  });
+
+  test('private results are not served to a client using other credentials', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const who = String(req.headers.authorization ?? 'nobody');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: {} } : { resources: [{ uri: `mem://${who.replace(/\W/g, '')}`, name: who }], ttlMs: 60_000, cacheScope: 'private' } }));
+    });
+    try {
+      let token = 'Bearer alice';
+      const client = new McpClient(raw.url, { protocol: 'modern', headers: () => ({ Authorization: token }), authContext: () => token, ...quiet });
+      expect((await client.listResources())[0]!.name).toBe('Bearer alice');
+      expect((await client.listResources())[0]!.name).toBe('Bearer alice');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(1);
+      token = 'Bearer bob';
+      expect((await client.listResources())[0]!.name).toBe('Bearer bob');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(2);
+    } finally {
+      await raw.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * JSON Schema handling (spec: basic/index "JSON Schema Usage"): dialects,
+ * `$ref` rules, work bounds.
+ */
+import { describe, expect, test } from 'vitest';
+import { compileSchema, McpClientError, schemaDialect, checkSchemaBounds } from '../src/index.js';
+import { startRawServer } from './support/servers.js';
+
+describe('dialects', () => {
+  test('2020-12 is the default; prefixItems is understood', async () => {
+    const validate = await compileSchema({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false });
+    expect(validate(['a', 1])).toEqual({ valid: true });
+    expect(validate(['a', 'b']).valid).toBe(false);
+    expect(validate(['a', 1, 2]).valid).toBe(false);
+  });
+
+  test('draft-07 when declared: array-form items is understood', async () => {
+    const validate = await compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false });
+    expect(validate(['a', 1])).toEqual({ valid: true });
+    expect(validate(['a', 1, 2]).valid).toBe(false);
+  });
+
+  test('an unknown dialect is refused with a clear error', async () => {
+    expect(schemaDialect({ $schema: 'http://json-schema.org/draft-04/schema#' })).toEqual({ unsupported: 'http://json-schema.org/draft-04/schema#' });
+    const error = await compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }).catch((e) => e);
+    expect(McpClientError.isInstance(error) && error.code).toBe('schema');
+    expect(error.message).toMatch(/dialect "http:\/\/json-schema.org\/draft-04\/schema#" is not supported \(supported: 2020-12, draft-07\)/);
+  });
+
+  test('non-standard keywords from real servers are tolerated', async () => {
+    const validate = await compileSchema({
+      type: 'object',
+      properties: { pet: { type: 'string', enum: ['p1', 'p2'], enumNames: ['Rex', 'Tom'] }, zone: { type: 'string', 'x-mcp-header': 'Zone' } },
+    });
+    expect(validate({ pet: 'p1', zone: 'z' })).toEqual({ valid: true });
+  });
+
+  test('formats are checked (date, date-time, email, uri, uuid)', async () => {
+    const validate = await compileSchema({
+      type: 'object',
+      properties: { d: { format: 'date' }, t: { format: 'date-time' }, e: { format: 'email' }, u: { format: 'uri' }, id: { format: 'uuid' } },
+    });
+    expect(validate({ d: '2026-02-28', t: '2026-02-28T10:15:00Z', e: 'ana@example.org', u: 'https://example.org/x', id: '0b5c7f3e-2a7f-4d5e-9c2b-6f1f2a3b4c5d' })).toEqual({ valid: true });
+    const bad = validate({ d: '2026-02-30', t: '2026-02-28T10:15', e: 'not-an-email', u: 'relative/path', id: 'nope' });
+    expect(bad.valid).toBe(false);
+    if (!bad.valid) expect(bad.issues.map((i) => i.path).sort()).toEqual(['/d', '/e', '/id', '/t', '/u']);
+  });
+
+  test('issues are located by JSON Pointer; a missing required property points at that property', async () => {
+    const validate = await compileSchema({ type: 'object', properties: { a: { type: 'object', properties: { 'x/y': { type: 'integer' } }, required: ['x/y'] } }, required: ['a'] });
+    const result = validate({ a: {} });
+    expect(result).toEqual({ valid: false, issues: [expect.objectContaining({ path: '/a/x~1y', keyword: 'required', message: 'is required' })] });
+  });
+});
+
+describe('$ref resolution', () => {
+  test('local $defs, $anchor and recursive references work', async () => {
+    const validate = await compileSchema({
+      $defs: { node: { $anchor: 'node', type: 'object', properties: { value: { type: 'integer' }, next: { $ref: '#node' } } } },
+      $ref: '#/$defs/node',
+    });
+    expect(validate({ value: 1, next: { value: 2, next: { value: 3 } } })).toEqual({ valid: true });
+    expect(validate({ value: 1, next: { value: 'two' } }).valid).toBe(false);
+  });
+
+  test('a network $ref is never fetched, and the schema is rejected rather than treated as permissive', async () => {
+    const canary = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"type":"string"}');
+    });
+    try {
+      const error = await compileSchema({ type: 'object', properties: { profile: { $ref: `${canary.origin}/schemas/profile.json` } } }).catch((e) => e);
+      expect(error.code).toBe('schema');
+      expect(error.message).toMatch(/not inside the schema \(network references are never fetched\)/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(canary.requests).toHaveLength(0);
+    } finally {
+      await canary.close();
+    }
+  });
+
+  test('two schemas may reuse one $id', async () => {
+    const a = await compileSchema({ $id: 'https://example.org/shared.json', type: 'string' });
+    const b = await compileSchema({ $id: 'https://example.org/shared.json', type: 'integer' });
+    expect(a('x')).toEqual({ valid: true });
+    expect(b(3)).toEqual({ valid: true });
+    expect(b('x').valid).toBe(false);
+  });
+});
+
+describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
+  test('a hostile 20,000-deep schema is refused without overflowing the stack', async () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) schema = { anyOf: [schema] };
+    expect(checkSchemaBounds(schema)).toMatch(/nests deeper than 64 levels/);
+    const error = await compileSchema(schema).catch((e) => e);
+    expect(error.code).toBe('schema');
+    expect(error.message).toMatch(/too complex to check safely/);
+  });
+
+  test('a schema with too many parts is refused', async () => {
+    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    expect(checkSchemaBounds(schema)).toMatch(/more than 5000 parts/);
+    expect(checkSchemaBounds(schema, { maxDepth: 64, maxNodes: 10_000 })).toBeUndefined();
+  });
+});
