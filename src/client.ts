@@ -24,6 +24,7 @@ import { compileSchema, type ValidationIssue } from './schema.js';
 import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
 import { classifyProbeFailure, eraCacheKey, type EraCache, MemoryEraCache } from './era.js';
 import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
+import type { HandlerLookup } from './input.js';
 import {
   LATEST_PROTOCOL_VERSION,
   type CallToolResult,
@@ -41,7 +42,6 @@ import {
   type InputRequestMethod,
   type InputRequiredResult,
   type InputRequests,
-  type InputResponse,
   type InputResponses,
   type JsonObject,
   type JsonRpcNotification,
@@ -403,6 +403,9 @@ export class McpClient {
     return list?.[list.length - 1];
   }
 
+  /** The current handler for each input method (what `src/input.ts` answers with). */
+  readonly #lookup: HandlerLookup = (method) => this.#handler(method);
+
   /** The capabilities declared right now: exactly the input requests a handler can answer. */
   get capabilities(): ClientCapabilities {
     const capabilities: ClientCapabilities = structuredClone(this.#options.capabilities ?? {});
@@ -532,8 +535,8 @@ export class McpClient {
     return {
       ...this.#sessionHost(),
       url: this.url,
-      answerInput: (request: InputRequest, context: { key: string; signal: AbortSignal }) =>
-        this.#answerOne(request, {
+      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal }) =>
+        (await import('./input.js')).answerOne(this.#lookup, request, {
           key: context.key,
           index: 0,
           total: 1,
@@ -942,7 +945,17 @@ export class McpClient {
         const requests = interim.inputRequests;
         if (requests && Object.keys(requests).length > 0) {
           stateOnlyRounds = 0;
-          inputResponses = await this.#answerAll(requests, { callId, method, target, round, signal: options.signal });
+          // Loaded on first use: pages that never meet input_required don't download it.
+          const { answerAll } = await import('./input.js');
+          inputResponses = await answerAll(this.#lookup, requests, {
+            callId,
+            method,
+            target,
+            round,
+            signal: options.signal ?? new AbortController().signal,
+            server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
+            url: this.url.href,
+          });
           emit({ round, phase: 'answered', inputResponses, requestState });
         } else {
           // State only (e.g. load shedding): retry with growing backoff.
@@ -986,79 +999,6 @@ export class McpClient {
     if (method === 'sampling/createMessage') return this.#handler('sampling/createMessage') !== undefined;
     if (method === 'roots/list') return this.#handler('roots/list') !== undefined;
     return false;
-  }
-
-  /** Checks that every request can be answered before asking the user anything. */
-  #checkAnswerable(key: string, request: unknown): InputRequest {
-    if (!isObject(request) || typeof request.method !== 'string') {
-      throw new McpClientError('protocol', `Input request "${key}" is not a request object`, { url: this.url.href, key });
-    }
-    if (request.params !== undefined && !isObject(request.params)) {
-      throw new McpClientError('protocol', `Input request "${key}" has non-object params`, { url: this.url.href, key });
-    }
-    const method = request.method;
-    const params = (request.params ?? {}) as JsonObject;
-    if (method === 'elicitation/create') {
-      const mode = params.mode ?? 'form';
-      if (mode !== 'form' && mode !== 'url') throw new McpClientError('input_unsupported', `Input request "${key}" asks for elicitation mode ${JSON.stringify(mode)}`, { key, mode });
-      if (!this.#canAnswer(method, mode)) {
-        throw new McpClientError('input_unsupported', `The server asked for ${mode}-mode elicitation ("${key}"), which this client did not declare`, { url: this.url.href, key, mode });
-      }
-    } else if (method === 'sampling/createMessage') {
-      const handler = this.#handler('sampling/createMessage');
-      if (!handler) throw new McpClientError('input_unsupported', `The server asked for sampling ("${key}"), which this client did not declare`, { url: this.url.href, key });
-      if (params.tools !== undefined && !handler.tools) {
-        throw new McpClientError('input_unsupported', `The server asked for sampling with tools ("${key}"), which this client did not declare`, { url: this.url.href, key });
-      }
-    } else if (method === 'roots/list') {
-      if (!this.#canAnswer(method)) throw new McpClientError('input_unsupported', `The server asked for roots ("${key}"), which this client did not declare`, { url: this.url.href, key });
-    } else {
-      throw new McpClientError('input_unsupported', `Input request "${key}" has unknown method ${JSON.stringify(method)}`, { url: this.url.href, key, inputMethod: method });
-    }
-    return request as InputRequest;
-  }
-
-  async #answerAll(
-    requests: InputRequests,
-    call: { callId: number; method: string; target: string | undefined; round: number; signal: AbortSignal | undefined },
-  ): Promise<InputResponses> {
-    const entries = Object.entries(requests).map(([key, request]) => [key, this.#checkAnswerable(key, request)] as const);
-    const signal = call.signal ?? new AbortController().signal;
-    const server = this.server ?? { era: 'modern' as const, protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} };
-    const responses: InputResponses = {};
-    let index = 0;
-    for (const [key, request] of entries) {
-      if (signal.aborted) throw new McpClientError('aborted', `${call.method} was aborted`, { url: this.url.href, method: call.method });
-      responses[key] = await this.#answerOne(request, { ...call, key, index: index++, total: entries.length, signal, server, url: this.url.href });
-    }
-    return responses;
-  }
-
-  async #answerOne(request: InputRequest, context: InputContext): Promise<InputResponse> {
-    const params = (request.params ?? {}) as JsonObject;
-    switch (request.method) {
-      case 'elicitation/create': {
-        const handler = this.#handler('elicitation/create');
-        if (!handler) throw new McpClientError('input_unsupported', 'No elicitation handler is registered', { url: this.url.href });
-        const answer = await handler.handle(params as unknown as ElicitRequestParams, context);
-        if (!isObject(answer) || !['accept', 'decline', 'cancel'].includes(answer.action as string)) {
-          throw new McpClientError('protocol', 'The elicitation handler returned no valid action', { key: context.key });
-        }
-        return answer;
-      }
-      case 'sampling/createMessage': {
-        const handler = this.#handler('sampling/createMessage');
-        if (!handler) throw new McpClientError('input_unsupported', 'No sampling handler is registered', { url: this.url.href });
-        return handler.handle(params as unknown as CreateMessageRequestParams, context);
-      }
-      case 'roots/list': {
-        const handler = this.#handler('roots/list');
-        if (!handler) throw new McpClientError('input_unsupported', 'No roots handler is registered', { url: this.url.href });
-        return handler.handle(request.params, context);
-      }
-      default:
-        throw new McpClientError('input_unsupported', `Unknown input request method ${JSON.stringify((request as { method: unknown }).method)}`, { url: this.url.href });
-    }
   }
 
   // --- notifications and subscriptions ------------------------------------------------------------
@@ -1125,74 +1065,26 @@ export class McpClient {
     options.signal?.addEventListener('abort', () => subscription.close(), { once: true });
     this.#subscriptions.add(subscription);
 
-    const run = async () => {
-      let backoff = options.backoffMs ?? 1000;
-      for (;;) {
-        let listenId: RequestId | undefined;
-        try {
-          const session = await this.#ready(controller.signal);
-          await session.listen(filter, {
-            signal: controller.signal,
-            onId: (id) => (listenId = id),
-            onMessage: (incoming) => {
-              if (incoming.kind !== 'notification') return;
-              const message = incoming.message;
-              const subscriptionId = (message.params?._meta as JsonObject | undefined)?.['io.modelcontextprotocol/subscriptionId'];
-              // On HTTP the stream identifies the subscription; tolerate a missing id, drop a foreign one.
-              if (subscriptionId !== undefined && subscriptionId !== listenId) {
-                this.#warn('foreign-subscription', `Dropped ${message.method} for subscription ${JSON.stringify(subscriptionId)} on the stream of ${JSON.stringify(listenId)}`);
-                return;
-              }
-              if (message.method === 'notifications/subscriptions/acknowledged') {
-                acknowledged = (message.params?.notifications as SubscriptionFilter | undefined) ?? {};
-                backoff = options.backoffMs ?? 1000;
-                setState('open');
-                options.onAcknowledged?.(acknowledged);
-                return;
-              }
-              if (message.method === 'notifications/cancelled' && message.params?.requestId === listenId) {
-                controller.abort(new McpClientError('aborted', 'The server cancelled the subscription', { url: this.url.href }));
-                return;
-              }
-              this.#dispatchNotification(message);
-              options.onNotification?.(message);
-            },
-          });
-          // A successful response is the server's graceful end (subscriptions "Graceful Closure").
+    // The re-listen loop is loaded on first use (most pages never listen).
+    void import('./subscription.js').then(({ runSubscription }) =>
+      runSubscription({
+        filter,
+        options,
+        controller,
+        url,
+        setState,
+        setAcknowledged: (value) => (acknowledged = value),
+        finish: (outcome) => {
           this.#subscriptions.delete(subscription);
           setState('closed');
-          resolveClosed({ reason: 'server' });
-          return;
-        } catch (error) {
-          if (controller.signal.aborted) {
-            this.#subscriptions.delete(subscription);
-            setState('closed');
-            const reason = controller.signal.reason as McpError | undefined;
-            resolveClosed(reason?.message === 'The server cancelled the subscription' ? { reason: 'server' } : { reason: 'client' });
-            return;
-          }
-          const failure = McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: this.url.href });
-          const permanent = McpRpcError.isInstance(failure) || (McpClientError.isInstance(failure) && (failure.code === 'http' || failure.code === 'closed'));
-          if (options.reconnect === false || permanent) {
-            this.#subscriptions.delete(subscription);
-            setState('closed');
-            resolveClosed({ reason: 'error', error: failure });
-            return;
-          }
-          // Unexpected drop: what we cached may have changed meanwhile.
-          this.#cache.invalidate('tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read');
-          setState('reconnecting');
-          this.#warn('listen-dropped', `The subscriptions/listen stream to ${this.url.href} dropped (${failure.message}); re-listening`);
-          try {
-            await sleep(backoff * (0.75 + Math.random() * 0.5), controller.signal);
-          } catch {
-            /* aborted while waiting: loop ends above */
-          }
-          backoff = Math.min(backoff * 2, 30_000);
-        }
-      }
-    };
-    void run();
+          resolveClosed(outcome);
+        },
+        ready: (signal) => this.#ready(signal),
+        warn: (code, message) => this.#warn(code, message),
+        dispatch: (notification) => this.#dispatchNotification(notification),
+        invalidateAll: () => this.#cache.invalidate('tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'),
+      }),
+    );
     return subscription;
   }
 }

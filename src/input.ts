@@ -1,0 +1,103 @@
+/**
+ * Answering input requests (spec: basic/patterns/mrtr "Client Requirements";
+ * client/elicitation, client/sampling, client/roots) through the handlers
+ * registered with `McpClient.setInputHandler`. Loaded lazily by the client the
+ * first time a server asks for input.
+ *
+ * @module
+ */
+import { McpClientError } from './errors.js';
+import type { InputContext, InputHandlers } from './client.js';
+import type {
+  CreateMessageRequestParams,
+  ElicitRequestParams,
+  InputRequest,
+  InputRequestMethod,
+  InputRequests,
+  InputResponse,
+  InputResponses,
+  JsonObject,
+} from './types.js';
+
+/** Returns the handler currently registered for an input method. */
+export type HandlerLookup = <K extends InputRequestMethod>(method: K) => InputHandlers[K] | undefined;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks that a request can be answered — known method, declared capability and
+ * mode — before the user is asked anything (MRTR-11 of the client checklist).
+ * @throws McpClientError `protocol` for a malformed request, `input_unsupported` for an undeclared one.
+ */
+export function checkAnswerable(lookup: HandlerLookup, url: string, key: string, request: unknown): InputRequest {
+  if (!isObject(request) || typeof request.method !== 'string') {
+    throw new McpClientError('protocol', `Input request "${key}" is not a request object`, { url, key });
+  }
+  if (request.params !== undefined && !isObject(request.params)) {
+    throw new McpClientError('protocol', `Input request "${key}" has non-object params`, { url, key });
+  }
+  const method = request.method;
+  const params = (request.params ?? {}) as JsonObject;
+  const refuse = (what: string, data: JsonObject = {}) =>
+    new McpClientError('input_unsupported', `The server asked for ${what} ("${key}"), which this client did not declare`, { url, key, ...data });
+  if (method === 'elicitation/create') {
+    const mode = params.mode ?? 'form';
+    if (mode !== 'form' && mode !== 'url') throw new McpClientError('input_unsupported', `Input request "${key}" asks for elicitation mode ${JSON.stringify(mode)}`, { url, key, mode });
+    if (!lookup('elicitation/create')?.modes.includes(mode)) throw refuse(`${mode}-mode elicitation`, { mode });
+  } else if (method === 'sampling/createMessage') {
+    const handler = lookup('sampling/createMessage');
+    if (!handler) throw refuse('sampling');
+    if (params.tools !== undefined && !handler.tools) throw refuse('sampling with tools');
+  } else if (method === 'roots/list') {
+    if (!lookup('roots/list')) throw refuse('roots');
+  } else {
+    throw new McpClientError('input_unsupported', `Input request "${key}" has unknown method ${JSON.stringify(method)}`, { url, key, inputMethod: method });
+  }
+  return request as InputRequest;
+}
+
+/**
+ * Answers every request of one round, in order, after checking all of them.
+ * @returns the responses keyed exactly like the requests.
+ */
+export async function answerAll(lookup: HandlerLookup, requests: InputRequests, base: Omit<InputContext, 'key' | 'index' | 'total'>): Promise<InputResponses> {
+  const entries = Object.entries(requests).map(([key, request]) => [key, checkAnswerable(lookup, base.url, key, request)] as const);
+  const responses: InputResponses = {};
+  let index = 0;
+  for (const [key, request] of entries) {
+    if (base.signal.aborted) throw new McpClientError('aborted', `${base.method} was aborted`, { url: base.url, method: base.method });
+    responses[key] = await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length });
+  }
+  return responses;
+}
+
+/** Answers one request with its handler. */
+export async function answerOne(lookup: HandlerLookup, request: InputRequest, context: InputContext): Promise<InputResponse> {
+  const params = (request.params ?? {}) as JsonObject;
+  const missing = (what: string) => new McpClientError('input_unsupported', `No ${what} handler is registered`, { url: context.url });
+  switch (request.method) {
+    case 'elicitation/create': {
+      const handler = lookup('elicitation/create');
+      if (!handler) throw missing('elicitation');
+      const answer = await handler.handle(params as unknown as ElicitRequestParams, context);
+      if (!isObject(answer) || !['accept', 'decline', 'cancel'].includes(answer.action as string)) {
+        throw new McpClientError('protocol', 'The elicitation handler returned no valid action', { key: context.key });
+      }
+      return answer;
+    }
+    case 'sampling/createMessage': {
+      const handler = lookup('sampling/createMessage');
+      if (!handler) throw missing('sampling');
+      return handler.handle(params as unknown as CreateMessageRequestParams, context);
+    }
+    case 'roots/list': {
+      const handler = lookup('roots/list');
+      if (!handler) throw missing('roots');
+      return handler.handle(request.params, context);
+    }
+    default:
+      throw new McpClientError('input_unsupported', `Unknown input request method ${JSON.stringify((request as { method: unknown }).method)}`, { url: context.url });
+  }
+}
