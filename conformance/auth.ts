@@ -1,8 +1,15 @@
 /**
- * Authorization scenarios of the conformance suite (`auth/*`). Placeholder until
- * the browser OAuth work lands: the adapter reports the scenario as unsupported.
+ * Authorization scenarios of the conformance suite (`auth/*`): the kit's OAuth
+ * layer (`createOAuth`) in Node, with the headless opener that follows the test
+ * authorization server's immediate redirect (see ../shared/docs/conformance.md §3).
+ *
+ * Every scenario runs the same client flow — connect, list tools, call the first
+ * tool — and the suite judges what it saw on the wire. The scenarios that must
+ * refuse (resource mismatch, issuer mismatch, the `iss` negatives) end with the
+ * kit's typed error, which is logged.
  */
 import type { McpClient, McpClientOptions } from '../src/index.js';
+import { createOAuth, followRedirects, McpAuthError, type OAuthOptions } from '../src/auth/index.js';
 
 export interface AuthScenarioInput {
   url: string;
@@ -12,7 +19,48 @@ export interface AuthScenarioInput {
   log(...args: unknown[]): void;
 }
 
+/** The Client ID Metadata Document URL the suite expects (auth/basic-cimd). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** Any absolute redirect URI: the suite's authorization server never calls it. */
+const REDIRECT_URI = 'http://localhost:3000/callback';
+
+function oauthOptions(input: AuthScenarioInput): OAuthOptions {
+  const options: OAuthOptions = {
+    resourceUrl: input.url,
+    redirectUri: REDIRECT_URI,
+    clientName: 'mcp-elements-conformance',
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    storage: 'memory',
+    openAuthorizationUrl: followRedirects(),
+  };
+  if (input.scenario === 'auth/pre-registration') {
+    // The context's pre-registered confidential client, bound to its issuer; no DCR.
+    options.clientId = input.context.client_id;
+    options.clientSecret = input.context.client_secret;
+    if (typeof input.context.issuer === 'string') options.clientIssuer = input.context.issuer;
+  }
+  return options;
+}
+
 export async function authScenario(input: AuthScenarioInput): Promise<number> {
-  input.log('authorization is not implemented yet');
-  return 2;
+  const auth = createOAuth(oauthOptions(input));
+  auth.on('status', ({ status, error }) => input.log('oauth status', status, error ? `${error.reason}: ${error.message}` : ''));
+  auth.on('token', ({ kind, session }) => input.log('oauth token', kind, session.tokenType, session.scopes.join(' ')));
+  const client = input.newClient({ fetch: auth.fetch, authContext: auth.authContext });
+  try {
+    await client.connect();
+    const tools = await client.listTools();
+    const tool = tools[0];
+    if (tool) {
+      const result = await client.callTool(tool.name, {});
+      input.log('result', JSON.stringify(result));
+    }
+    return 0;
+  } catch (error) {
+    if (McpAuthError.isInstance(error)) input.log(`refused (${error.reason}): ${error.message}`);
+    else input.log('failed:', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    return 1;
+  } finally {
+    await client.close();
+  }
 }

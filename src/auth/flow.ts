@@ -1,0 +1,728 @@
+/**
+ * The OAuth 2.1 authorization flow of MCP (spec: basic/authorization, all pages):
+ * discovery, client identity, the authorization request, the callback checks
+ * and the token endpoint. Loaded on demand by {@link OAuth} the first time a
+ * server asks for authorization or a token needs refreshing, so pages that never
+ * meet a protected server do not download it.
+ *
+ * Every failure is an {@link McpAuthError} naming the URL involved.
+ *
+ * @module
+ */
+import { readBodyText } from '../transport.js';
+import type { FetchLike } from '../transport.js';
+import { splitScopes, type AuthChallenge } from './challenge.js';
+import { createDpopProof, dpopThumbprint, type DpopKeyPair } from './dpop.js';
+import { isLoopback, isSecureOrLoopback, randomToken, sha256base64url } from './encoding.js';
+import { McpAuthError, type McpAuthErrorReason } from './errors.js';
+import { storageKeys } from './keys.js';
+import type { AuthStorage } from './storage.js';
+
+/** Cap on an OAuth JSON document, in bytes. */
+const MAX_DOCUMENT_BYTES = 256 * 1024;
+/** Cap on one OAuth HTTP exchange, in ms. */
+const EXCHANGE_TIMEOUT_MS = 30_000;
+
+/** Protected Resource Metadata (RFC 9728 §2), the fields the client reads. */
+export interface ResourceMetadata {
+  resource: string;
+  authorization_servers: string[];
+  scopes_supported?: string[];
+  dpop_signing_alg_values_supported?: string[];
+  dpop_bound_access_tokens_required?: boolean;
+  [key: string]: unknown;
+}
+
+/** Authorization server metadata (RFC 8414 §2 / OpenID Discovery), the fields the client reads. */
+export interface AuthorizationServerMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  registration_endpoint?: string;
+  revocation_endpoint?: string;
+  scopes_supported?: string[];
+  code_challenge_methods_supported: string[];
+  token_endpoint_auth_methods_supported?: string[];
+  dpop_signing_alg_values_supported?: string[];
+  authorization_response_iss_parameter_supported?: boolean;
+  client_id_metadata_document_supported?: boolean;
+}
+
+/** How the client authenticates at the token endpoint. */
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+
+/** A client identity at one authorization server. */
+export interface ClientIdentity {
+  clientId: string;
+  clientSecret?: string;
+  authMethod: TokenEndpointAuthMethod;
+  /** Where the identity came from. */
+  source: 'pre-registered' | 'metadata-document' | 'dynamic-registration';
+  /** The authorization server it belongs to (registrations are never used with another). */
+  issuer?: string;
+}
+
+/** Tokens for one resource at one authorization server. */
+export interface TokenSet {
+  accessToken: string;
+  tokenType: 'Bearer' | 'DPoP';
+  refreshToken?: string;
+  /** Expiry time of the access token in ms since the epoch, when the server said. */
+  expiresAt?: number;
+  /** Scopes granted (as the token endpoint reported them, else as requested). */
+  scopes: string[];
+}
+
+/** Everything needed to finish one authorization after the callback (kept under `pending:<state>`). */
+export interface PendingAuthorization {
+  state: string;
+  codeVerifier: string;
+  redirectUri: string;
+  /** The validated issuer recorded before leaving (RFC 9207 check). */
+  issuer: string;
+  issParameterSupported: boolean;
+  as: AuthorizationServerMetadata;
+  client: ClientIdentity;
+  /** The `resource` exactly as the Protected Resource Metadata publishes it. */
+  resource: string;
+  prmUrl: string;
+  scopes: string[];
+  dpop: boolean;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** The MCP endpoint this authorization is for. */
+  resourceUrl: string;
+}
+
+/** What the flow needs from the OAuth layer. */
+export interface FlowContext {
+  /** `fetch` without tokens (OAuth endpoints never get the MCP access token). */
+  fetch: FetchLike;
+  resourceUrl: URL;
+  redirectUri: string;
+  storage: AuthStorage;
+  /** DPoP nonces by origin (RFC 9449 §8, §9). */
+  nonces: Map<string, string>;
+  clientId?: string;
+  clientSecret?: string;
+  clientIssuer?: string;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  clientMetadataUrl?: string;
+  clientName: string;
+  applicationType?: 'web' | 'native';
+  signal?: AbortSignal;
+}
+
+
+// --- HTTP helpers -------------------------------------------------------------------------
+
+interface Exchange {
+  response: Response;
+  status: number;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  json: unknown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function oauthErrorFields(json: unknown): { oauthError?: string; oauthErrorDescription?: string } {
+  if (!isObject(json)) return {};
+  return {
+    ...(typeof json.error === 'string' ? { oauthError: json.error } : {}),
+    ...(typeof json.error_description === 'string' ? { oauthErrorDescription: json.error_description.slice(0, 500) } : {}),
+  };
+}
+
+function describeOAuthError(json: unknown): string {
+  const { oauthError, oauthErrorDescription } = oauthErrorFields(json);
+  if (!oauthError) return '';
+  return oauthErrorDescription ? ` (${oauthError}: ${oauthErrorDescription})` : ` (${oauthError})`;
+}
+
+/**
+ * One HTTP exchange with an OAuth endpoint. A `fetch` rejection becomes
+ * `network` naming the endpoint (in a browser that is most often CORS); an abort
+ * keeps the caller's reason.
+ */
+async function exchange(ctx: FlowContext, url: string, endpoint: string, init: RequestInit): Promise<Exchange> {
+  const timeout = AbortSignal.timeout(EXCHANGE_TIMEOUT_MS);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await ctx.fetch(url, { ...init, signal, redirect: init.redirect ?? 'follow' });
+  } catch (error) {
+    if (ctx.signal?.aborted) throw abortReason(ctx.signal, url);
+    if (timeout.aborted) throw new McpAuthError('timeout', `The ${endpoint} at ${url} did not answer within ${EXCHANGE_TIMEOUT_MS} ms`, { url, endpoint }, { cause: error });
+    const detail = (error as { cause?: { code?: string }; message?: string })?.cause?.code ?? (error as Error)?.message ?? String(error);
+    throw new McpAuthError(
+      'network',
+      `Could not reach the ${endpoint} at ${url} (${detail}). The server may be down, or — in a browser — it does not allow this page's origin through CORS.`,
+      { url, endpoint, cause: detail },
+      { cause: error },
+    );
+  }
+  const nonce = response.headers.get('dpop-nonce');
+  if (nonce) ctx.nonces.set(new URL(url).origin, nonce);
+  let json: unknown;
+  try {
+    const text = await readBodyText(response, MAX_DOCUMENT_BYTES, { url });
+    json = text ? JSON.parse(text) : undefined;
+  } catch (error) {
+    if (ctx.signal?.aborted) throw abortReason(ctx.signal, url);
+    json = undefined;
+    if (McpAuthError.isInstance(error)) throw error;
+  }
+  return { response, status: response.status, json };
+}
+
+function abortReason(signal: AbortSignal, url: string): Error {
+  const reason = signal.reason;
+  if (McpAuthError.isInstance(reason)) return reason;
+  return new McpAuthError('cancelled', `Authorization was cancelled while talking to ${url}`, { url }, { cause: reason });
+}
+
+function getJson(ctx: FlowContext, url: string, endpoint: string): Promise<Exchange> {
+  return exchange(ctx, url, endpoint, { method: 'GET', headers: { Accept: 'application/json' } });
+}
+
+// --- discovery --------------------------------------------------------------------------------
+
+/**
+ * Whether a published resource identifier covers the MCP endpoint: same origin
+ * (scheme and host compared case-insensitively, default port elided), and the
+ * resource's path is the endpoint's path or one of its parents (RFC 9728 §3.3,
+ * §7.3; a server publishing `https://host` protects `https://host/mcp`).
+ */
+export function resourceCovers(published: string, endpoint: URL): boolean {
+  let resource: URL;
+  try {
+    resource = new URL(published);
+  } catch {
+    return false;
+  }
+  if (resource.hash || resource.origin !== endpoint.origin) return false;
+  const base = resource.pathname.replace(/\/+$/, '');
+  return base === '' || endpoint.pathname === base || endpoint.pathname.startsWith(`${base}/`);
+}
+
+/**
+ * Finds the Protected Resource Metadata (spec: authorization-server-discovery
+ * "Protected Resource Metadata Discovery Requirements"): the challenge's
+ * `resource_metadata` first, then the path-based well-known URL, then the root
+ * one. The first valid document decides; its `resource` must cover the MCP
+ * endpoint, or authorization stops there.
+ *
+ * @throws McpAuthError `resource_mismatch`, `discovery_failed`, `network`.
+ */
+export async function discoverResource(ctx: FlowContext, resourceMetadata?: string): Promise<{ metadata: ResourceMetadata; url: string }> {
+  const origin = ctx.resourceUrl.origin;
+  const candidates: string[] = [];
+  if (resourceMetadata) {
+    try {
+      const hinted = new URL(resourceMetadata, ctx.resourceUrl);
+      if (hinted.protocol === 'https:' || hinted.protocol === 'http:') candidates.push(hinted.href);
+    } catch {
+      /* unusable hint: fall back to the well-known URLs */
+    }
+  }
+  const path = ctx.resourceUrl.pathname.replace(/\/+$/, '');
+  if (path) candidates.push(`${origin}/.well-known/oauth-protected-resource${path}`);
+  candidates.push(`${origin}/.well-known/oauth-protected-resource`);
+
+  const tried: string[] = [];
+  let networkError: McpAuthError | undefined;
+  for (const url of [...new Set(candidates)]) {
+    let result: Exchange;
+    try {
+      result = await getJson(ctx, url, 'protected resource metadata');
+    } catch (error) {
+      if (McpAuthError.isInstance(error) && error.reason === 'network') {
+        networkError ??= error;
+        tried.push(`${url} (unreachable)`);
+        continue;
+      }
+      throw error;
+    }
+    const doc = result.json;
+    if (result.status < 200 || result.status >= 300 || !isObject(doc)) {
+      tried.push(`${url} (HTTP ${result.status})`);
+      continue;
+    }
+    const servers = doc.authorization_servers;
+    if (typeof doc.resource !== 'string' || !Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === 'string')) {
+      tried.push(`${url} (no resource or authorization_servers)`);
+      continue;
+    }
+    if (!resourceCovers(doc.resource, ctx.resourceUrl)) {
+      throw new McpAuthError(
+        'resource_mismatch',
+        `The protected resource metadata at ${url} is for ${JSON.stringify(doc.resource)}, not for ${ctx.resourceUrl.href}; refusing to authorize`,
+        { url, endpoint: 'protected resource metadata', resource: doc.resource },
+      );
+    }
+    return { metadata: doc as ResourceMetadata, url };
+  }
+  if (networkError && tried.every((t) => t.endsWith('(unreachable)'))) throw networkError;
+  throw new McpAuthError('discovery_failed', `No protected resource metadata for ${ctx.resourceUrl.href}; tried ${tried.join(', ')}`, {
+    url: candidates[0]!,
+    endpoint: 'protected resource metadata',
+    tried,
+  });
+}
+
+/** Well-known metadata URLs of an issuer, in the order the spec requires. */
+export function metadataUrls(issuer: URL): string[] {
+  const path = issuer.pathname.replace(/\/+$/, '');
+  const origin = issuer.origin;
+  if (!path) return [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`];
+  return [`${origin}/.well-known/oauth-authorization-server${path}`, `${origin}/.well-known/openid-configuration${path}`, `${origin}${path}/.well-known/openid-configuration`];
+}
+
+function checkEndpoint(doc: Record<string, unknown>, field: string, metadataUrl: string, required: boolean): void {
+  const value = doc[field];
+  if (value === undefined && !required) return;
+  let url: URL;
+  try {
+    url = new URL(value as string);
+  } catch {
+    throw new McpAuthError('invalid_response', `The authorization server metadata at ${metadataUrl} has no usable ${field}`, { url: metadataUrl, endpoint: 'authorization server metadata' });
+  }
+  if (!isSecureOrLoopback(url)) {
+    throw new McpAuthError('insecure_endpoint', `The ${field} ${url.href} (from ${metadataUrl}) is not https; authorization endpoints must be (basic/authorization/security-considerations "Communication Security")`, {
+      url: url.href,
+      endpoint: field,
+    });
+  }
+}
+
+/**
+ * Fetches and validates the authorization server metadata (spec:
+ * authorization-server-discovery "Authorization Server Metadata Discovery"):
+ * OAuth and OpenID variants in the required order; the document's `issuer` must
+ * equal `issuer` exactly; PKCE with `S256` must be offered (security-considerations
+ * "Authorization Code Protection").
+ *
+ * @throws McpAuthError `issuer_mismatch`, `pkce_unsupported`, `insecure_endpoint`,
+ *   `discovery_failed`, `network`, `invalid_response`.
+ */
+export async function discoverAuthorizationServer(ctx: FlowContext, issuer: string): Promise<AuthorizationServerMetadata> {
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw new McpAuthError('discovery_failed', `The authorization server ${JSON.stringify(issuer)} named by the resource is not a URL`, { url: issuer });
+  }
+  if ((issuerUrl.protocol !== 'https:' && issuerUrl.protocol !== 'http:') || issuerUrl.search || issuerUrl.hash) {
+    throw new McpAuthError('discovery_failed', `The authorization server identifier ${issuer} must be an http(s) URL without query or fragment`, { url: issuer });
+  }
+  if (!isSecureOrLoopback(issuerUrl)) {
+    throw new McpAuthError('insecure_endpoint', `The authorization server ${issuer} is not https`, { url: issuer });
+  }
+  const tried: string[] = [];
+  let mismatch: { url: string; issuer: unknown } | undefined;
+  let networkError: McpAuthError | undefined;
+  for (const url of metadataUrls(issuerUrl)) {
+    let result: Exchange;
+    try {
+      result = await getJson(ctx, url, 'authorization server metadata');
+    } catch (error) {
+      if (McpAuthError.isInstance(error) && error.reason === 'network') {
+        networkError ??= error;
+        tried.push(`${url} (unreachable)`);
+        continue;
+      }
+      throw error;
+    }
+    const doc = result.json;
+    if (result.status < 200 || result.status >= 300 || !isObject(doc)) {
+      tried.push(`${url} (HTTP ${result.status})`);
+      continue;
+    }
+    if (doc.issuer !== issuer) {
+      // RFC 8414 §3.3: never use a document issued for someone else (mix-up defence).
+      mismatch ??= { url, issuer: doc.issuer };
+      tried.push(`${url} (issuer ${JSON.stringify(doc.issuer)})`);
+      continue;
+    }
+    const methods = doc.code_challenge_methods_supported;
+    if (!Array.isArray(methods) || !methods.includes('S256')) {
+      throw new McpAuthError(
+        'pkce_unsupported',
+        `The authorization server ${issuer} does not list S256 in code_challenge_methods_supported (${url}); refusing to authorize without PKCE`,
+        { url, endpoint: 'authorization server metadata' },
+      );
+    }
+    checkEndpoint(doc, 'authorization_endpoint', url, true);
+    checkEndpoint(doc, 'token_endpoint', url, true);
+    checkEndpoint(doc, 'registration_endpoint', url, false);
+    checkEndpoint(doc, 'revocation_endpoint', url, false);
+    return doc as unknown as AuthorizationServerMetadata;
+  }
+  if (mismatch) {
+    throw new McpAuthError(
+      'issuer_mismatch',
+      `The authorization server metadata at ${mismatch.url} claims issuer ${JSON.stringify(mismatch.issuer)}, not ${issuer}; it must not be used`,
+      { url: mismatch.url, endpoint: 'authorization server metadata', issuer },
+    );
+  }
+  if (networkError && tried.every((t) => t.endsWith('(unreachable)'))) throw networkError;
+  throw new McpAuthError('discovery_failed', `No authorization server metadata for ${issuer}; tried ${tried.join(', ')}`, {
+    url: metadataUrls(issuerUrl)[0]!,
+    endpoint: 'authorization server metadata',
+    tried,
+  });
+}
+
+// --- client identity ----------------------------------------------------------------------------
+
+/** The token endpoint auth method to use with a secret (or `none` without one). */
+function authMethodFor(as: AuthorizationServerMetadata, hasSecret: boolean): TokenEndpointAuthMethod {
+  if (!hasSecret) return 'none';
+  // RFC 8414 §2: absent means client_secret_basic.
+  const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  if (supported.includes('client_secret_basic')) return 'client_secret_basic';
+  if (supported.includes('client_secret_post')) return 'client_secret_post';
+  return 'client_secret_basic';
+}
+
+/**
+ * The client identity to use at `as` (spec: client-registration, priority
+ * order): the pre-registered id, else the Client ID Metadata Document URL when
+ * the server supports it, else a registration made earlier with this very
+ * server, else Dynamic Client Registration. Registrations are stored per issuer
+ * and never used with another server ("Authorization Server Binding").
+ *
+ * @throws McpAuthError `client_mismatch`, `no_client`, `registration_failed`, `network`.
+ */
+export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMetadata): Promise<ClientIdentity> {
+  if (ctx.clientId) {
+    if (ctx.clientIssuer !== undefined && ctx.clientIssuer !== as.issuer) {
+      throw new McpAuthError(
+        'client_mismatch',
+        `The pre-registered client ${ctx.clientId} belongs to ${ctx.clientIssuer}, but ${ctx.resourceUrl.href} now names the authorization server ${as.issuer}`,
+        { url: as.issuer, clientIssuer: ctx.clientIssuer },
+      );
+    }
+    return {
+      clientId: ctx.clientId,
+      ...(ctx.clientSecret !== undefined ? { clientSecret: ctx.clientSecret } : {}),
+      authMethod: ctx.tokenEndpointAuthMethod ?? authMethodFor(as, ctx.clientSecret !== undefined),
+      source: 'pre-registered',
+      issuer: as.issuer,
+    };
+  }
+  if (ctx.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
+    // CIMD ids are portable across authorization servers: nothing to store.
+    return { clientId: ctx.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' };
+  }
+  const key = storageKeys.client(as.issuer, ctx.redirectUri);
+  const stored = (await ctx.storage.get(key)) as (ClientIdentity & { secretExpiresAt?: number }) | undefined;
+  if (stored && stored.issuer === as.issuer && typeof stored.clientId === 'string' && !(stored.secretExpiresAt && stored.secretExpiresAt < Date.now())) {
+    return stored;
+  }
+  if (!as.registration_endpoint) {
+    throw new McpAuthError(
+      'no_client',
+      `The authorization server ${as.issuer} offers no dynamic registration${as.client_id_metadata_document_supported ? '' : ' and no Client ID Metadata Documents'}; configure a pre-registered clientId${ctx.clientMetadataUrl ? '' : ' or a clientMetadataUrl'}`,
+      { url: as.issuer },
+    );
+  }
+  const identity = await register(ctx, as);
+  await ctx.storage.set(key, identity);
+  return identity;
+}
+
+/** Dynamic Client Registration (RFC 7591; spec: client-registration "Dynamic Client Registration"). */
+async function register(ctx: FlowContext, as: AuthorizationServerMetadata): Promise<ClientIdentity & { secretExpiresAt?: number }> {
+  const url = as.registration_endpoint!;
+  const supported = as.token_endpoint_auth_methods_supported;
+  const requested: TokenEndpointAuthMethod =
+    !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : supported.includes('client_secret_post') ? 'client_secret_post' : 'none';
+  // "native" for apps served from localhost, "web" for hosted ones (OpenID Registration; SEP-837).
+  const applicationType = ctx.applicationType ?? (isLoopback(new URL(ctx.redirectUri)) ? 'native' : 'web');
+  const body = {
+    client_name: ctx.clientName,
+    redirect_uris: [ctx.redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: requested,
+    application_type: applicationType,
+  };
+  const result = await exchange(ctx, url, 'registration endpoint', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const doc = result.json;
+  if (result.status < 200 || result.status >= 300 || !isObject(doc) || typeof doc.client_id !== 'string' || doc.client_id === '') {
+    throw new McpAuthError(
+      'registration_failed',
+      `Dynamic client registration at ${url} failed with HTTP ${result.status}${describeOAuthError(doc)}; registered redirect URI ${ctx.redirectUri} as application_type ${applicationType}`,
+      { url, endpoint: 'registration endpoint', status: result.status, ...oauthErrorFields(doc) },
+    );
+  }
+  const method = typeof doc.token_endpoint_auth_method === 'string' ? (doc.token_endpoint_auth_method as TokenEndpointAuthMethod) : requested;
+  const secret = typeof doc.client_secret === 'string' ? doc.client_secret : undefined;
+  const expires = typeof doc.client_secret_expires_at === 'number' && doc.client_secret_expires_at > 0 ? doc.client_secret_expires_at * 1000 : undefined;
+  return {
+    clientId: doc.client_id,
+    ...(secret !== undefined && method !== 'none' ? { clientSecret: secret } : {}),
+    authMethod: method === 'none' || secret === undefined ? 'none' : method,
+    source: 'dynamic-registration',
+    issuer: as.issuer,
+    ...(expires ? { secretExpiresAt: expires } : {}),
+  };
+}
+
+// --- authorization request and callback ---------------------------------------------------------------
+
+/**
+ * Scopes for a new authorization (spec: basic/authorization "Scope Selection
+ * Strategy", "Step-Up Authorization Flow", "Refresh Tokens"): the challenge's
+ * `scope`, else the resource's `scopes_supported`, else none; united with the
+ * scopes requested before and the host's extra scopes; plus `offline_access`
+ * when the authorization server lists it and some scope is requested at all.
+ */
+export function selectScopes(input: {
+  challenge?: AuthChallenge;
+  resource: ResourceMetadata;
+  as: AuthorizationServerMetadata;
+  previous?: string[];
+  extra?: string[];
+  offlineAccess: boolean;
+}): string[] {
+  const challenged = splitScopes(input.challenge?.params.scope);
+  const base = challenged.length > 0 ? challenged : (input.resource.scopes_supported ?? []).filter((s) => typeof s === 'string');
+  const scopes = [...new Set([...(input.previous ?? []), ...base, ...(input.extra ?? [])])];
+  if (input.offlineAccess && scopes.length > 0 && input.as.scopes_supported?.includes('offline_access') && !scopes.includes('offline_access')) scopes.push('offline_access');
+  return scopes;
+}
+
+/**
+ * Builds the authorization request: PKCE S256 verifier and challenge, a random
+ * `state`, `resource` exactly as published, `scope` when there is any, and
+ * `dpop_jkt` when the token will be DPoP-bound (RFC 9449 §10).
+ */
+export async function prepareAuthorization(input: {
+  resourceUrl: URL;
+  redirectUri: string;
+  as: AuthorizationServerMetadata;
+  client: ClientIdentity;
+  resource: string;
+  prmUrl: string;
+  scopes: string[];
+  dpopKey?: DpopKeyPair;
+}): Promise<{ url: URL; pending: PendingAuthorization }> {
+  const state = randomToken(24);
+  const codeVerifier = randomToken(32);
+  const url = new URL(input.as.authorization_endpoint);
+  const params = url.searchParams;
+  params.set('response_type', 'code');
+  params.set('client_id', input.client.clientId);
+  params.set('redirect_uri', input.redirectUri);
+  params.set('code_challenge', await sha256base64url(codeVerifier));
+  params.set('code_challenge_method', 'S256');
+  params.set('state', state);
+  params.set('resource', input.resource);
+  if (input.scopes.length > 0) params.set('scope', input.scopes.join(' '));
+  if (input.dpopKey) params.set('dpop_jkt', await dpopThumbprint(input.dpopKey));
+  return {
+    url,
+    pending: {
+      state,
+      codeVerifier,
+      redirectUri: input.redirectUri,
+      issuer: input.as.issuer,
+      issParameterSupported: input.as.authorization_response_iss_parameter_supported === true,
+      as: input.as,
+      client: input.client,
+      resource: input.resource,
+      prmUrl: input.prmUrl,
+      scopes: input.scopes,
+      dpop: input.dpopKey !== undefined,
+      createdAt: Date.now(),
+      resourceUrl: input.resourceUrl.href,
+    },
+  };
+}
+
+/** The callback's parameters (query, or fragment when the query has none). */
+export function callbackParams(callback: URL): URLSearchParams {
+  if (callback.searchParams.has('state') || callback.searchParams.has('code') || callback.searchParams.has('error')) return callback.searchParams;
+  return new URLSearchParams(callback.hash.replace(/^#/, ''));
+}
+
+/**
+ * Checks the authorization response and returns its code (spec: basic/authorization
+ * "Authorization Response Validation"): `state` must match; a present `iss` must
+ * equal the recorded issuer by plain string comparison, and an absent one is
+ * refused when the server promised it — all before any `error` in the response is
+ * looked at or shown.
+ *
+ * @throws McpAuthError `state_mismatch`, `iss_mismatch`, `authorization_error`, `invalid_response`.
+ */
+export function checkCallback(pending: PendingAuthorization, callbackUrl: string | URL): string {
+  const callback = new URL(callbackUrl, pending.redirectUri);
+  // Errors name the callback without its query: it carries the one-time code.
+  const where = `${callback.origin}${callback.pathname}`;
+  const params = callbackParams(callback);
+  if (params.get('state') !== pending.state) {
+    throw new McpAuthError('state_mismatch', `The authorization response at ${where} does not belong to the pending authorization (state differs); it was discarded`, {
+      url: where,
+      endpoint: 'authorization',
+    });
+  }
+  const iss = params.get('iss');
+  if (iss !== null && iss !== pending.issuer) {
+    throw new McpAuthError('iss_mismatch', `The authorization response names issuer ${JSON.stringify(iss)}, but the request went to ${pending.issuer}; it was discarded (RFC 9207)`, {
+      url: where,
+      endpoint: 'authorization',
+      issuer: pending.issuer,
+    });
+  }
+  if (iss === null && pending.issParameterSupported) {
+    throw new McpAuthError('iss_mismatch', `The authorization response has no iss although ${pending.issuer} promises one; it was discarded (RFC 9207)`, {
+      url: where,
+      endpoint: 'authorization',
+      issuer: pending.issuer,
+    });
+  }
+  const error = params.get('error');
+  if (error !== null) {
+    const description = params.get('error_description')?.slice(0, 500);
+    throw new McpAuthError('authorization_error', `The authorization server ${pending.issuer} refused the authorization: ${error}${description ? ` (${description})` : ''}`, {
+      url: pending.as.authorization_endpoint,
+      endpoint: 'authorization',
+      oauthError: error,
+      ...(description ? { oauthErrorDescription: description } : {}),
+    });
+  }
+  const code = params.get('code');
+  if (!code) throw new McpAuthError('invalid_response', `The authorization response at ${where} has neither a code nor an error`, { url: where, endpoint: 'authorization' });
+  return code;
+}
+
+// --- token endpoint -----------------------------------------------------------------------------------
+
+/** `client_secret_basic` credentials: each part form-encoded, then base64 (RFC 6749 §2.3.1). */
+function basicCredentials(id: string, secret: string): string {
+  const form = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  const bytes = new TextEncoder().encode(`${form(id)}:${form(secret)}`);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
+}
+
+/**
+ * One token endpoint request (authorization code or refresh), with client
+ * authentication and, for DPoP, a proof (retried once with the server's nonce on
+ * `use_dpop_nonce`, RFC 9449 §8).
+ *
+ * @throws McpAuthError `token_failed` / `refresh_failed` (with the OAuth error), `network`, `invalid_response`.
+ */
+export async function tokenRequest(
+  ctx: FlowContext,
+  input: { as: AuthorizationServerMetadata; client: ClientIdentity; params: Record<string, string>; requestedScopes: string[]; dpopKey?: DpopKeyPair },
+): Promise<TokenSet> {
+  const url = input.as.token_endpoint;
+  const refresh = input.params.grant_type === 'refresh_token';
+  const failure: McpAuthErrorReason = refresh ? 'refresh_failed' : 'token_failed';
+  const body = new URLSearchParams(input.params);
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+  const { client } = input;
+  if (client.authMethod === 'client_secret_basic' && client.clientSecret !== undefined) {
+    headers.Authorization = basicCredentials(client.clientId, client.clientSecret);
+  } else {
+    body.set('client_id', client.clientId);
+    if (client.authMethod === 'client_secret_post' && client.clientSecret !== undefined) body.set('client_secret', client.clientSecret);
+  }
+  const origin = new URL(url).origin;
+  let result: Exchange | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (input.dpopKey) {
+      try {
+        headers.DPoP = await createDpopProof(input.dpopKey, { method: 'POST', url, nonce: ctx.nonces.get(origin) });
+      } catch (error) {
+        throw new McpAuthError('dpop_failed', `Could not sign a DPoP proof for ${url}: ${(error as Error).message}`, { url, endpoint: 'token endpoint' }, { cause: error });
+      }
+    }
+    result = await exchange(ctx, url, 'token endpoint', { method: 'POST', headers, body: body.toString() });
+    const retryWithNonce = input.dpopKey && attempt === 0 && result.status === 400 && isObject(result.json) && result.json.error === 'use_dpop_nonce' && result.response.headers.has('dpop-nonce');
+    if (!retryWithNonce) break;
+  }
+  const doc = result!.json;
+  if (result!.status < 200 || result!.status >= 300) {
+    throw new McpAuthError(failure, `The token endpoint ${url} refused the ${refresh ? 'refresh' : 'authorization code'} with HTTP ${result!.status}${describeOAuthError(doc)}`, {
+      url,
+      endpoint: 'token endpoint',
+      status: result!.status,
+      ...oauthErrorFields(doc),
+    });
+  }
+  if (!isObject(doc) || typeof doc.access_token !== 'string' || doc.access_token === '') {
+    throw new McpAuthError('invalid_response', `The token endpoint ${url} answered without an access_token`, { url, endpoint: 'token endpoint' });
+  }
+  const type = typeof doc.token_type === 'string' ? doc.token_type.toLowerCase() : 'bearer';
+  if (type !== 'bearer' && type !== 'dpop') {
+    throw new McpAuthError('invalid_response', `The token endpoint ${url} issued an unsupported token_type ${JSON.stringify(doc.token_type)}`, { url, endpoint: 'token endpoint' });
+  }
+  if (type === 'dpop' && !input.dpopKey) {
+    throw new McpAuthError('invalid_response', `The token endpoint ${url} issued a DPoP-bound token without a DPoP proof`, { url, endpoint: 'token endpoint' });
+  }
+  const expiresIn = typeof doc.expires_in === 'number' ? doc.expires_in : typeof doc.expires_in === 'string' ? Number(doc.expires_in) : NaN;
+  const scope = typeof doc.scope === 'string' ? splitScopes(doc.scope) : input.requestedScopes;
+  const refreshToken = typeof doc.refresh_token === 'string' && doc.refresh_token ? doc.refresh_token : refresh ? input.params.refresh_token : undefined;
+  return {
+    accessToken: doc.access_token,
+    // A server that ignores the proof issues a plain bearer token: present it as such.
+    tokenType: type === 'dpop' ? 'DPoP' : 'Bearer',
+    ...(refreshToken ? { refreshToken } : {}),
+    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
+    scopes: scope,
+  };
+}
+
+/** Redeems an authorization code (after {@link checkCallback}). */
+export function redeemCode(ctx: FlowContext, pending: PendingAuthorization, code: string, dpopKey?: DpopKeyPair): Promise<TokenSet> {
+  return tokenRequest(ctx, {
+    as: pending.as,
+    client: pending.client,
+    params: { grant_type: 'authorization_code', code, redirect_uri: pending.redirectUri, code_verifier: pending.codeVerifier, resource: pending.resource },
+    requestedScopes: pending.scopes,
+    dpopKey,
+  });
+}
+
+/** Uses a refresh token (spec: basic/authorization "Refresh Tokens"); `resource` is sent again (RFC 8707 §2.2). */
+export function refreshTokens(
+  ctx: FlowContext,
+  input: { as: AuthorizationServerMetadata; client: ClientIdentity; resource: string; tokens: TokenSet; dpopKey?: DpopKeyPair },
+): Promise<TokenSet> {
+  return tokenRequest(ctx, {
+    as: input.as,
+    client: input.client,
+    params: { grant_type: 'refresh_token', refresh_token: input.tokens.refreshToken!, resource: input.resource },
+    requestedScopes: input.tokens.scopes,
+    dpopKey: input.dpopKey,
+  });
+}
+
+/** Best-effort token revocation at sign-out (RFC 7009); failures are ignored. */
+export async function revokeToken(ctx: FlowContext, input: { as: AuthorizationServerMetadata; client: ClientIdentity; token: string; hint: 'refresh_token' | 'access_token' }): Promise<void> {
+  const url = input.as.revocation_endpoint;
+  if (!url) return;
+  const body = new URLSearchParams({ token: input.token, token_type_hint: input.hint });
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  if (input.client.authMethod === 'client_secret_basic' && input.client.clientSecret !== undefined) headers.Authorization = basicCredentials(input.client.clientId, input.client.clientSecret);
+  else {
+    body.set('client_id', input.client.clientId);
+    if (input.client.authMethod === 'client_secret_post' && input.client.clientSecret !== undefined) body.set('client_secret', input.client.clientSecret);
+  }
+  try {
+    await exchange(ctx, url, 'revocation endpoint', { method: 'POST', headers, body: body.toString() });
+  } catch {
+    /* revocation is a courtesy; the local tokens are gone either way */
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * `mcp-elements/auth`: OAuth 2.1 for protected MCP servers (spec:
+ * basic/authorization). A separate entry, so pages that talk only to open
+ * servers never load it; the discovery and token code inside is loaded on
+ * demand again, on the first 401 or refresh.
+ *
+ * @example
+ * ```ts
+ * import { McpClient } from 'mcp-elements';
+ * import { createOAuth } from 'mcp-elements/auth';
+ * import { popupAuthorization } from 'mcp-elements/elements';
+ *
+ * const auth = createOAuth({ resourceUrl, redirectUri, clientMetadataUrl, openAuthorizationUrl: popupAuthorization() });
+ * const client = new McpClient(resourceUrl, { fetch: auth.fetch, authContext: auth.authContext });
+ * ```
+ *
+ * @module
+ */
+export { createOAuth, OAuth, type OAuthOptions, type OAuthStatus, type OAuthSession, type OAuthEvents } from './oauth.js';
+export { McpAuthError, type McpAuthErrorReason, type McpAuthErrorData } from './errors.js';
+export { followRedirects, type AuthorizationOpener, type AuthorizationRequestInfo } from './opener.js';
+export { MemoryAuthStorage, IndexedDbAuthStorage, type AuthStorage } from './storage.js';
+export { parseWwwAuthenticate, type AuthChallenge } from './challenge.js';
+export type { TokenEndpointAuthMethod } from './flow.js';

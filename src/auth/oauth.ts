@@ -1,0 +1,732 @@
+/**
+ * Browser-first OAuth 2.1 for protected MCP servers (spec: basic/authorization).
+ *
+ * {@link createOAuth} returns an {@link OAuth} whose `fetch` is handed to the
+ * client; auth stays outside the transport:
+ *
+ * @example
+ * ```ts
+ * const auth = createOAuth({
+ *   resourceUrl: 'https://mcp.example.com/mcp',
+ *   redirectUri: `${location.origin}/oauth/callback.html`,
+ *   clientMetadataUrl: 'https://app.example.com/oauth/client.json',
+ *   openAuthorizationUrl: popupAuthorization(),
+ * });
+ * const client = new McpClient(auth.resourceUrl, { fetch: auth.fetch, authContext: auth.authContext });
+ * signInButton.onclick = () => auth.signIn();
+ * ```
+ *
+ * The wrapper adds `Authorization: Bearer` (or `DPoP` with a fresh proof) to
+ * every request to the MCP server; on `401` it discovers and authorizes, on `403
+ * insufficient_scope` it re-authorizes with the union of scopes, at most three
+ * authorizations per request; it refreshes shortly before expiry, once at a
+ * time across tabs (Web Locks). The discovery and token code is loaded on
+ * demand. Threat model: docs/oauth.md.
+ *
+ * @module
+ */
+import { hashKey } from '../cache.js';
+import { Emitter } from '../emitter.js';
+import type { FetchLike } from '../transport.js';
+import { findChallenge, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
+import { randomToken } from './encoding.js';
+import { McpAuthError } from './errors.js';
+import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './flow.js';
+import { storageKeys } from './keys.js';
+import type { AuthorizationOpener, AuthorizationRequestInfo } from './opener.js';
+import { defaultAuthStorage, IndexedDbAuthStorage, MemoryAuthStorage, type AuthStorage } from './storage.js';
+
+/** Authorization state of one MCP server. */
+export type OAuthStatus =
+  /** No tokens. */
+  | 'signed_out'
+  /** An authorization is in progress (the user is at the authorization server). */
+  | 'authorizing'
+  /** Tokens are available (possibly to be refreshed). */
+  | 'signed_in'
+  /** The server needs authorization that cannot start without the user: show a Sign in button that calls `signIn()`. */
+  | 'needs_sign_in';
+
+/** Options of {@link createOAuth}. Times are in milliseconds. */
+export interface OAuthOptions {
+  /** The MCP endpoint to authorize for (the same URL the client uses). */
+  resourceUrl: string | URL;
+  /** The registered redirect URI: the callback page (popup) or the app page (redirect mode). */
+  redirectUri: string | URL;
+  /** A pre-registered client id (spec: client-registration "Pre-registration"); tried first. */
+  clientId?: string;
+  /** Secret of a confidential pre-registered client. Only where it can be kept secret (Node, a backend), never in a page. */
+  clientSecret?: string;
+  /** The issuer the pre-registered client belongs to; with another issuer, authorization fails (`client_mismatch`). */
+  clientIssuer?: string;
+  /** Token endpoint auth method of the pre-registered client; default from the secret and the server's metadata. */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** URL of the app's Client ID Metadata Document (https, with a path); used when the server supports CIMD. */
+  clientMetadataUrl?: string;
+  /** `client_name` for Dynamic Client Registration; default `mcp-elements`. */
+  clientName?: string;
+  /** DCR `application_type`; default `native` for a loopback redirect URI, else `web`. */
+  applicationType?: 'web' | 'native';
+  /** Scopes to request in addition to the ones the server asks for. */
+  scopes?: string[];
+  /** Request `offline_access` when the authorization server lists it (for a refresh token); default true. */
+  offlineAccess?: boolean;
+  /**
+   * DPoP-bound tokens (RFC 9449) with a non-extractable ES256 key: `'auto'`
+   * (default) when the resource asks for DPoP and the authorization server
+   * supports ES256; `true` whenever the authorization server supports ES256;
+   * `false` never.
+   */
+  dpop?: boolean | 'auto';
+  /** Token storage: default IndexedDB in browsers and workers, memory in Node. */
+  storage?: AuthStorage | 'memory' | 'indexeddb';
+  /** How the user is sent to the authorization server (popup, redirect, headless). */
+  openAuthorizationUrl?: AuthorizationOpener | ((url: URL, request: AuthorizationRequestInfo) => Promise<string | URL>);
+  /** Whether a request that meets a 401/403 may start the authorization by itself; default true. When false, only `signIn()` does. */
+  autoSignIn?: boolean;
+  /** The `fetch` under the wrapper; default the global one, looked up per call. */
+  fetch?: FetchLike;
+  /** Refresh this long before the access token expires; default 60,000 ms. */
+  refreshBeforeExpiryMs?: number;
+  /** Authorizations allowed while serving one request (initial plus step-ups); default 3. */
+  maxAuthorizations?: number;
+  /** How long the user may take at the authorization server; default 600,000 ms. */
+  authorizationTimeoutMs?: number;
+}
+
+/** What is known about the current authorization (no token values). */
+export interface OAuthSession {
+  issuer: string;
+  /** The resource identifier tokens are requested for (as the server publishes it). */
+  resource: string;
+  scopes: string[];
+  tokenType: 'Bearer' | 'DPoP';
+  /** Access token expiry in ms since the epoch, if known. */
+  expiresAt?: number;
+  /** Whether a refresh token is held. */
+  refreshable: boolean;
+}
+
+/** Events of {@link OAuth}. */
+export interface OAuthEvents {
+  /** The status changed, or an authorization failed (`error`). */
+  status: { status: OAuthStatus; error?: McpAuthError };
+  /** Tokens were obtained (`authorized`) or refreshed. */
+  token: { kind: 'authorized' | 'refreshed'; session: OAuthSession };
+}
+
+/** Persisted per MCP endpoint: which authorization server and resource it is bound to. */
+interface Binding {
+  issuer: string;
+  resource: string;
+  prmUrl: string;
+  as: AuthorizationServerMetadata;
+  client: ClientIdentity;
+  scopes: string[];
+  /** Random id of the grant: the authorization context for private cache entries. */
+  grantId: string;
+  dpop: boolean;
+}
+
+interface AuthorizeInput {
+  challenge?: AuthChallenge;
+  interactive: boolean;
+  scopes?: string[];
+  signal?: AbortSignal;
+}
+
+type Flow = typeof import('./flow.js');
+
+function loadFlow(): Promise<Flow> {
+  return import('./flow.js');
+}
+
+function isReplayable(body: unknown): boolean {
+  return body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof Blob || body instanceof FormData;
+}
+
+function asAuthError(error: unknown, url: string): McpAuthError {
+  if (McpAuthError.isInstance(error)) return error;
+  return new McpAuthError('invalid_response', `Authorization failed: ${(error as Error)?.message ?? String(error)}`, { url }, { cause: error });
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (the work itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * OAuth 2.1 for one MCP endpoint. Create it with {@link createOAuth}; pass
+ * `fetch` and `authContext` to the client.
+ */
+export class OAuth {
+  /** The MCP endpoint. */
+  readonly resourceUrl: URL;
+  /** The redirect URI. */
+  readonly redirectUri: string;
+  readonly #options: OAuthOptions;
+  readonly #opener: AuthorizationOpener | undefined;
+  readonly #emitter = new Emitter<OAuthEvents>();
+  readonly #nonces = new Map<string, string>();
+  readonly #dpopKeys = new Map<string, CryptoKeyPair>();
+  #storage: AuthStorage;
+  #binding: Binding | undefined;
+  #tokens: TokenSet | undefined;
+  #status: OAuthStatus = 'signed_out';
+  #lastError: McpAuthError | undefined;
+  #authorizing: Promise<void> | undefined;
+  #refreshing: Promise<TokenSet | undefined> | undefined;
+  /** Scopes a blocked authorization needed, and its challenge: `signIn()` continues with them. */
+  #wanted: { scopes: string[]; challenge?: AuthChallenge } = { scopes: [] };
+  readonly #loaded: Promise<void>;
+
+  /** @see createOAuth */
+  constructor(options: OAuthOptions) {
+    this.resourceUrl = new URL(options.resourceUrl);
+    this.redirectUri = new URL(options.redirectUri).href;
+    this.#options = options;
+    const open = options.openAuthorizationUrl;
+    this.#opener = typeof open === 'function' ? { open } : open;
+    this.#storage = options.storage === 'memory' ? new MemoryAuthStorage() : options.storage === 'indexeddb' ? new IndexedDbAuthStorage() : (options.storage ?? defaultAuthStorage());
+    this.#loaded = this.#load();
+  }
+
+  // --- public surface ---------------------------------------------------------------------------
+
+  /**
+   * The `fetch` to give the client: adds the token to every request to the MCP
+   * server's origin and handles 401/403 challenges (see the module docs). Other
+   * URLs pass through untouched, never with a token.
+   *
+   * @throws McpAuthError when authorization is needed and fails (`needs_user_gesture`,
+   *   `insufficient_scope`, `unauthorized`, discovery and token errors…).
+   */
+  readonly fetch: FetchLike = (input, init) => this.#fetch(input, init);
+
+  /**
+   * Identifies the authorization context for the client's private cache entries:
+   * changes with every new sign-in, stays across refreshes; undefined when signed out.
+   */
+  readonly authContext = (): string | undefined => {
+    const binding = this.#binding;
+    return binding && this.#tokens ? hashKey(`${binding.issuer} ${binding.resource} ${binding.grantId}`) : undefined;
+  };
+
+  /** Current status (see {@link OAuthStatus}). */
+  get status(): OAuthStatus {
+    return this.#status;
+  }
+
+  /** The last authorization failure, if the last attempt failed. */
+  get lastError(): McpAuthError | undefined {
+    return this.#lastError;
+  }
+
+  /** The current authorization, without token values; undefined when signed out. */
+  get session(): OAuthSession | undefined {
+    const binding = this.#binding;
+    const tokens = this.#tokens;
+    if (!binding || !tokens) return undefined;
+    return {
+      issuer: binding.issuer,
+      resource: binding.resource,
+      scopes: tokens.scopes,
+      tokenType: tokens.tokenType,
+      ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt } : {}),
+      refreshable: tokens.refreshToken !== undefined,
+    };
+  }
+
+  /** Resolves once stored tokens have been loaded. */
+  get ready(): Promise<void> {
+    return this.#loaded;
+  }
+
+  /**
+   * Adds an event listener.
+   * @returns a function that removes it.
+   */
+  on<K extends keyof OAuthEvents>(type: K, listener: (event: OAuthEvents[K]) => void): () => void {
+    return this.#emitter.on(type, listener);
+  }
+
+  /**
+   * Signs in: discovers the server's authorization server and sends the user
+   * there. Call it from a user gesture (a click): the opener's `prepare()` runs
+   * synchronously first, so a popup is not blocked. Continues with the scopes a
+   * blocked authorization needed, if any.
+   *
+   * @param options.scopes - extra scopes to request this time.
+   * @param options.signal - aborts the sign-in.
+   * @throws McpAuthError for every failure (`cancelled`, `timeout`, discovery, token errors…).
+   */
+  signIn(options: { scopes?: string[]; signal?: AbortSignal } = {}): Promise<void> {
+    // Before any await: this must run inside the user's gesture.
+    this.#opener?.prepare?.();
+    return this.#loaded.then(() => this.#authorize({ challenge: this.#wanted.challenge, interactive: true, scopes: options.scopes, signal: options.signal }));
+  }
+
+  /**
+   * Signs out: forgets this server's tokens and DPoP key (the client
+   * registration stays, it identifies the app, not the user) and, unless
+   * `revoke: false`, asks the authorization server to revoke the refresh token.
+   */
+  async signOut(options: { revoke?: boolean } = {}): Promise<void> {
+    await this.#loaded;
+    const binding = this.#binding;
+    const tokens = this.#tokens;
+    await this.#forget();
+    this.#wanted = { scopes: [] };
+    this.#lastError = undefined;
+    this.#setStatus('signed_out');
+    if (binding && tokens && options.revoke !== false && binding.as.revocation_endpoint) {
+      const flow = await loadFlow();
+      const token = tokens.refreshToken ?? tokens.accessToken;
+      await flow.revokeToken(this.#context(), { as: binding.as, client: binding.client, token, hint: tokens.refreshToken ? 'refresh_token' : 'access_token' });
+    }
+  }
+
+  /**
+   * Finishes a full-page-redirect authorization after the return: call it when
+   * the app loads at the redirect URI. Looks up the pending authorization by its
+   * `state`, checks the response and redeems the code.
+   *
+   * @param url - the URL the page was loaded with; default `location.href`.
+   * @returns true when the URL was this server's authorization response and
+   *   tokens were obtained; false when the URL is not one (nothing to do).
+   * @throws McpAuthError when it was one and failed (`iss_mismatch`, `authorization_error`, `token_failed`…).
+   */
+  async handleRedirect(url?: string | URL): Promise<boolean> {
+    const href = url ?? (globalThis as { location?: { href: string } }).location?.href;
+    if (!href) return false;
+    const callback = new URL(href);
+    const redirect = new URL(this.redirectUri);
+    if (callback.origin !== redirect.origin || callback.pathname !== redirect.pathname) return false;
+    const flow = await loadFlow();
+    const state = flow.callbackParams(callback).get('state');
+    if (!state) return false;
+    await this.#loaded;
+    const key = storageKeys.pending(state);
+    const pending = (await this.#storage.get(key)) as PendingAuthorization | undefined;
+    // Another server's authorization (several OAuth instances share one store) is not ours.
+    if (!pending || pending.resourceUrl !== this.resourceUrl.href) return false;
+    if (Date.now() - pending.createdAt > (this.#options.authorizationTimeoutMs ?? 600_000)) {
+      await this.#storage.delete(key);
+      throw this.#fail(new McpAuthError('timeout', `The authorization for ${this.resourceUrl.href} expired before the return to ${this.redirectUri}`, { url: this.redirectUri }));
+    }
+    this.#setStatus('authorizing');
+    try {
+      await this.#finish(flow, pending, callback, this.#context());
+      return true;
+    } catch (error) {
+      throw this.#fail(asAuthError(error, this.redirectUri));
+    }
+  }
+
+  // --- the fetch wrapper ----------------------------------------------------------------------------------
+
+  get #rawFetch(): FetchLike {
+    return this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  async #fetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(input);
+    // Tokens go to the MCP server's origin only (basic/authorization "Token Requirements").
+    if (url.origin !== this.resourceUrl.origin) return this.#rawFetch(input, init);
+    await this.#loaded;
+    const replayable = isReplayable(init.body);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const maxAuthorizations = this.#options.maxAuthorizations ?? 3;
+    let authorizations = 0;
+    let nonceRetried = false;
+    let recovered = false;
+    for (;;) {
+      const tokens = await this.#usableTokens();
+      const headers = new Headers(init.headers);
+      if (tokens) await this.#present(headers, tokens, method, url);
+      const response = await this.#rawFetch(input, { ...init, headers });
+      const nonce = response.headers.get('dpop-nonce');
+      if (nonce) this.#nonces.set(url.origin, nonce);
+      if ((response.status !== 401 && response.status !== 403) || !replayable) return response;
+
+      const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
+      const challenge = findChallenge(challenges, 'DPoP') ?? findChallenge(challenges, 'Bearer') ?? challenges[0];
+      if (response.status === 403) {
+        // Only a scope challenge is ours; any other 403 (Origin refused…) goes to the client as is.
+        if (challenge?.params.error !== 'insufficient_scope') return response;
+        await response.body?.cancel().catch(() => {});
+        if (authorizations >= maxAuthorizations) {
+          const scopes = splitScopes(challenge.params.scope);
+          throw this.#fail(
+            new McpAuthError('insufficient_scope', `${url.href} still requires more scope (${scopes.join(' ') || 'unspecified'}) after ${authorizations} authorizations; giving up`, {
+              url: url.href,
+              scopes,
+              status: 403,
+            }),
+          );
+        }
+        authorizations++;
+        await untilAborted(this.#authorize({ challenge, interactive: false, scopes: splitScopes(challenge.params.scope), signal: undefined }), init.signal);
+        continue;
+      }
+      // 401: a DPoP nonce request is answered by retrying with the nonce (RFC 9449 §9).
+      if (tokens?.tokenType === 'DPoP' && challenge?.params.error === 'use_dpop_nonce' && nonce && !nonceRetried) {
+        nonceRetried = true;
+        await response.body?.cancel().catch(() => {});
+        continue;
+      }
+      await response.body?.cancel().catch(() => {});
+      if (tokens && !recovered) {
+        recovered = true;
+        if (await untilAborted(this.#recover(tokens, challenge), init.signal)) continue;
+      }
+      if (authorizations >= maxAuthorizations) {
+        throw this.#fail(new McpAuthError('unauthorized', `${url.href} still answers 401 after ${authorizations} authorizations`, { url: url.href, status: 401 }));
+      }
+      authorizations++;
+      await untilAborted(this.#authorize({ challenge, interactive: false }), init.signal);
+    }
+  }
+
+  /** Adds the token (and for DPoP a fresh proof bound to it) to a request. */
+  async #present(headers: Headers, tokens: TokenSet, method: string, url: URL): Promise<void> {
+    if (tokens.tokenType !== 'DPoP') {
+      headers.set('Authorization', `Bearer ${tokens.accessToken}`);
+      return;
+    }
+    const binding = this.#binding!;
+    const key = await this.#dpopKey(binding.issuer, binding.resource, false);
+    if (!key) throw new McpAuthError('dpop_failed', `The DPoP key for ${binding.resource} is gone; sign in again`, { url: url.href });
+    const { createDpopProof } = await import('./dpop.js');
+    headers.set('Authorization', `DPoP ${tokens.accessToken}`);
+    headers.set('DPoP', await createDpopProof(key, { method, url, accessToken: tokens.accessToken, nonce: this.#nonces.get(url.origin) }));
+  }
+
+  /** The tokens to send now: refreshed first when about to expire; undefined when none are usable. */
+  async #usableTokens(): Promise<TokenSet | undefined> {
+    const tokens = this.#tokens;
+    if (!tokens) return undefined;
+    const skew = this.#options.refreshBeforeExpiryMs ?? 60_000;
+    if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) return tokens;
+    if (!tokens.refreshToken) return tokens.expiresAt > Date.now() ? tokens : undefined;
+    try {
+      return await this.#refresh(tokens);
+    } catch (error) {
+      // The token endpoint is unreachable: the old token may still be good for a moment.
+      if (tokens.expiresAt > Date.now()) return tokens;
+      throw error;
+    }
+  }
+
+  /**
+   * After a 401 to a request that carried a token: adopt tokens another tab
+   * stored meanwhile; notice that the resource moved to another authorization
+   * server (then nothing of the old one is reused); else refresh.
+   * @returns true when the request should simply be retried.
+   */
+  async #recover(failed: TokenSet, challenge: AuthChallenge | undefined): Promise<boolean> {
+    const binding = this.#binding;
+    if (!binding) return false;
+    const stored = (await this.#storage.get(storageKeys.tokens(binding.issuer, binding.resource))) as TokenSet | undefined;
+    if (stored && stored.accessToken !== failed.accessToken) {
+      this.#tokens = stored;
+      return true;
+    }
+    const flow = await loadFlow();
+    let resource: ResourceMetadata;
+    try {
+      resource = (await flow.discoverResource(this.#context(), challenge?.params.resource_metadata)).metadata;
+    } catch {
+      return false; // the authorization that follows reports discovery problems
+    }
+    if (!resource.authorization_servers.includes(binding.issuer) || resource.resource !== binding.resource) {
+      // Spec: client-registration "Authorization Server Binding".
+      await this.#forget();
+      return false;
+    }
+    if (!failed.refreshToken) return false;
+    try {
+      return (await this.#refresh(failed)) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  // --- authorization --------------------------------------------------------------------------------
+
+  /** One authorization at a time: concurrent callers share it. */
+  #authorize(input: AuthorizeInput): Promise<void> {
+    this.#authorizing ??= this.#runAuthorization(input).finally(() => {
+      this.#authorizing = undefined;
+    });
+    return this.#authorizing;
+  }
+
+  async #runAuthorization(input: AuthorizeInput): Promise<void> {
+    const scopes = [...new Set([...this.#wanted.scopes, ...(input.scopes ?? [])])];
+    const challenge = input.challenge ?? this.#wanted.challenge;
+    if (!input.interactive && this.#options.autoSignIn === false) {
+      this.#wanted = { scopes, challenge };
+      throw this.#fail(
+        new McpAuthError('needs_user_gesture', `${this.resourceUrl.href} requires signing in; call signIn() from a user action`, { url: this.resourceUrl.href, scopes }),
+        'needs_sign_in',
+      );
+    }
+    const timeoutMs = this.#options.authorizationTimeoutMs ?? 600_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+    const previousStatus = this.#status;
+    this.#setStatus('authorizing');
+    let opened = false;
+    try {
+      const flow = await loadFlow();
+      const ctx = this.#context(signal);
+      const { metadata: prm, url: prmUrl } = await flow.discoverResource(ctx, challenge?.params.resource_metadata);
+      const current = this.#binding;
+      const issuer = current && prm.authorization_servers.includes(current.issuer) ? current.issuer : prm.authorization_servers[0]!;
+      const as = await flow.discoverAuthorizationServer(ctx, issuer);
+      const sameGrant = current !== undefined && current.issuer === as.issuer && current.resource === prm.resource;
+      // A new authorization server or resource: nothing of the old grant carries over.
+      if (current && !sameGrant) await this.#forget();
+      const client = await flow.resolveClient(ctx, as);
+      const selected = flow.selectScopes({
+        challenge,
+        resource: prm,
+        as,
+        previous: sameGrant ? current.scopes : undefined,
+        extra: [...(this.#options.scopes ?? []), ...scopes],
+        offlineAccess: this.#options.offlineAccess !== false,
+      });
+      const dpopKey = this.#wantsDpop(challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
+      const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
+      // Persisted before leaving, so a full-page redirect can finish after the return.
+      await this.#storage.set(storageKeys.pending(pending.state), pending);
+      if (!this.#opener) {
+        throw new McpAuthError('needs_user_gesture', `${this.resourceUrl.href} requires authorization, but no openAuthorizationUrl is configured to show the authorization page`, {
+          url: this.resourceUrl.href,
+          scopes: selected,
+        });
+      }
+      opened = true;
+      let callback: string | URL;
+      try {
+        callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: this.redirectUri, signal, interactive: input.interactive }), signal);
+      } catch (error) {
+        await this.#storage.delete(storageKeys.pending(pending.state));
+        if (timeout.aborted && !McpAuthError.isInstance(error)) {
+          throw new McpAuthError('timeout', `The authorization at ${as.issuer} did not complete within ${timeoutMs} ms`, { url: as.authorization_endpoint, endpoint: 'authorization' });
+        }
+        if (signal.aborted && !McpAuthError.isInstance(error)) {
+          throw new McpAuthError('cancelled', `The authorization at ${as.issuer} was cancelled`, { url: as.authorization_endpoint, endpoint: 'authorization' }, { cause: error });
+        }
+        throw error;
+      }
+      await this.#finish(flow, pending, callback, ctx);
+    } catch (error) {
+      const failure = asAuthError(error, this.resourceUrl.href);
+      if (failure.reason === 'needs_user_gesture') {
+        this.#wanted = { scopes, challenge };
+        throw this.#fail(failure, 'needs_sign_in');
+      }
+      throw this.#fail(failure, this.#tokens ? 'signed_in' : previousStatus === 'needs_sign_in' ? 'needs_sign_in' : 'signed_out');
+    } finally {
+      if (opened) this.#opener?.done?.();
+    }
+  }
+
+  /** Checks the callback, redeems the code, stores the grant. */
+  async #finish(flow: Flow, pending: PendingAuthorization, callback: string | URL, ctx: FlowContext): Promise<void> {
+    try {
+      const code = flow.checkCallback(pending, callback);
+      const dpopKey = pending.dpop ? await this.#dpopKey(pending.issuer, pending.resource, false) : undefined;
+      if (pending.dpop && !dpopKey) throw new McpAuthError('dpop_failed', `The DPoP key of this authorization is gone`, { url: pending.as.token_endpoint });
+      const tokens = await flow.redeemCode(ctx, pending, code, dpopKey);
+      const binding: Binding = {
+        issuer: pending.issuer,
+        resource: pending.resource,
+        prmUrl: pending.prmUrl,
+        as: pending.as,
+        client: pending.client,
+        scopes: pending.scopes,
+        grantId: randomToken(12),
+        dpop: tokens.tokenType === 'DPoP',
+      };
+      await this.#save(binding, tokens);
+      this.#wanted = { scopes: [] };
+      this.#lastError = undefined;
+      this.#setStatus('signed_in');
+      this.#emitter.emit('token', { kind: 'authorized', session: this.session! });
+    } finally {
+      await this.#storage.delete(storageKeys.pending(pending.state));
+    }
+  }
+
+  /** Refreshes once at a time in this page, and once at a time across tabs (Web Locks). */
+  #refresh(stale: TokenSet): Promise<TokenSet | undefined> {
+    const binding = this.#binding;
+    if (!binding) return Promise.resolve(undefined);
+    this.#refreshing ??= this.#withLock(`mcp-elements-oauth ${binding.issuer} ${binding.resource}`, async () => {
+      const key = storageKeys.tokens(binding.issuer, binding.resource);
+      // Another tab may have refreshed while we waited for the lock: use its tokens
+      // (refresh tokens rotate, so ours may already be spent).
+      const current = ((await this.#storage.get(key)) as TokenSet | undefined) ?? stale;
+      if (current.accessToken !== stale.accessToken) {
+        this.#tokens = current;
+        const skew = this.#options.refreshBeforeExpiryMs ?? 60_000;
+        if (current.expiresAt === undefined || current.expiresAt - skew > Date.now()) return current;
+      }
+      if (!current.refreshToken) return undefined;
+      const flow = await loadFlow();
+      const dpopKey = binding.dpop ? await this.#dpopKey(binding.issuer, binding.resource, false) : undefined;
+      try {
+        const next = await flow.refreshTokens(this.#context(), { as: binding.as, client: binding.client, resource: binding.resource, tokens: current, dpopKey });
+        await this.#save(binding, next);
+        this.#emitter.emit('token', { kind: 'refreshed', session: this.session! });
+        return next;
+      } catch (error) {
+        if (McpAuthError.isInstance(error) && error.reason === 'refresh_failed') {
+          // The grant is gone (expired, revoked, rotated away): a new sign-in is needed.
+          this.#tokens = undefined;
+          await this.#storage.delete(key);
+          this.#lastError = error;
+          this.#setStatus('signed_out', error);
+          return undefined;
+        }
+        throw error;
+      }
+    }).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #withLock<T>(name: string, task: () => Promise<T>): Promise<T> {
+    const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+    if (!locks) return task();
+    return locks.request(name, task) as Promise<T>;
+  }
+
+  /** DPoP when asked for (option, resource challenge or metadata) and the authorization server signs ES256 proofs. */
+  #wantsDpop(challenge: AuthChallenge | undefined, prm: ResourceMetadata, as: AuthorizationServerMetadata): boolean {
+    const setting = this.#options.dpop ?? 'auto';
+    if (setting === false || !as.dpop_signing_alg_values_supported?.includes('ES256')) return false;
+    if (setting === true) return true;
+    return (
+      challenge?.scheme.toLowerCase() === 'dpop' ||
+      prm.dpop_bound_access_tokens_required === true ||
+      (Array.isArray(prm.dpop_signing_alg_values_supported) && prm.dpop_signing_alg_values_supported.includes('ES256'))
+    );
+  }
+
+  async #dpopKey(issuer: string, resource: string, create: boolean): Promise<CryptoKeyPair | undefined> {
+    const key = storageKeys.dpopKey(issuer, resource);
+    let pair = this.#dpopKeys.get(key) ?? ((await this.#storage.get(key)) as CryptoKeyPair | undefined);
+    if (!pair && create) {
+      const { generateDpopKey } = await import('./dpop.js');
+      pair = await generateDpopKey();
+      await this.#storage.set(key, pair);
+    }
+    if (pair) this.#dpopKeys.set(key, pair);
+    return pair;
+  }
+
+  // --- state ----------------------------------------------------------------------------------------
+
+  #context(signal?: AbortSignal): FlowContext {
+    const o = this.#options;
+    return {
+      fetch: this.#rawFetch,
+      resourceUrl: this.resourceUrl,
+      redirectUri: this.redirectUri,
+      storage: this.#storage,
+      nonces: this.#nonces,
+      clientName: o.clientName ?? 'mcp-elements',
+      ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
+      ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
+      ...(o.clientIssuer !== undefined ? { clientIssuer: o.clientIssuer } : {}),
+      ...(o.tokenEndpointAuthMethod !== undefined ? { tokenEndpointAuthMethod: o.tokenEndpointAuthMethod } : {}),
+      ...(o.clientMetadataUrl !== undefined ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+      ...(o.applicationType !== undefined ? { applicationType: o.applicationType } : {}),
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  #bindingKey(): string {
+    return storageKeys.binding(this.resourceUrl.href);
+  }
+
+  async #load(): Promise<void> {
+    try {
+      const binding = (await this.#storage.get(this.#bindingKey())) as Binding | undefined;
+      if (binding && typeof binding.issuer === 'string' && typeof binding.resource === 'string') {
+        this.#binding = binding;
+        this.#tokens = (await this.#storage.get(storageKeys.tokens(binding.issuer, binding.resource))) as TokenSet | undefined;
+      }
+    } catch (error) {
+      // Storage unavailable (e.g. IndexedDB blocked in a private window): keep going in memory.
+      this.#storage = new MemoryAuthStorage();
+      this.#emitter.emit('status', {
+        status: this.#status,
+        error: new McpAuthError('invalid_response', `Token storage is unavailable (${(error as Error)?.message ?? error}); tokens are kept in memory only`, { url: this.resourceUrl.href }),
+      });
+    }
+    if (this.#tokens) this.#setStatus('signed_in');
+  }
+
+  async #save(binding: Binding, tokens: TokenSet): Promise<void> {
+    await this.#storage.set(storageKeys.tokens(binding.issuer, binding.resource), tokens);
+    await this.#storage.set(this.#bindingKey(), binding);
+    this.#binding = binding;
+    this.#tokens = tokens;
+  }
+
+  /** Forgets the tokens, DPoP key and binding of this endpoint (the client registration stays). */
+  async #forget(): Promise<void> {
+    const binding = this.#binding;
+    this.#binding = undefined;
+    this.#tokens = undefined;
+    if (!binding) return;
+    const dpopKey = storageKeys.dpopKey(binding.issuer, binding.resource);
+    this.#dpopKeys.delete(dpopKey);
+    await this.#storage.delete(storageKeys.tokens(binding.issuer, binding.resource));
+    await this.#storage.delete(dpopKey);
+    await this.#storage.delete(this.#bindingKey());
+  }
+
+  #fail(error: McpAuthError, status: OAuthStatus = this.#tokens ? 'signed_in' : 'signed_out'): McpAuthError {
+    this.#lastError = error;
+    this.#setStatus(status, error);
+    return error;
+  }
+
+  #setStatus(status: OAuthStatus, error?: McpAuthError): void {
+    if (status === this.#status && !error) return;
+    this.#status = status;
+    this.#emitter.emit('status', { status, ...(error ? { error } : {}) });
+  }
+}
+
+/**
+ * Creates the OAuth layer for one MCP endpoint (spec: basic/authorization).
+ *
+ * @returns an {@link OAuth}: pass `auth.fetch` and `auth.authContext` to `new McpClient(url, …)`;
+ *   `auth.signIn()` from a click; `auth.signOut()`; `auth.status` and `auth.on('status', …)`.
+ */
+export function createOAuth(options: OAuthOptions): OAuth {
+  return new OAuth(options);
+}
