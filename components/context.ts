@@ -1,9 +1,13 @@
 /**
- * The `@lit/context` key through which `<mcp-connection>` hands its client to
- * the kit elements inside it. Elements outside a connection take `.client`.
+ * The `@lit/context` keys through which `<mcp-connection>` hands its client (and
+ * itself) to the kit elements inside it. Elements outside a connection take `.client`.
  */
 import { createContext } from '@lit/context';
 import type { McpClient } from '../src/index.js';
+import type { McpConnection } from './mcp-connection/mcp-connection.js';
 
 /** Context carrying the {@link McpClient} of the nearest `<mcp-connection>`. */
 export const clientContext = createContext<McpClient | undefined>(Symbol.for('mcp-elements.client'));
+
+/** Context carrying the nearest `<mcp-connection>` element itself (its roots, its events). */
+export const connectionContext = createContext<McpConnection | undefined>(Symbol.for('mcp-elements.connection'));

@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { clientContext } from './context.js';
+export { clientContext, connectionContext } from './context.js';
 export {
   McpConnectEvent,
   McpDisconnectEvent,
@@ -12,3 +12,6 @@ export {
   McpToolResultEvent,
   McpToolsChangedEvent,
 } from './events.js';
+export { McpConnection, type ConnectionStatus } from './mcp-connection/mcp-connection.js';
+export { diagnoseCors, type CorsDiagnosis } from './mcp-connection/cors-doctor.js';
+export { McpElicitationDialog, type InputPolicy, type SamplingDraft } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';

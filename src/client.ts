@@ -139,6 +139,8 @@ export interface RoundEvent {
   method: string;
   /** Tool or prompt name, or resource URI. */
   target: string | undefined;
+  /** The original request's params (without `_meta`, `inputResponses`, `requestState`): enough to resume the call. */
+  params: JsonObject;
   /** 0 for the first request, 1 for the first retry… */
   round: number;
   /** JSON-RPC id of this round's request. */
@@ -927,8 +929,8 @@ export class McpClient {
   async #withInputs(method: string, params: JsonObject, target: string | undefined, options: InputRequiredOptions & { headers?: Record<string, string> }): Promise<ResultBase> {
     const callId = this.#nextCall++;
     const maxRounds = options.maxRounds ?? this.#options.maxRounds ?? 10;
-    const emit = (event: Omit<RoundEvent, 'callId' | 'method' | 'target'>) => {
-      const full: RoundEvent = { callId, method, target, ...event };
+    const emit = (event: Omit<RoundEvent, 'callId' | 'method' | 'target' | 'params'>) => {
+      const full: RoundEvent = { callId, method, target, params, ...event };
       options.onRound?.(full);
       this.#emitter.emit('round', full);
     };
@@ -936,7 +938,8 @@ export class McpClient {
     let requestState = options.requestState;
     let interim = options.resumeFrom;
     let stateOnlyRounds = 0;
-    for (let round = 0; ; round++) {
+    // A resumed call's interim result came from its first request: answering it is round 1.
+    for (let round = interim ? 1 : 0; ; round++) {
       if (interim) {
         // Answer the interim result, then retry.
         if (options.inputRequired === 'manual' && round > 0) return interim;
@@ -947,15 +950,20 @@ export class McpClient {
           stateOnlyRounds = 0;
           // Loaded on first use: pages that never meet input_required don't download it.
           const { answerAll } = await import('./input.js');
-          inputResponses = await answerAll(this.#lookup, requests, {
-            callId,
-            method,
-            target,
-            round,
-            signal: options.signal ?? new AbortController().signal,
-            server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
-            url: this.url.href,
-          });
+          try {
+            inputResponses = await answerAll(this.#lookup, requests, {
+              callId,
+              method,
+              target,
+              round,
+              signal: options.signal ?? new AbortController().signal,
+              server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
+              url: this.url.href,
+            });
+          } catch (error) {
+            emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
+            throw error;
+          }
           emit({ round, phase: 'answered', inputResponses, requestState });
         } else {
           // State only (e.g. load shedding): retry with growing backoff.

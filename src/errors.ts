@@ -27,6 +27,10 @@ export type McpClientErrorCode =
   | 'http'
   /** `fetch` failed before any response: network down, DNS, refused, or blocked by CORS. */
   | 'network'
+  /** A browser blocked the request through CORS; `data.cors` says which header or origin the server must allow. */
+  | 'cors'
+  /** The user declined an input request that has no decline answer (sampling, roots). */
+  | 'declined'
   /** The server sent something that is not valid MCP/JSON-RPC (wrong shape, content type, stream end…). */
   | 'protocol'
   /** No protocol version is supported by both sides. */

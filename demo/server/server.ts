@@ -37,6 +37,11 @@ export interface DemoServerOptions {
   allowedOrigins?: (origin: string) => boolean;
   /** Log each request to stderr. */
   verbose?: boolean;
+  /**
+   * Request headers to leave out of `Access-Control-Allow-Headers` — only for
+   * testing the kit's CORS diagnosis against a misconfigured server.
+   */
+  withholdCorsHeaders?: string[];
 }
 
 export interface DemoServer {
@@ -353,6 +358,69 @@ function buildServer(state: DemoState): McpServer {
     },
   );
 
+  // 10b. Every elicitation field kind and enum shape in one form (client/elicitation "Requested Schema").
+  server.registerTool(
+    'survey',
+    { title: 'Survey', description: 'Asks one form with every kind of elicitation field.', inputSchema: object({}) },
+    async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'survey');
+      if (view.kind === 'elicit') {
+        if (view.action !== 'accept') return text(`survey ${view.action}`);
+        return { content: [{ type: 'text', text: `survey answers: ${JSON.stringify(view.content)}` }], structuredContent: view.content } as CallToolResult;
+      }
+      return inputRequired({
+        inputRequests: {
+          survey: inputRequired.elicit({
+            message: 'A short survey about your setup.',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                name: { type: 'string', title: 'Name', minLength: 2, maxLength: 40, default: 'Ada' },
+                email: { type: 'string', format: 'email', title: 'Email' },
+                homepage: { type: 'string', format: 'uri', title: 'Homepage' },
+                since: { type: 'string', format: 'date', title: 'Using MCP since' },
+                callback: { type: 'string', format: 'date-time', title: 'Call me back at' },
+                rating: { type: 'number', title: 'Rating', minimum: 0, maximum: 5, default: 4.5 },
+                seats: { type: 'integer', title: 'Seats', minimum: 1, maximum: 50 },
+                newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+                editor: { type: 'string', title: 'Editor', enum: ['vim', 'emacs', 'vscode'] },
+                os: { type: 'string', title: 'Operating system', oneOf: [{ const: 'linux', title: 'Linux' }, { const: 'mac', title: 'macOS' }, { const: 'win', title: 'Windows' }] },
+                plan: { type: 'string', title: 'Plan', enum: ['p-free', 'p-pro'], enumNames: ['Free', 'Professional'] },
+                languages: { type: 'array', title: 'Languages', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['ts', 'py', 'go', 'rust'] } },
+                topics: {
+                  type: 'array',
+                  title: 'Topics',
+                  items: { anyOf: [{ const: 't-auth', title: 'Authorization' }, { const: 't-ui', title: 'User interface' }, { const: 't-perf', title: 'Performance' }] },
+                },
+              },
+              required: ['name', 'email', 'os', 'languages'],
+            } as never,
+          }),
+        },
+      });
+    },
+  );
+
+  // 10c. Two input requests in one round: a form and the roots.
+  server.registerTool(
+    'onboard',
+    { title: 'Onboard', description: 'Asks for a nickname and your roots in the same round.', inputSchema: object({}) },
+    async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const nick = inputResponse(ctx.mcpReq.inputResponses, 'nickname');
+      const roots = inputResponse(ctx.mcpReq.inputResponses, 'workspace');
+      if (nick.kind === 'elicit' && roots.kind === 'roots') {
+        const name = nick.action === 'accept' ? String((nick.content as { nickname?: string })?.nickname) : `(${nick.action})`;
+        return text(`Welcome ${name}; ${roots.roots.length} root(s) shared.`);
+      }
+      return inputRequired({
+        inputRequests: {
+          nickname: inputRequired.elicit({ message: 'Pick a nickname.', requestedSchema: { type: 'object', properties: { nickname: { type: 'string', title: 'Nickname' } }, required: ['nickname'] } }),
+          workspace: inputRequired.listRoots(),
+        },
+      });
+    },
+  );
+
   // 11. List changes: toggles a tool and announces it on subscriptions/listen.
   server.registerTool(
     'toggle_bonus',
@@ -431,9 +499,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         .split(',')
         .map((h) => h.trim().toLowerCase())
         .filter((h) => h && (ALLOWED_HEADERS.includes(h) || h.startsWith('mcp-param-')));
+      const withheld = new Set((options.withholdCorsHeaders ?? []).map((h) => h.toLowerCase()));
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers': [...new Set([...ALLOWED_HEADERS, ...requested])].join(', '),
+        'Access-Control-Allow-Headers': [...new Set([...ALLOWED_HEADERS, ...requested])].filter((h) => !withheld.has(h)).join(', '),
         'Access-Control-Max-Age': '600',
       });
       res.end();

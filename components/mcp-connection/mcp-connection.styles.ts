@@ -1,0 +1,74 @@
+import { css } from 'lit';
+
+export const connectionStyles = css`
+  :host {
+    --mcp-connection-gap: var(--mcp-space-2, 0.5rem);
+    display: block;
+    color: var(--mcp-color-text, CanvasText);
+    font: var(--mcp-font, inherit);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  [part='status'] {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--mcp-connection-gap);
+    padding: var(--mcp-space-2, 0.5rem) var(--mcp-space-3, 0.75rem);
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 25%, transparent));
+    border-radius: var(--mcp-radius, 0.5rem);
+    background: var(--mcp-color-surface, Canvas);
+  }
+  [part='indicator'] {
+    inline-size: 0.6rem;
+    block-size: 0.6rem;
+    border-radius: 50%;
+    background: var(--mcp-color-muted, GrayText);
+    flex: none;
+  }
+  :host(:state(connected)) [part='indicator'] {
+    background: var(--mcp-color-success, #15803d);
+  }
+  :host(:state(connecting)) [part='indicator'] {
+    background: var(--mcp-color-warning, #b45309);
+  }
+  :host(:state(error)) [part='indicator'] {
+    background: var(--mcp-color-danger, #b91c1c);
+  }
+  [part='server-name'] {
+    font-weight: 600;
+  }
+  [part='era'],
+  [part='status-text'] {
+    color: var(--mcp-color-muted-text, color-mix(in srgb, currentColor 75%, transparent));
+    font-size: 0.9em;
+  }
+  [part='reconnect-button'] {
+    margin-inline-start: auto;
+    font: inherit;
+    padding: 0.25rem 0.75rem;
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
+    background: var(--mcp-color-button, ButtonFace);
+    color: var(--mcp-color-button-text, ButtonText);
+    cursor: pointer;
+  }
+  [part='reconnect-button']:focus-visible {
+    outline: 2px solid var(--mcp-color-focus, Highlight);
+    outline-offset: 2px;
+  }
+  [part='error'] {
+    margin-block-start: var(--mcp-connection-gap);
+    padding: var(--mcp-space-2, 0.5rem) var(--mcp-space-3, 0.75rem);
+    border-radius: var(--mcp-radius, 0.5rem);
+    border: 1px solid var(--mcp-color-danger, #b91c1c);
+    color: var(--mcp-color-danger-text, var(--mcp-color-text, CanvasText));
+    background: var(--mcp-color-danger-surface, color-mix(in srgb, var(--mcp-color-danger, #b91c1c) 10%, Canvas));
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  [part='content'] {
+    display: contents;
+  }
+`;

@@ -1,0 +1,345 @@
+import { provide } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import {
+  McpClient,
+  McpClientError,
+  McpError,
+  type Implementation,
+  type McpClientOptions,
+  type ProtocolPreference,
+  type Root,
+  type ServerCapabilities,
+  type ServerDescription,
+  type Subscription,
+  type Tool,
+} from '../../src/index.js';
+import { clientContext, connectionContext } from '../context.js';
+import { defineElement } from '../define.js';
+import { McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
+import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
+import { connectionStyles } from './mcp-connection.styles.js';
+
+/** Status of an `<mcp-connection>`. */
+export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
+
+/**
+ * Connects to an MCP server and hands the client to every kit element inside it.
+ *
+ * It creates and owns an {@link McpClient} for `server-url`, connects (unless
+ * `no-auto-connect`), lists the tools, keeps them fresh through
+ * `subscriptions/listen` when the server announces list changes, and provides
+ * the client through `@lit/context`. When a browser refuses a request the way it
+ * refuses CORS, the error says which header or origin the server must allow.
+ *
+ * @summary A connection to one MCP server.
+ *
+ * @slot - Kit elements (`<mcp-tool-form>`, `<mcp-elicitation-dialog>`…) and any content; they get the client from here.
+ * @slot status - Replaces the default status bar.
+ *
+ * @event mcp-connect - Connected; `detail.server` describes the server.
+ * @event mcp-disconnect - Disconnected by `disconnect()`.
+ * @event mcp-error - Connecting or refreshing failed; `detail.error` is the typed error.
+ * @event mcp-tools-changed - The tool list was loaded or changed; `detail.tools`.
+ * @event mcp-input-required - Fired by `<mcp-elicitation-dialog>` before it asks the user; cancelable (see the dialog).
+ *
+ * @csspart status - The default status bar.
+ * @csspart indicator - The coloured status dot.
+ * @csspart server-name - Server name and version.
+ * @csspart era - Protocol era and version.
+ * @csspart status-text - Status and tool count.
+ * @csspart reconnect-button - The Reconnect button.
+ * @csspart error - The error message.
+ *
+ * @cssproperty --mcp-color-text - Text colour.
+ * @cssproperty --mcp-color-surface - Status bar background.
+ * @cssproperty --mcp-color-border - Border colour.
+ * @cssproperty --mcp-color-success - Indicator when connected.
+ * @cssproperty --mcp-color-warning - Indicator while connecting.
+ * @cssproperty --mcp-color-danger - Indicator and border on error.
+ * @cssproperty --mcp-radius - Corner radius.
+ *
+ * @cssstate connecting - Connecting.
+ * @cssstate connected - Connected.
+ * @cssstate error - The last attempt failed.
+ * @cssstate listening - A `subscriptions/listen` stream is open.
+ */
+export class McpConnection extends LitElement {
+  static override styles = connectionStyles;
+
+  /** The MCP endpoint, e.g. `https://example.com/mcp`. Changing it reconnects. */
+  @property({ attribute: 'server-url', reflect: true }) serverUrl = '';
+  /** Don't connect automatically; call `connect()`. */
+  @property({ attribute: 'no-auto-connect', type: Boolean }) noAutoConnect = false;
+  /** Don't open `subscriptions/listen` for list changes. */
+  @property({ attribute: 'no-listen', type: Boolean }) noListen = false;
+  /** Era preference: `auto` (default), `modern` or `legacy`. */
+  @property() protocol: ProtocolPreference = 'auto';
+  /** Extra headers sent with every request. */
+  @property({ attribute: false }) headers: Record<string, string> | undefined;
+  /** `clientInfo` to send; default the kit's. */
+  @property({ attribute: false }) clientInfo: Implementation | undefined;
+  /** Further client options (e.g. `fetch` from the OAuth helper); see {@link McpClientOptions}. */
+  @property({ attribute: false }) clientOptions: McpClientOptions | undefined;
+  /** Roots this page may share with the server (asked for through `<mcp-elicitation-dialog>`). */
+  @property({ attribute: false }) roots: Root[] | undefined;
+
+  /** The client of this connection (provided to the elements inside). */
+  @provide({ context: clientContext })
+  @state()
+  client: McpClient | undefined;
+
+  /** This element, for kit elements that need its roots or want to fire events on it. */
+  @provide({ context: connectionContext }) protected readonly self: McpConnection = this;
+
+  @state() private _status: ConnectionStatus = 'idle';
+  @state() private _server: ServerDescription | undefined;
+  @state() private _tools: Tool[] = [];
+  @state() private _error: McpError | undefined;
+  @state() private _listening = false;
+
+  readonly #internals: ElementInternals;
+  #subscription: Subscription | undefined;
+  #unsubscribe: (() => void)[] = [];
+  #attempt = 0;
+  #closeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.#internals = this.attachInternals();
+  }
+
+  /** `idle`, `connecting`, `connected` or `error`. */
+  get status(): ConnectionStatus {
+    return this._status;
+  }
+  /** Self-reported server identity (display only). */
+  get serverInfo(): Implementation | undefined {
+    return this._server?.serverInfo;
+  }
+  /** Everything known about the server (era, version, capabilities…). */
+  get server(): ServerDescription | undefined {
+    return this._server;
+  }
+  /** The server's capabilities. */
+  get capabilities(): ServerCapabilities | undefined {
+    return this._server?.capabilities;
+  }
+  /** The server's tools (usable ones; see `client.rejectedTools`). */
+  get tools(): readonly Tool[] {
+    return this._tools;
+  }
+  /** The last error, while `status` is `error`. */
+  get error(): McpError | undefined {
+    return this._error;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    clearTimeout(this.#closeTimer);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // Moving the element around the page should not drop the connection: close only if it stays out.
+    this.#closeTimer = setTimeout(() => {
+      if (!this.isConnected) void this.#teardown();
+    }, 0);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if ((changed.has('serverUrl') || changed.has('protocol')) && !this.noAutoConnect && this.serverUrl) {
+      void this.connect().catch(() => {
+        /* reported through the error state and mcp-error */
+      });
+    }
+  }
+
+  /**
+   * Connects (or reconnects) to `serverUrl` and loads the tool list.
+   * @throws the typed error it also reports through `error` and `mcp-error`.
+   */
+  async connect(): Promise<void> {
+    const attempt = ++this.#attempt;
+    if (!this.serverUrl) throw new McpClientError('closed', '<mcp-connection> has no server-url');
+    this.#setStatus('connecting');
+    await this.#teardown();
+    if (attempt !== this.#attempt) return;
+    let client: McpClient;
+    try {
+      client = new McpClient(this.serverUrl, {
+        protocol: this.protocol,
+        ...(this.headers ? { headers: this.headers } : {}),
+        ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
+        ...this.clientOptions,
+      });
+    } catch (error) {
+      this.#fail(new McpClientError('protocol', `Invalid server URL ${JSON.stringify(this.serverUrl)}`, { url: this.serverUrl }, { cause: error }), 'connect');
+      throw this._error;
+    }
+    this.client = client;
+    this._error = undefined;
+    try {
+      const server = await client.connect();
+      if (attempt !== this.#attempt) return;
+      this._server = server;
+      this.#unsubscribe.push(
+        client.on('toolsChanged', () => void this.#loadTools(client)),
+        client.on('status', ({ status }) => {
+          if (status === 'connected') this._server = client.server;
+        }),
+      );
+      await this.#loadTools(client);
+      if (attempt !== this.#attempt) return;
+      this.#listen(client, server);
+      this.#setStatus('connected');
+      this.dispatchEvent(new McpConnectEvent(server));
+    } catch (error) {
+      if (attempt !== this.#attempt) return;
+      const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.serverUrl });
+      this.#fail(looksLikeCors(failure) ? corsError(await diagnoseCors(this.serverUrl, this.headers), failure) : failure, 'connect');
+      throw this._error;
+    }
+  }
+
+  /** Closes the connection. */
+  async disconnect(): Promise<void> {
+    this.#attempt++;
+    const had = this.client !== undefined;
+    await this.#teardown();
+    this.#setStatus('idle');
+    if (had) this.dispatchEvent(new McpDisconnectEvent('client'));
+  }
+
+  /** Reloads the server description and the tool list, bypassing caches. */
+  async refresh(): Promise<void> {
+    const client = this.client;
+    if (!client || this._status !== 'connected') return this.connect();
+    try {
+      await client.discover({ fresh: true }).catch(() => undefined);
+      this._server = client.server;
+      await this.#loadTools(client, true);
+    } catch (error) {
+      const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.serverUrl });
+      this.dispatchEvent(new McpErrorEvent(failure, 'refresh'));
+    }
+  }
+
+  async #loadTools(client: McpClient, fresh = false): Promise<void> {
+    if (client.server?.capabilities.tools === undefined) {
+      this._tools = [];
+      return;
+    }
+    try {
+      const tools = await client.listTools({ fresh });
+      if (client !== this.client) return;
+      this._tools = tools;
+      this.dispatchEvent(new McpToolsChangedEvent(tools));
+    } catch (error) {
+      if (client !== this.client) return;
+      const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.serverUrl });
+      this.dispatchEvent(new McpErrorEvent(failure, 'tools/list'));
+    }
+  }
+
+  #listen(client: McpClient, server: ServerDescription): void {
+    if (this.noListen) return;
+    const caps = server.capabilities;
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    this.#subscription = client.listen(filter, {
+      onState: (state) => {
+        this._listening = state === 'open';
+        if (this._listening) this.#internals.states.add('listening');
+        else this.#internals.states.delete('listening');
+      },
+    });
+  }
+
+  /** Whether a `subscriptions/listen` stream is open (list changes arrive as they happen). */
+  get listening(): boolean {
+    return this._listening;
+  }
+
+  async #teardown(): Promise<void> {
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    this._listening = false;
+    this.#internals.states.delete('listening');
+    const client = this.client;
+    this.client = undefined;
+    this._server = undefined;
+    this._tools = [];
+    await client?.close();
+  }
+
+  #fail(error: McpError, during: string): void {
+    this._error = error;
+    this.#setStatus('error');
+    this.dispatchEvent(new McpErrorEvent(error, during));
+  }
+
+  #setStatus(status: ConnectionStatus): void {
+    this._status = status;
+    for (const name of ['connecting', 'connected', 'error']) {
+      if (name === status) this.#internals.states.add(name);
+      else this.#internals.states.delete(name);
+    }
+  }
+
+  protected override render() {
+    const server = this._server;
+    const name = server?.serverInfo ? `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}` : this.#host();
+    const statusText =
+      this._status === 'connected'
+        ? `Connected · ${this._tools.length} tool${this._tools.length === 1 ? '' : 's'}`
+        : this._status === 'connecting'
+          ? 'Connecting…'
+          : this._status === 'error'
+            ? 'Connection failed'
+            : 'Not connected';
+    return html`
+      <slot name="status">
+        <div part="status" role="status" aria-live="polite">
+          <span part="indicator" aria-hidden="true"></span>
+          <span part="server-name" title=${this.serverUrl}>${name}</span>
+          ${server ? html`<span part="era">${server.era} · ${server.protocolVersion}</span>` : nothing}
+          <span part="status-text">${statusText}</span>
+          <button part="reconnect-button" type="button" ?disabled=${!this.serverUrl || this._status === 'connecting'} @click=${this.#onReconnect}>
+            ${this._status === 'connected' ? 'Reconnect' : 'Connect'}
+          </button>
+        </div>
+        ${this._error ? html`<div part="error" role="alert">${this._error.message}</div>` : nothing}
+      </slot>
+      <slot></slot>
+    `;
+  }
+
+  #host(): string {
+    try {
+      return new URL(this.serverUrl).host;
+    } catch {
+      return this.serverUrl || 'No server';
+    }
+  }
+
+  #onReconnect = () => {
+    void this.connect().catch(() => {
+      /* shown in the error part */
+    });
+  };
+}
+
+defineElement('mcp-connection', McpConnection);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-connection': McpConnection;
+  }
+}

@@ -1,0 +1,189 @@
+import { css } from 'lit';
+
+export const dialogStyles = css`
+  :host {
+    --mcp-dialog-width: min(36rem, calc(100vw - 2rem));
+    display: contents;
+    color-scheme: light dark;
+  }
+  dialog {
+    inline-size: var(--mcp-dialog-width);
+    max-block-size: calc(100vh - 2rem);
+    padding: 0;
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, CanvasText 25%, transparent));
+    border-radius: var(--mcp-radius-large, 0.75rem);
+    background: var(--mcp-color-surface, Canvas);
+    color: var(--mcp-color-text, CanvasText);
+    font: var(--mcp-font, inherit);
+    box-shadow: 0 1rem 3rem rgb(0 0 0 / 0.25);
+  }
+  dialog::backdrop {
+    background: var(--mcp-dialog-backdrop, rgb(0 0 0 / 0.45));
+  }
+  form {
+    display: grid;
+    gap: var(--mcp-space-3, 0.75rem);
+    padding: var(--mcp-space-4, 1.25rem);
+  }
+  [part='header'] {
+    display: grid;
+    gap: 0.25rem;
+  }
+  [part='title'] {
+    margin: 0;
+    font-size: 1.15em;
+  }
+  [part='server'],
+  [part='progress'] {
+    margin: 0;
+    font-size: 0.9em;
+    color: var(--mcp-color-muted-text, color-mix(in srgb, currentColor 75%, transparent));
+  }
+  [part='server-host'],
+  [part='url-host'] {
+    font-weight: 700;
+    color: var(--mcp-color-text, CanvasText);
+  }
+  [part='message'] {
+    margin: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  [part='fields'] {
+    display: grid;
+    gap: var(--mcp-space-3, 0.75rem);
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .field > label,
+  .field legend {
+    font-weight: 600;
+  }
+  fieldset.field {
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  .choices {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 1rem;
+  }
+  .choices label {
+    display: inline-flex;
+    gap: 0.35rem;
+    align-items: center;
+    font-weight: normal;
+  }
+  .required {
+    color: var(--mcp-color-danger, #b91c1c);
+  }
+  input:not([type='checkbox']):not([type='radio']),
+  select,
+  textarea {
+    font: inherit;
+    padding: 0.4rem 0.5rem;
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
+    background: var(--mcp-color-input, Field);
+    color: var(--mcp-color-input-text, FieldText);
+  }
+  textarea {
+    min-block-size: 6rem;
+    resize: vertical;
+  }
+  [aria-invalid='true'] {
+    border-color: var(--mcp-color-danger, #b91c1c) !important;
+  }
+  [part='hint'] {
+    font-size: 0.85em;
+    color: var(--mcp-color-muted-text, color-mix(in srgb, currentColor 75%, transparent));
+  }
+  [part='field-error'],
+  [part='error'] {
+    color: var(--mcp-color-danger-text, var(--mcp-color-danger, #b91c1c));
+    font-size: 0.9em;
+  }
+  [part='url'] {
+    padding: var(--mcp-space-2, 0.5rem);
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    background: var(--mcp-color-code, color-mix(in srgb, currentColor 8%, transparent));
+    font-family: var(--mcp-font-mono, ui-monospace, monospace);
+    overflow-wrap: anywhere;
+  }
+  [part='warning'] {
+    margin: 0;
+    padding: var(--mcp-space-2, 0.5rem);
+    border-inline-start: 4px solid var(--mcp-color-warning, #b45309);
+    background: color-mix(in srgb, var(--mcp-color-warning, #b45309) 12%, transparent);
+  }
+  [part='review'] {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.25rem 1rem;
+    margin: 0;
+  }
+  [part='review'] dt {
+    font-weight: 600;
+  }
+  [part='review'] dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  [part='messages'] {
+    display: grid;
+    gap: 0.5rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  [part='messages'] li {
+    padding: 0.5rem;
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    background: var(--mcp-color-code, color-mix(in srgb, currentColor 6%, transparent));
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  [part='messages'] img {
+    max-inline-size: 100%;
+  }
+  [part='timeline'] {
+    font-size: 0.9em;
+  }
+  [part='timeline'] ol {
+    margin: 0.25rem 0 0;
+    padding-inline-start: 1.25rem;
+  }
+  [part='actions'] {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: flex-end;
+    gap: 0.5rem;
+  }
+  button {
+    font: inherit;
+    padding: 0.4rem 0.9rem;
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
+    background: var(--mcp-color-button, ButtonFace);
+    color: var(--mcp-color-button-text, ButtonText);
+    cursor: pointer;
+  }
+  button.primary {
+    background: var(--mcp-color-accent, #1d4ed8);
+    border-color: var(--mcp-color-accent, #1d4ed8);
+    color: var(--mcp-color-accent-text, #fff);
+  }
+  button:focus-visible,
+  input:focus-visible,
+  select:focus-visible,
+  textarea:focus-visible {
+    outline: 2px solid var(--mcp-color-focus, Highlight);
+    outline-offset: 2px;
+  }
+`;

@@ -1,0 +1,362 @@
+/**
+ * `<mcp-elicitation-dialog>` in real Chromium against the demo MCP server
+ * (official SDK, 2026-07-28): every input kind, decline/cancel on the wire,
+ * keyboard-only paths, capability declaration, host override, policies,
+ * resume after a reload, and axe.
+ */
+import { afterEach, beforeEach, describe, expect, inject, test, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import type { ElicitResult, JsonRpcRequest, McpClient, ToolCallResult } from '../../src/index.js';
+import '../index.js';
+import type { McpConnection } from '../mcp-connection/mcp-connection.js';
+import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
+import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
+import { clearPending, loadPending } from './pending.js';
+
+const url = inject('demoServerUrl');
+
+let connection: McpConnection;
+let dialog: McpElicitationDialog;
+let client: McpClient;
+let sent: JsonRpcRequest[];
+
+async function setup(dialogAttributes = '', roots = true) {
+  connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-listen><mcp-elicitation-dialog ${dialogAttributes}></mcp-elicitation-dialog></mcp-connection>`);
+  if (roots) connection.roots = [{ uri: 'file:///home/ada/project', name: 'project' }];
+  dialog = connection.querySelector('mcp-elicitation-dialog')!;
+  await nextEvent(connection, 'mcp-connect');
+  client = connection.client!;
+  sent = [];
+  client.on('traffic', (event) => {
+    if (event.direction === 'out' && 'id' in event.message && 'method' in event.message) sent.push(event.message as JsonRpcRequest);
+  });
+}
+
+const textOf = (result: unknown) => ((result as ToolCallResult).content?.[0] as { text: string }).text;
+const calls = (tool: string) => sent.filter((m) => m.method === 'tools/call' && m.params?.name === tool);
+const retryResponses = (tool: string) => calls(tool).map((m) => m.params?.inputResponses).filter(Boolean);
+const dialogOpen = () => dialog.shadowRoot!.querySelector('dialog')!.open;
+const shadow = (selector: string) => dialog.shadowRoot!.querySelector<HTMLElement>(selector);
+
+beforeEach(async () => {
+  cleanup();
+  await clearPending(url);
+});
+afterEach(() => cleanup());
+
+describe('capabilities follow the dialog', () => {
+  test('declared while the dialog is in the page, dropped when it is removed', async () => {
+    await setup();
+    await client.callTool('get_weather', { city: 'Lisbon' });
+    expect(calls('get_weather').at(-1)!.params!._meta).toMatchObject({
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+    });
+    dialog.remove();
+    await client.callTool('get_weather', { city: 'Porto' });
+    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({});
+  });
+
+  test('no roots configured: roots is not declared; no-url and no-sampling drop theirs', async () => {
+    await setup('no-url no-sampling', false);
+    await client.callTool('get_weather', { city: 'Faro' });
+    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: { form: {} } });
+  });
+});
+
+describe('form mode', () => {
+  test('every field kind and enum shape, answered with the keyboard only, then reviewed and accepted', async () => {
+    await setup();
+    const call = client.callTool('survey', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    expect(shadow('[part="message"]')!.textContent).toBe('A short survey about your setup.');
+    expect(shadow('[part="server"]')!.textContent).toContain(new URL(url).host);
+    // Defaults are pre-filled as they will be sent.
+    expect((page.getByRole('textbox', { name: 'Name' }).element() as HTMLInputElement).value).toBe('Ada');
+    expect((page.getByRole('spinbutton', { name: 'Rating' }).element() as HTMLInputElement).value).toBe('4.5');
+
+    // Keyboard only: focus starts in the first field.
+    await vi.waitFor(() => expect(dialog.shadowRoot!.activeElement?.getAttribute('id')).toBe('f0'));
+    await userEvent.keyboard('{Tab}ana@example.org');
+    await userEvent.keyboard('{Tab}https://ana.example.org');
+    // Date inputs take segment-wise typing that depends on the locale: fill them.
+    await userEvent.fill(page.getByLabelText('Using MCP since'), '2024-03-05');
+    (page.getByRole('spinbutton', { name: 'Seats' }).element() as HTMLElement).focus();
+    await userEvent.keyboard('7');
+    await userEvent.keyboard('{Tab} '); // newsletter: toggle on
+    // Editor: Tab lands on the checked radio ("No answer"); arrows wrap to vim, then emacs.
+    await userEvent.keyboard('{Tab}{ArrowDown}{ArrowDown}');
+    await userEvent.click(page.getByRole('radio', { name: 'macOS' }));
+    await userEvent.click(page.getByRole('radio', { name: 'Professional' }));
+    await userEvent.click(page.getByRole('checkbox', { name: 'ts', exact: true }));
+    await userEvent.click(page.getByRole('checkbox', { name: 'go', exact: true }));
+    await userEvent.click(page.getByRole('checkbox', { name: 'User interface' }));
+
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    const review = shadow('[part="review"]')!;
+    expect(review.textContent).toContain('Professional');
+    expect(review.textContent).toContain('ts, go');
+    await userEvent.keyboard('{Enter}'); // Accept has the focus
+    const result = await call;
+    expect(textOf(result)).toMatch(/^survey answers: /);
+    expect((result as ToolCallResult).structuredContent).toEqual({
+      name: 'Ada',
+      email: 'ana@example.org',
+      homepage: 'https://ana.example.org',
+      since: '2024-03-05',
+      rating: 4.5,
+      seats: 7,
+      newsletter: true,
+      editor: 'emacs',
+      os: 'mac',
+      plan: 'p-pro',
+      languages: ['ts', 'go'],
+      topics: ['t-ui'],
+    });
+    // Sent as typed JSON values, and only the fields that have a value.
+    const content = (retryResponses('survey')[0] as any).survey.content;
+    expect(typeof content.rating).toBe('number');
+    expect(Number.isInteger(content.seats)).toBe(true);
+    expect('callback' in content).toBe(false);
+    await vi.waitFor(() => expect(dialogOpen()).toBe(false));
+  });
+
+  test('invalid input is flagged inline, focused, and nothing is sent', async () => {
+    await setup();
+    const call = client.callTool('survey', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByRole('textbox', { name: 'Email' }), 'not-an-email');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    const email = page.getByRole('textbox', { name: 'Email' }).element() as HTMLInputElement;
+    await vi.waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+    const described = email.getAttribute('aria-describedby')!;
+    expect(dialog.shadowRoot!.getElementById(described.split(' ').at(-1)!)!.textContent).toMatch(/email/);
+    // Required fields without a value are named too; the user's typing is kept.
+    expect(shadow('[data-field="os"] [part="field-error"]')!.textContent).toBe('This field is required.');
+    expect(email.value).toBe('not-an-email');
+    expect(calls('survey')).toHaveLength(1);
+    await userEvent.click(page.getByRole('button', { name: 'Cancel' }));
+    await call;
+  });
+
+  test('decline is sent on the wire and the tool reports it', async () => {
+    await setup();
+    const call = client.callTool('book_table', { restaurant: 'Tasca' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.click(page.getByRole('button', { name: 'Decline' }));
+    expect(textOf(await call)).toBe('Booking declined.');
+    expect(retryResponses('book_table')).toEqual([{ when: { action: 'decline' } }]);
+  });
+
+  test('Escape cancels, on the wire, and focus returns to where it was', async () => {
+    await setup();
+    const trigger = mount<HTMLButtonElement>('<button>Book</button>');
+    trigger.focus();
+    const call = client.callTool('book_table', { restaurant: 'Tasca' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.keyboard('{Escape}');
+    expect(textOf(await call)).toBe('Booking cancelled.');
+    expect(retryResponses('book_table')).toEqual([{ when: { action: 'cancel' } }]);
+    await vi.waitFor(() => expect(document.activeElement).toBe(trigger));
+  });
+
+  test('a two-round call with requestState continues in the same dialog, with a timeline', async () => {
+    await setup();
+    const call = client.callTool('book_table', { restaurant: 'Casa Azul' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByLabelText('Date'), '2026-12-24');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    // Round two: the same dialog, now saying round 2 and showing the history.
+    await vi.waitFor(() => expect(shadow('[part="progress"]')?.textContent).toContain('Round 2'));
+    expect(shadow('[part="timeline"]')!.textContent).toContain('Round 1: answered when: accept');
+    await userEvent.click(page.getByRole('radio', { name: 'Terrace' }));
+    await userEvent.click(page.getByRole('checkbox', { name: 'vegan' }));
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    expect(textOf(await call)).toBe('Booked Casa Azul for 2 on 2026-12-24, terrace, vegan.');
+    const [first, second, third] = calls('book_table');
+    expect(second!.params!.inputResponses).toEqual({ when: { action: 'accept', content: { date: '2026-12-24', guests: 2 } } });
+    expect(third!.params!.requestState).toBe(JSON.stringify({ date: '2026-12-24', guests: 2 }));
+    expect(new Set([first!.id, second!.id, third!.id]).size).toBe(3);
+  });
+});
+
+describe('URL mode', () => {
+  test('shows the full URL with the host, opens it only after consent with noopener, then continues', async () => {
+    await setup();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const call = client.callTool('connect_account', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    expect(shadow('[part="url"]')!.textContent).toBe('https://auth.example.com/approve?app=mcp-elements-demo');
+    expect(shadow('[part="url-host"]')!.textContent).toBe('auth.example.com');
+    expect(open).not.toHaveBeenCalled();
+    expect(performance.getEntriesByType('resource').some((entry) => entry.name.includes('auth.example.com'))).toBe(false);
+    await userEvent.click(page.getByRole('button', { name: 'Open auth.example.com' }));
+    expect(open).toHaveBeenCalledWith('https://auth.example.com/approve?app=mcp-elements-demo', '_blank', 'noopener,noreferrer');
+    await userEvent.click(page.getByRole('button', { name: 'Continue' }));
+    expect(textOf(await call)).toBe('Account connected.');
+    expect(retryResponses('connect_account')).toEqual([{ approve: { action: 'accept' } }]);
+    open.mockRestore();
+  });
+
+  test('keyboard only: decline', async () => {
+    await setup();
+    const call = client.callTool('connect_account', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await vi.waitFor(() => expect(dialog.shadowRoot!.activeElement?.textContent).toContain('Open'));
+    await userEvent.keyboard('{Tab}{Enter}');
+    expect(textOf(await call)).toBe('Not connected (decline).');
+  });
+});
+
+describe('sampling and roots', () => {
+  test('sampling: the host draft is shown, edited and sent', async () => {
+    await setup();
+    dialog.samplingHandler = async (params) => ({ role: 'assistant', content: { type: 'text', text: `Draft for ${params.maxTokens} tokens` }, model: 'host-model' });
+    const call = client.callTool('summarize', { text: 'Tools let models act.' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    expect(shadow('[part="messages"]')!.textContent).toContain('Summarise in one sentence: Tools let models act.');
+    const reply = page.getByRole('textbox', { name: /Reply/ });
+    await vi.waitFor(() => expect((reply.element() as HTMLTextAreaElement).value).toBe('Draft for 60 tokens'));
+    await userEvent.fill(reply, 'Models use tools.');
+    await userEvent.click(page.getByRole('button', { name: 'Send' }));
+    expect(textOf(await call)).toBe('Summary: Models use tools.');
+    expect(retryResponses('summarize')).toEqual([{ summary: { role: 'assistant', content: { type: 'text', text: 'Models use tools.' }, model: 'host-model', stopReason: 'endTurn' } }]);
+  });
+
+  test('sampling: rejecting ends the call without a retry', async () => {
+    await setup();
+    // Keep the rejection handled while the click is in flight.
+    const call = client.callTool('summarize', { text: 'x' }).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.click(page.getByRole('button', { name: 'Reject' }));
+    expect(await call).toMatchObject({ code: 'declined', message: 'You rejected the sampling request' });
+    expect(calls('summarize')).toHaveLength(1);
+  });
+
+  test('roots: shared only after asking; declining shares none', async () => {
+    await setup();
+    const shared = client.callTool('list_workspace', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    expect(shadow('form')!.textContent).toContain('file:///home/ada/project');
+    await userEvent.click(page.getByRole('button', { name: 'Share', exact: true }));
+    expect(textOf(await shared)).toBe('Roots: project');
+    const refused = client.callTool('list_workspace', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.click(page.getByRole('button', { name: "Don't share" }));
+    expect(textOf(await refused)).toBe('No roots shared.');
+  });
+
+  test('two requests in one round are a queue, answered together in one retry', async () => {
+    await setup();
+    const call = client.callTool('onboard', {});
+    await vi.waitFor(() => expect(shadow('[part="progress"]')?.textContent).toContain('request 1 of 2'));
+    await userEvent.fill(page.getByRole('textbox', { name: /Nickname/ }), 'ada');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    await vi.waitFor(() => expect(shadow('[part="progress"]')?.textContent).toContain('request 2 of 2'));
+    expect(calls('onboard')).toHaveLength(1);
+    await userEvent.click(page.getByRole('button', { name: 'Share', exact: true }));
+    expect(textOf(await call)).toBe('Welcome ada; 1 root(s) shared.');
+    const retries = calls('onboard');
+    expect(retries).toHaveLength(2);
+    expect(Object.keys(retries[1]!.params!.inputResponses as object).sort()).toEqual(['nickname', 'workspace']);
+  });
+});
+
+describe('extension points', () => {
+  test('a host can answer through the cancelable mcp-input-required event instead', async () => {
+    await setup();
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { date: '2027-01-02', guests: 4 } },
+      { action: 'accept', content: { area: 'indoor' } },
+    ];
+    const seen: string[] = [];
+    connection.addEventListener('mcp-input-required', (event) => {
+      seen.push(`${event.detail.request.method} round ${event.detail.context.round}`);
+      event.preventDefault();
+      event.detail.respondWith(answers.shift()!);
+    });
+    expect(textOf(await client.callTool('book_table', { restaurant: 'Mar' }))).toBe('Booked Mar for 4 on 2027-01-02, indoor.');
+    expect(seen).toEqual(['elicitation/create round 1', 'elicitation/create round 2']);
+    expect(dialogOpen()).toBe(false);
+  });
+
+  test('policy="accept-defaults" answers what it can and asks for the rest', async () => {
+    await setup('policy="accept-defaults"');
+    const open = vi.spyOn(window, 'open');
+    expect(textOf(await client.callTool('connect_account', {}))).toBe('Account connected.');
+    expect(open).not.toHaveBeenCalled();
+    // book_table round 1 has a required date without default: the dialog asks.
+    const call = client.callTool('book_table', { restaurant: 'Sal' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByLabelText('Date'), '2026-06-01');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    // Round 2 has defaults for everything required: answered without a dialog.
+    expect(textOf(await call)).toBe('Booked Sal for 2 on 2026-06-01, indoor.');
+    open.mockRestore();
+  });
+
+  test('a function policy', async () => {
+    await setup();
+    dialog.policy = (request) => (request.method === 'roots/list' ? { roots: [{ uri: 'file:///srv', name: 'srv' }] } : undefined);
+    expect(textOf(await client.callTool('list_workspace', {}))).toBe('Roots: srv');
+  });
+});
+
+describe('resume after a reload', () => {
+  test('an unanswered round is stored, offered after the page comes back, and completed', async () => {
+    await setup();
+    const abandoned = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await vi.waitFor(async () => expect((await loadPending(url))?.target).toBe('book_table'));
+    // "Reload": the page's elements go away with the call unanswered.
+    cleanup();
+    expect(await abandoned).toBeDefined();
+
+    await setup();
+    await vi.waitFor(() => expect(shadow('[data-action="resume"]')).not.toBeNull());
+    expect(shadow('[part="message"]')!.textContent).toContain('tools/call book_table');
+    const result = nextEvent<CustomEvent>(dialog, 'mcp-tool-result');
+    await userEvent.click(page.getByRole('button', { name: 'Resume' }));
+    await vi.waitFor(() => expect(shadow('[part="message"]')?.textContent).toContain('When would you like to eat at Eira?'));
+    await userEvent.fill(page.getByLabelText('Date'), '2026-07-07');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    await vi.waitFor(() => expect(shadow('[part="progress"]')?.textContent).toContain('Round 2'));
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    expect(textOf((await result).detail.result)).toBe('Booked Eira for 2 on 2026-07-07, indoor.');
+    expect(await loadPending(url)).toBeUndefined();
+  });
+});
+
+describe('accessibility', () => {
+  test('axe finds no violations with the dialog open in each mode', async () => {
+    await setup();
+    dialog.samplingHandler = async () => ({ role: 'assistant', content: { type: 'text', text: 'draft' }, model: 'm' });
+    const modes: [string, Record<string, unknown>][] = [
+      ['survey', {}],
+      ['connect_account', {}],
+      ['summarize', { text: 'abc' }],
+      ['list_workspace', {}],
+    ];
+    for (const [tool, args] of modes) {
+      const call = client.callTool(tool, args).catch(() => undefined);
+      await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+      expect({ tool, violations: await axeViolations() }).toEqual({ tool, violations: [] });
+      if (tool === 'survey') {
+        // The review step and the inline errors too.
+        await userEvent.click(page.getByRole('button', { name: 'Review' }));
+        expect({ tool: 'survey errors', violations: await axeViolations() }).toEqual({ tool: 'survey errors', violations: [] });
+      }
+      await userEvent.keyboard('{Escape}');
+      await call;
+      await vi.waitFor(() => expect(dialogOpen()).toBe(false));
+    }
+  });
+});

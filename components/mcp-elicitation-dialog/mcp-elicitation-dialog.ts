@@ -1,0 +1,790 @@
+import { consume } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import {
+  compileSchemaSync,
+  ensureValidator,
+  McpClientError,
+  McpError,
+  type ContentBlock,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestUrlParams,
+  type ElicitResult,
+  type InputContext,
+  type InputRequest,
+
+  type InputResponse,
+  type ListRootsResult,
+  type McpClient,
+  type Root,
+  type RoundEvent,
+} from '../../src/index.js';
+import { clientContext, connectionContext } from '../context.js';
+import { defineElement } from '../define.js';
+import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../events.js';
+import type { McpConnection } from '../mcp-connection/mcp-connection.js';
+import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
+import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
+import { clearPending, loadPending, savePending, type PendingCall } from './pending.js';
+import { reviewUrl, type UrlReview } from './url.js';
+
+/** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
+export type InputPolicy =
+  | 'ask'
+  | 'accept-defaults'
+  | 'decline'
+  | 'cancel'
+  | ((request: InputRequest, context: InputContext) => InputResponse | undefined | Promise<InputResponse | undefined>);
+
+/** A host's model call for sampling: its answer is shown as an editable draft. */
+export type SamplingDraft = (params: CreateMessageRequestParams, context: InputContext) => Promise<CreateMessageResult>;
+
+type Kind = 'form' | 'url' | 'sampling' | 'roots';
+
+interface Ask {
+  kind: Kind;
+  request: InputRequest;
+  context: InputContext;
+  resolve(response: InputResponse): void;
+  reject(error: unknown): void;
+  step: 'fill' | 'review' | 'opened';
+  fields?: Field[];
+  formError?: string;
+  values: Map<string, FieldValue>;
+  errors: Map<string, string>;
+  url?: UrlReview;
+  draft?: { text: string; model: string; drafting: boolean; error?: string };
+  roots?: Root[];
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const AUDIO_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/mp4']);
+
+/** The deepest focused element, through shadow roots. */
+function activeElement(): HTMLElement | null {
+  let element = document.activeElement as HTMLElement | null;
+  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement as HTMLElement;
+  return element;
+}
+
+/**
+ * Answers a server's input requests in the UI: form and URL elicitation,
+ * sampling and roots (spec: basic/patterns/mrtr; client/elicitation,
+ * client/sampling, client/roots).
+ *
+ * Inside `<mcp-connection>` (or given `.client`) it registers itself as the
+ * client's input handler, so the client declares exactly the capabilities it
+ * can answer — and stops when the dialog is removed. Before asking, it fires a
+ * cancelable `mcp-input-required` event on the connection: a host that calls
+ * `preventDefault()` and `detail.respondWith(answer)` answers with its own UI.
+ * `policy` answers automatically (demos, tests). An unanswered round survives
+ * a reload and can be resumed.
+ *
+ * @summary The built-in UI for elicitation, sampling and roots requests.
+ *
+ * @event mcp-input-required - Before asking; cancelable (fired on the connection, or on this element outside one).
+ * @event mcp-tool-result - A call resumed after a reload finished; `detail.result`.
+ * @event mcp-error - A resumed call failed.
+ *
+ * @csspart dialog - The native `<dialog>`.
+ * @csspart header - Title, server and progress.
+ * @csspart title - The heading.
+ * @csspart server - Which server asks (name and host).
+ * @csspart server-host - The host of the server's URL.
+ * @csspart progress - Round and step counters.
+ * @csspart message - The server's message (plain text).
+ * @csspart fields - The form fields.
+ * @csspart hint - A field description.
+ * @csspart field-error - A field's validation message.
+ * @csspart review - The values about to be sent.
+ * @csspart url - The full URL of a URL-mode request.
+ * @csspart url-host - The URL's host, emphasised.
+ * @csspart warning - A warning about the URL or the request.
+ * @csspart messages - The sampling messages.
+ * @csspart timeline - The rounds of the current call.
+ * @csspart actions - The buttons.
+ * @csspart error - A request the kit cannot show.
+ *
+ * @cssproperty --mcp-dialog-width - Width of the dialog.
+ * @cssproperty --mcp-dialog-backdrop - Backdrop colour.
+ * @cssproperty --mcp-color-accent - Primary button colour.
+ *
+ * @cssstate open - A request is shown.
+ */
+export class McpElicitationDialog extends LitElement {
+  static override styles = dialogStyles;
+
+  /** The client to answer for; provided by `<mcp-connection>` when inside one. */
+  @consume({ context: clientContext, subscribe: true })
+  @property({ attribute: false })
+  client: McpClient | undefined;
+
+  /** The enclosing connection (its roots; where `mcp-input-required` is fired). */
+  @consume({ context: connectionContext, subscribe: true })
+  @state()
+  protected connection: McpConnection | undefined;
+
+  /** Roots to offer; default the connection's `roots`. Roots are declared only when some are configured. */
+  @property({ attribute: false }) roots: Root[] | undefined;
+  /** Automatic answers: `ask` (default), `accept-defaults`, `decline`, `cancel`, or a function. */
+  @property({ attribute: 'policy' }) policy: InputPolicy = 'ask';
+  /** A host's model call; its answer is offered as an editable draft for sampling requests. */
+  @property({ attribute: false }) samplingHandler: SamplingDraft | undefined;
+  /** Don't declare URL-mode elicitation. */
+  @property({ attribute: 'no-url', type: Boolean }) noUrl = false;
+  /** Don't declare sampling. */
+  @property({ attribute: 'no-sampling', type: Boolean }) noSampling = false;
+  /** Don't declare roots. */
+  @property({ attribute: 'no-roots', type: Boolean }) noRoots = false;
+  /** Don't offer to resume a call left unanswered by a reload. */
+  @property({ attribute: 'no-resume', type: Boolean }) noResume = false;
+
+  @state() private _active: Ask | undefined;
+  @state() private _resume: PendingCall | undefined;
+  @query('dialog') private _dialog!: HTMLDialogElement;
+
+  readonly #internals: ElementInternals;
+  readonly #queue: Ask[] = [];
+  readonly #rounds = new Map<number, RoundEvent[]>();
+  #registered: { client: McpClient; off: (() => void)[] } | undefined;
+  #returnFocus: HTMLElement | null = null;
+
+  constructor() {
+    super();
+    this.#internals = this.attachInternals();
+  }
+
+  /** Whether a request (or the resume offer) is being shown. */
+  get open(): boolean {
+    return this._active !== undefined || this._resume !== undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.client) this.#register(this.client);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unregister();
+    for (const ask of [...this.#queue, ...(this._active ? [this._active] : [])]) ask.reject(new McpClientError('aborted', 'The elicitation dialog was removed from the page'));
+    this.#queue.length = 0;
+    this._active = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const rewire = ['client', 'connection', 'roots', 'noUrl', 'noSampling', 'noRoots'].some((name) => changed.has(name as keyof McpElicitationDialog));
+    if (rewire && this.isConnected && (this.#registered?.client !== this.client || changed.size > 0)) {
+      this.#unregister();
+      if (this.client) this.#register(this.client);
+    }
+  }
+
+  #availableRoots(): Root[] | undefined {
+    return this.roots ?? this.connection?.roots;
+  }
+
+  #register(client: McpClient): void {
+    if (this.#registered?.client === client) return;
+    this.#unregister();
+    const off: (() => void)[] = [];
+    off.push(
+      client.setInputHandler('elicitation/create', {
+        modes: this.noUrl ? ['form'] : ['form', 'url'],
+        handle: (params, context) => this.#ask({ method: 'elicitation/create', params }, context) as Promise<ElicitResult>,
+      }),
+    );
+    if (!this.noSampling) {
+      off.push(client.setInputHandler('sampling/createMessage', { handle: (params, context) => this.#ask({ method: 'sampling/createMessage', params }, context) as Promise<CreateMessageResult> }));
+    }
+    if (!this.noRoots && this.#availableRoots() !== undefined) {
+      off.push(client.setInputHandler('roots/list', { handle: (params, context) => this.#ask({ method: 'roots/list', params }, context) as Promise<ListRootsResult> }));
+    }
+    off.push(client.on('round', (event) => this.#onRound(client, event)));
+    off.push(
+      client.on('status', ({ status }) => {
+        if (status === 'connected') void this.#offerResume(client);
+      }),
+    );
+    this.#registered = { client, off };
+    if (client.status === 'connected') void this.#offerResume(client);
+  }
+
+  #unregister(): void {
+    for (const off of this.#registered?.off ?? []) off();
+    this.#registered = undefined;
+  }
+
+  // --- rounds, persistence and resume -------------------------------------------------------------
+
+  #onRound(client: McpClient, event: RoundEvent): void {
+    const list = this.#rounds.get(event.callId) ?? [];
+    list.push(event);
+    this.#rounds.set(event.callId, list);
+    if (this.#rounds.size > 50) this.#rounds.delete(this.#rounds.keys().next().value!);
+    if (this._active?.context.callId === event.callId) this.requestUpdate();
+    if (this.noResume) return;
+    if (event.phase === 'input_required') {
+      void savePending({
+        url: client.url.href,
+        method: event.method,
+        target: event.target,
+        params: event.params,
+        interim: { resultType: 'input_required', ...(event.inputRequests ? { inputRequests: event.inputRequests } : {}), ...(event.requestState !== undefined ? { requestState: event.requestState } : {}) },
+        savedAt: Date.now(),
+      });
+    } else if (event.phase === 'complete' || event.phase === 'error') {
+      void clearPending(client.url.href);
+    }
+  }
+
+  async #offerResume(client: McpClient): Promise<void> {
+    if (this.noResume || this._resume) return;
+    const pending = await loadPending(client.url.href);
+    if (!pending || client !== this.client) return;
+    this._resume = pending;
+    await this.#show();
+  }
+
+  async #resume(accept: boolean): Promise<void> {
+    const pending = this._resume;
+    const client = this.client;
+    this._resume = undefined;
+    if (!pending || !client) return this.#hideIfIdle();
+    await clearPending(pending.url);
+    if (!accept) return this.#hideIfIdle();
+    this.#hideIfIdle();
+    try {
+      const params = pending.params as { name?: string; arguments?: Record<string, unknown>; uri?: string };
+      if (pending.method === 'tools/call' && params.name) {
+        const result = await client.callTool(params.name, params.arguments ?? {}, { resumeFrom: pending.interim });
+        if (result.resultType !== 'input_required') this.dispatchEvent(new McpToolResultEvent(params.name, params.arguments ?? {}, result));
+      } else if (pending.method === 'prompts/get' && params.name) {
+        await client.getPrompt(params.name, (params.arguments ?? {}) as Record<string, string>, { resumeFrom: pending.interim });
+      } else if (pending.method === 'resources/read' && params.uri) {
+        await client.readResource(params.uri, { resumeFrom: pending.interim });
+      }
+    } catch (error) {
+      const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error));
+      this.dispatchEvent(new McpErrorEvent(failure, 'resume'));
+    }
+  }
+
+  // --- asking ---------------------------------------------------------------------------------------
+
+  /** Answers one input request: host event, then policy, then the dialog. */
+  async #ask(request: InputRequest, context: InputContext): Promise<InputResponse> {
+    const event = new McpInputRequiredEvent(request, context);
+    (this.connection ?? this).dispatchEvent(event);
+    if (event.defaultPrevented) {
+      if (event.response) return event.response;
+      throw new McpClientError('input_unsupported', 'A host handled mcp-input-required but gave no answer through respondWith()');
+    }
+    const automatic = await this.#policyAnswer(request, context);
+    if (automatic !== undefined) return automatic;
+    if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator();
+
+    return new Promise<InputResponse>((resolve, reject) => {
+      const ask = this.#prepare(request, context, resolve, reject);
+      const onAbort = () => {
+        const index = this.#queue.indexOf(ask);
+        if (index >= 0) this.#queue.splice(index, 1);
+        if (this._active === ask) this.#next();
+        reject(context.signal.reason);
+      };
+      if (context.signal.aborted) return onAbort();
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      const done = () => context.signal.removeEventListener('abort', onAbort);
+      ask.resolve = (value) => {
+        done();
+        resolve(value);
+      };
+      ask.reject = (error) => {
+        done();
+        reject(error);
+      };
+      this.#queue.push(ask);
+      if (!this._active) this.#next();
+    });
+  }
+
+  #prepare(request: InputRequest, context: InputContext, resolve: Ask['resolve'], reject: Ask['reject']): Ask {
+    const base = { request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), errors: new Map<string, string>() };
+    if (request.method === 'elicitation/create') {
+      if (request.params.mode === 'url') return { ...base, kind: 'url', url: reviewUrl(String((request.params as ElicitRequestUrlParams).url)) };
+      const parsed = parseRequestedSchema((request.params as ElicitRequestFormParams).requestedSchema);
+      if ('error' in parsed) return { ...base, kind: 'form', formError: parsed.error };
+      return { ...base, kind: 'form', fields: parsed.fields, values: initialValues(parsed.fields) };
+    }
+    if (request.method === 'sampling/createMessage') return { ...base, kind: 'sampling', draft: { text: '', model: 'user', drafting: false } };
+    return { ...base, kind: 'roots', roots: this.#availableRoots() ?? [] };
+  }
+
+  async #policyAnswer(request: InputRequest, context: InputContext): Promise<InputResponse | undefined> {
+    const policy = this.policy;
+    if (typeof policy === 'function') return policy(request, context);
+    if (!policy || policy === 'ask') return undefined;
+    const isUrl = request.method === 'elicitation/create' && request.params.mode === 'url';
+    if (policy === 'decline' || policy === 'cancel') {
+      if (request.method === 'elicitation/create') return { action: policy };
+      if (request.method === 'roots/list') return { roots: [] };
+      throw new McpClientError('declined', `The ${policy} policy refused a sampling request`);
+    }
+    // accept-defaults
+    if (request.method === 'elicitation/create') {
+      if (isUrl) return reviewUrl(String((request.params as ElicitRequestUrlParams).url)).ok ? { action: 'accept' } : { action: 'decline' };
+      const parsed = parseRequestedSchema((request.params as ElicitRequestFormParams).requestedSchema);
+      if ('error' in parsed || parsed.fields.some((f) => f.required && f.default === undefined)) return undefined;
+      return { action: 'accept', content: Object.fromEntries(initialValues(parsed.fields)) };
+    }
+    if (request.method === 'roots/list') return { roots: this.#availableRoots() ?? [] };
+    return this.samplingHandler ? this.samplingHandler(request.params as CreateMessageRequestParams, context) : undefined;
+  }
+
+  #next(): void {
+    this._active = this.#queue.shift();
+    if (this._active) {
+      void this.#show();
+      if (this._active.kind === 'sampling') void this.#draft(this._active);
+    } else this.#hideIfIdle();
+  }
+
+  async #show(): Promise<void> {
+    await this.updateComplete;
+    const dialog = this._dialog;
+    if (!dialog) return;
+    if (!dialog.open) {
+      this.#returnFocus = activeElement();
+      dialog.showModal();
+      this.#internals.states.add('open');
+    }
+    await this.updateComplete;
+    const first = this.renderRoot.querySelector<HTMLElement>('[autofocus]') ?? this.renderRoot.querySelector<HTMLElement>('input, select, textarea, button');
+    first?.focus();
+  }
+
+  #hideIfIdle(): void {
+    if (this._active || this._resume) return;
+    const dialog = this._dialog;
+    if (dialog?.open) dialog.close();
+    this.#internals.states.delete('open');
+    const target = this.#returnFocus;
+    this.#returnFocus = null;
+    if (target?.isConnected) target.focus();
+  }
+
+  #finish(ask: Ask, outcome: { response: InputResponse } | { error: unknown }): void {
+    if ('response' in outcome) ask.resolve(outcome.response);
+    else ask.reject(outcome.error);
+    if (this._active === ask) this.#next();
+  }
+
+  async #draft(ask: Ask): Promise<void> {
+    if (!this.samplingHandler || !ask.draft) return;
+    ask.draft.drafting = true;
+    this.requestUpdate();
+    try {
+      const result = await this.samplingHandler(ask.request.params as CreateMessageRequestParams, ask.context);
+      const blocks = Array.isArray(result.content) ? result.content : [result.content];
+      ask.draft.text = blocks.map((b) => (b.type === 'text' ? String((b as { text: string }).text) : '')).join('\n');
+      ask.draft.model = result.model;
+    } catch (error) {
+      ask.draft.error = `The draft could not be made: ${(error as Error).message}`;
+    } finally {
+      ask.draft.drafting = false;
+      this.requestUpdate();
+    }
+  }
+
+  // --- actions --------------------------------------------------------------------------------------
+
+  #onCancel = (event: Event) => {
+    // Escape: dismissing without a choice is "cancel" (client/elicitation "Response Actions").
+    event.preventDefault();
+    if (this._resume) return void this.#resume(false);
+    const ask = this._active;
+    if (ask) this.#dismiss(ask, 'cancel');
+  };
+
+  #dismiss(ask: Ask, action: 'decline' | 'cancel'): void {
+    if (ask.kind === 'form' || ask.kind === 'url') return this.#finish(ask, { response: { action } });
+    if (ask.kind === 'roots') return this.#finish(ask, { response: { roots: [] } });
+    this.#finish(ask, { error: new McpClientError('declined', 'You rejected the sampling request', { key: ask.context.key }) });
+  }
+
+  #content(ask: Ask): Record<string, FieldValue> {
+    const content: Record<string, FieldValue> = {};
+    for (const field of ask.fields ?? []) {
+      const value = ask.values.get(field.key);
+      if (value === undefined || value === '') continue;
+      if (Array.isArray(value) && value.length === 0 && !field.required) continue;
+      content[field.key] = value;
+    }
+    return content;
+  }
+
+  /** Validates the form; on failure marks the fields and focuses the first one. */
+  #validate(ask: Ask): boolean {
+    ask.errors.clear();
+    const content = this.#content(ask);
+    for (const field of ask.fields ?? []) {
+      if (field.required && !(field.key in content)) ask.errors.set(field.key, 'This field is required.');
+    }
+    try {
+      const result = compileSchemaSync((ask.request.params as ElicitRequestFormParams).requestedSchema)(content);
+      if (!result.valid) {
+        for (const issue of result.issues) {
+          const key = decodeURIComponent(issue.path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+          if (key && !ask.errors.has(key)) ask.errors.set(key, issue.keyword === 'required' ? 'This field is required.' : `This value ${issue.message}.`);
+          else if (!key) ask.formError = `The answer is not valid: ${issue.message}.`;
+        }
+      }
+    } catch (error) {
+      ask.formError = `The request's schema cannot be checked: ${(error as Error).message}`;
+    }
+    this.requestUpdate();
+    if (ask.errors.size > 0) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return false;
+    }
+    return ask.formError === undefined;
+  }
+
+  #onSubmit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const ask = this._active;
+    if (!ask) return;
+    if (ask.kind === 'form' && ask.fields) {
+      if (ask.step === 'fill') {
+        if (this.#validate(ask)) {
+          ask.step = 'review';
+          this.requestUpdate();
+          void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-action="accept"]')?.focus());
+        }
+        return;
+      }
+      return this.#finish(ask, { response: { action: 'accept', content: this.#content(ask) } });
+    }
+  };
+
+  #setValue(ask: Ask, field: Field, value: FieldValue | undefined): void {
+    if (value === undefined) ask.values.delete(field.key);
+    else ask.values.set(field.key, value);
+    ask.errors.delete(field.key);
+    this.requestUpdate();
+  }
+
+  #openUrl(ask: Ask): void {
+    if (!ask.url?.ok) return;
+    // A new top-level tab the page cannot script or read (client/elicitation "Safe URL Handling").
+    window.open(ask.url.href, '_blank', 'noopener,noreferrer');
+    ask.step = 'opened';
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-action="continue"]')?.focus());
+  }
+
+  #sendSample(ask: Ask): void {
+    const draft = ask.draft!;
+    const text = draft.text.trim();
+    if (!text) {
+      ask.errors.set('reply', 'Write a reply, or reject the request.');
+      this.requestUpdate();
+      return;
+    }
+    this.#finish(ask, { response: { role: 'assistant', content: { type: 'text', text }, model: draft.model.trim() || 'user', stopReason: 'endTurn' } });
+  }
+
+  // --- rendering ------------------------------------------------------------------------------------
+
+  protected override render() {
+    const ask = this._active;
+    return html`<dialog part="dialog" aria-labelledby="title" aria-describedby="message" @cancel=${this.#onCancel}>
+      ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderAsk(ask) : nothing}
+    </dialog>`;
+  }
+
+  #renderHeader(ask: Ask, title: string): TemplateResult {
+    const server = ask.context.server.serverInfo;
+    let host = ask.context.url;
+    try {
+      host = new URL(ask.context.url).host;
+    } catch {
+      /* keep the raw URL */
+    }
+    const name = server ? (server.title ?? server.name) : 'The server';
+    return html`<header part="header">
+      <h2 id="title" part="title">${title}</h2>
+      <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
+      <p part="progress">Round ${ask.context.round}${ask.context.total > 1 ? ` · request ${ask.context.index + 1} of ${ask.context.total}` : ''}</p>
+    </header>`;
+  }
+
+  #renderAsk(ask: Ask): TemplateResult {
+    switch (ask.kind) {
+      case 'form':
+        return this.#renderForm(ask);
+      case 'url':
+        return this.#renderUrl(ask);
+      case 'sampling':
+        return this.#renderSampling(ask);
+      case 'roots':
+        return this.#renderRoots(ask);
+    }
+  }
+
+  #renderTimeline(ask: Ask): TemplateResult | typeof nothing {
+    const rounds = this.#rounds.get(ask.context.callId);
+    if (!rounds || rounds.length === 0) return nothing;
+    const describe = (event: RoundEvent) => {
+      if (event.phase === 'input_required') {
+        const asked = Object.entries(event.inputRequests ?? {}).map(([key, r]) => `${key} (${r.method}${r.method === 'elicitation/create' && (r.params as { mode?: string }).mode === 'url' ? ', URL' : ''})`);
+        return `Round ${event.round}: the server asked for ${asked.length ? asked.join(', ') : 'a retry'}`;
+      }
+      if (event.phase === 'answered') {
+        const answers = Object.entries(event.inputResponses ?? {}).map(([key, r]) => `${key}: ${'action' in r ? String(r.action) : 'roots' in r ? `${(r as ListRootsResult).roots.length} root(s)` : 'reply'}`);
+        return `Round ${event.round}: answered ${answers.join(', ')}`;
+      }
+      return event.phase === 'complete' ? `Round ${event.round}: done` : `Round ${event.round}: failed`;
+    };
+    return html`<details part="timeline">
+      <summary>History of this call (${ask.context.method} ${ask.context.target ?? ''})</summary>
+      <ol>
+        ${rounds.map((event) => html`<li>${describe(event)}</li>`)}
+      </ol>
+    </details>`;
+  }
+
+  #renderForm(ask: Ask): TemplateResult {
+    const params = ask.request.params as ElicitRequestFormParams;
+    const reviewing = ask.step === 'review';
+    return html`<form method="dialog" novalidate @submit=${this.#onSubmit}>
+      ${this.#renderHeader(ask, reviewing ? 'Review your answer' : 'The server asks for information')}
+      <p id="message" part="message">${params.message}</p>
+      ${ask.formError ? html`<p part="error" role="alert">${ask.formError}</p>` : nothing}
+      ${ask.fields && !reviewing ? html`<fieldset part="fields">${ask.fields.map((field, i) => this.#renderField(ask, field, i))}</fieldset>` : nothing}
+      ${ask.fields && reviewing
+        ? html`<dl part="review" aria-label="Values to send">
+            ${ask.fields.map((field) => html`<dt>${field.label}</dt><dd>${describeValue(field, this.#content(ask)[field.key])}</dd>`)}
+          </dl>`
+        : nothing}
+      ${this.#renderTimeline(ask)}
+      <footer part="actions">
+        ${ask.fields
+          ? reviewing
+            ? html`<button type="button" data-action="edit" @click=${() => ((ask.step = 'fill'), this.requestUpdate())}>Edit</button>
+                <button type="submit" class="primary" data-action="accept">Accept</button>`
+            : html`<button type="submit" class="primary" data-action="review">Review</button>`
+          : nothing}
+        <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>
+        <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
+      </footer>
+    </form>`;
+  }
+
+  #renderField(ask: Ask, field: Field, index: number): TemplateResult {
+    const id = `f${index}`;
+    const error = ask.errors.get(field.key);
+    const describedBy = [field.description ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || nothing;
+    const value = ask.values.get(field.key);
+    const label = html`${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
+    const hint = field.description ? html`<span part="hint" id="${id}-hint">${field.description}</span>` : nothing;
+    const errorText = error ? html`<span part="field-error" id="${id}-error">${error}</span>` : nothing;
+    const invalid = error ? 'true' : 'false';
+
+    if (field.kind === 'boolean') {
+      return html`<div class="field" data-field=${field.key}>
+        <label class="choices"><input id=${id} type="checkbox" .checked=${value === true} aria-invalid=${invalid} aria-describedby=${describedBy}
+          @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLInputElement).checked)} />${label}</label>
+        ${hint}${errorText}
+      </div>`;
+    }
+    if (field.kind === 'choice') {
+      if (field.options.length <= 4) {
+        return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
+          <legend>${label}</legend>
+          <div class="choices" role="radiogroup">
+            ${field.options.map(
+              (option, i) => html`<label><input type="radio" name=${id} id=${i === 0 ? id : `${id}-${i}`} .checked=${value === option.value} aria-invalid=${invalid}
+                @change=${() => this.#setValue(ask, field, option.value)} />${option.label}</label>`,
+            )}
+            ${field.required
+              ? nothing
+              : html`<label><input type="radio" name=${id} .checked=${value === undefined} @change=${() => this.#setValue(ask, field, undefined)} />No answer</label>`}
+          </div>
+          ${hint}${errorText}
+        </fieldset>`;
+      }
+      return html`<div class="field" data-field=${field.key}>
+        <label for=${id}>${label}</label>
+        <select id=${id} aria-invalid=${invalid} aria-describedby=${describedBy} @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLSelectElement).value || undefined)}>
+          <option value="" ?selected=${value === undefined}>${field.required ? 'Choose…' : 'No answer'}</option>
+          ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${option.label}</option>`)}
+        </select>
+        ${hint}${errorText}
+      </div>`;
+    }
+    if (field.kind === 'multi') {
+      const selected = new Set((value as string[] | undefined) ?? []);
+      const bounds = [field.minItems !== undefined ? `at least ${field.minItems}` : '', field.maxItems !== undefined ? `at most ${field.maxItems}` : ''].filter(Boolean).join(', ');
+      return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
+        <legend>${label}${bounds ? html` <span part="hint">(${bounds})</span>` : nothing}</legend>
+        <div class="choices">
+          ${field.options.map(
+            (option, i) => html`<label><input type="checkbox" id=${i === 0 ? id : `${id}-${i}`} .checked=${selected.has(option.value)} aria-invalid=${invalid}
+              @change=${(e: Event) => {
+                const next = new Set(selected);
+                if ((e.target as HTMLInputElement).checked) next.add(option.value);
+                else next.delete(option.value);
+                this.#setValue(ask, field, field.options.map((o) => o.value).filter((v) => next.has(v)));
+              }} />${option.label}</label>`,
+          )}
+        </div>
+        ${hint}${errorText}
+      </fieldset>`;
+    }
+    if (field.kind === 'number') {
+      return html`<div class="field" data-field=${field.key}>
+        <label for=${id}>${label}</label>
+        <input id=${id} type="number" inputmode=${field.integer ? 'numeric' : 'decimal'} step=${field.integer ? '1' : 'any'} min=${field.minimum ?? nothing} max=${field.maximum ?? nothing}
+          .value=${value === undefined ? '' : String(value)} aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
+          @input=${(e: Event) => {
+            const text = (e.target as HTMLInputElement).value;
+            if (text === '') return this.#setValue(ask, field, undefined);
+            const number = Number(text);
+            if (!Number.isFinite(number) || (field.integer && !Number.isSafeInteger(number))) {
+              ask.values.delete(field.key);
+              ask.errors.set(field.key, field.integer ? 'Enter a whole number.' : 'Enter a number.');
+              this.requestUpdate();
+              return;
+            }
+            this.#setValue(ask, field, number);
+          }} />
+        ${hint}${errorText}
+      </div>`;
+    }
+    const type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : field.format === 'date-time' ? 'datetime-local' : 'text';
+    const shown = value === undefined ? '' : field.format === 'date-time' ? toLocalInput(String(value)) : String(value);
+    return html`<div class="field" data-field=${field.key}>
+      <label for=${id}>${label}</label>
+      <input id=${id} type=${type} .value=${shown} minlength=${field.minLength ?? nothing} maxlength=${field.maxLength ?? nothing}
+        aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
+        @input=${(e: Event) => {
+          const text = (e.target as HTMLInputElement).value;
+          this.#setValue(ask, field, field.format === 'date-time' ? fromLocalInput(text) : text === '' ? undefined : text);
+        }} />
+      ${hint}${errorText}
+    </div>`;
+  }
+
+  #renderUrl(ask: Ask): TemplateResult {
+    const params = ask.request.params as ElicitRequestUrlParams;
+    const review = ask.url!;
+    const opened = ask.step === 'opened';
+    return html`<form method="dialog" @submit=${(e: Event) => e.preventDefault()}>
+      ${this.#renderHeader(ask, opened ? 'Finish on the other page' : 'The server asks you to open a page')}
+      <p id="message" part="message">${params.message}</p>
+      <p part="url" aria-label="Full URL">${review.parts.before}<strong part="url-host">${review.parts.host}</strong>${review.parts.after}</p>
+      ${review.parts.host ? html`<p>This opens <strong>${review.unicodeHost ?? review.parts.host}</strong> in a new tab.</p>` : nothing}
+      ${review.warnings.map((warning) => html`<p part="warning">${warning}</p>`)}
+      ${review.refusal ? html`<p part="error" role="alert">${review.refusal}</p>` : nothing}
+      ${opened ? html`<p>When you have finished there, continue here. The server will check whether the step is complete.</p>` : nothing}
+      ${this.#renderTimeline(ask)}
+      <footer part="actions">
+        ${opened
+          ? html`<button type="button" class="primary" data-action="continue" @click=${() => this.#finish(ask, { response: { action: 'accept' } })}>Continue</button>`
+          : review.ok
+            ? html`<button type="button" class="primary" data-action="open" @click=${() => this.#openUrl(ask)}>Open ${review.parts.host}</button>`
+            : nothing}
+        ${opened ? nothing : html`<button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>`}
+        <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
+      </footer>
+    </form>`;
+  }
+
+  #renderBlock(block: ContentBlock): TemplateResult {
+    const b = block as { type: string; text?: string; data?: string; mimeType?: string };
+    if (b.type === 'text') return html`${String(b.text ?? '')}`;
+    if (b.type === 'image' && typeof b.data === 'string' && IMAGE_TYPES.has(String(b.mimeType))) return html`<img alt="Image from the server" src="data:${b.mimeType};base64,${b.data}" />`;
+    if (b.type === 'audio' && typeof b.data === 'string' && AUDIO_TYPES.has(String(b.mimeType))) return html`<audio controls src="data:${b.mimeType};base64,${b.data}"></audio>`;
+    return html`<em>[${b.type} content${b.mimeType ? ` (${b.mimeType})` : ''}]</em>`;
+  }
+
+  #renderSampling(ask: Ask): TemplateResult {
+    const params = ask.request.params as CreateMessageRequestParams;
+    const draft = ask.draft!;
+    const error = ask.errors.get('reply');
+    const hints = params.modelPreferences?.hints?.map((h) => h.name).filter(Boolean) ?? [];
+    return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), this.#sendSample(ask))}>
+      ${this.#renderHeader(ask, 'The server asks your model for a reply')}
+      <p id="message" part="message">Review the conversation the server wants answered. You may edit the reply before sending it, or reject the request.</p>
+      ${params.systemPrompt ? html`<p><strong>System prompt:</strong> ${params.systemPrompt}</p>` : nothing}
+      <ol part="messages" aria-label="Messages">
+        ${params.messages.map(
+          (message) => html`<li><strong>${message.role}:</strong> ${(Array.isArray(message.content) ? message.content : [message.content]).map((block) => this.#renderBlock(block))}</li>`,
+        )}
+      </ol>
+      <p part="hint">
+        Up to ${params.maxTokens} tokens${hints.length ? ` · preferred models: ${hints.join(', ')}` : ''}${params.modelPreferences?.speedPriority !== undefined ? ` · speed priority ${params.modelPreferences.speedPriority}` : ''}${params.modelPreferences?.intelligencePriority !== undefined ? ` · intelligence priority ${params.modelPreferences.intelligencePriority}` : ''}
+      </p>
+      ${draft.error ? html`<p part="warning">${draft.error}</p>` : nothing}
+      <div class="field">
+        <label for="reply">Reply${draft.drafting ? ' (drafting…)' : ''}</label>
+        <textarea id="reply" .value=${draft.text} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'reply-error' : nothing}
+          @input=${(e: Event) => ((draft.text = (e.target as HTMLTextAreaElement).value), ask.errors.delete('reply'))}></textarea>
+        ${error ? html`<span part="field-error" id="reply-error">${error}</span>` : nothing}
+      </div>
+      <div class="field">
+        <label for="model">Model name</label>
+        <input id="model" .value=${draft.model} @input=${(e: Event) => (draft.model = (e.target as HTMLInputElement).value)} />
+      </div>
+      ${this.#renderTimeline(ask)}
+      <footer part="actions">
+        <button type="submit" class="primary" data-action="send" ?disabled=${draft.drafting}>Send</button>
+        <button type="button" data-action="reject" @click=${() => this.#dismiss(ask, 'decline')}>Reject</button>
+      </footer>
+    </form>`;
+  }
+
+  #renderRoots(ask: Ask): TemplateResult {
+    const roots = ask.roots ?? [];
+    return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), this.#finish(ask, { response: { roots } }))}>
+      ${this.#renderHeader(ask, 'The server asks which folders it may use')}
+      <p id="message" part="message">${roots.length ? `Share these ${roots.length} root${roots.length === 1 ? '' : 's'} with the server?` : 'There are no roots configured to share.'}</p>
+      <ul>
+        ${roots.map((root) => html`<li>${root.name ? html`<strong>${root.name}</strong> — ` : nothing}${root.uri}</li>`)}
+      </ul>
+      ${this.#renderTimeline(ask)}
+      <footer part="actions">
+        <button type="submit" class="primary" data-action="share">Share</button>
+        <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Don't share</button>
+      </footer>
+    </form>`;
+  }
+
+  #renderResume(pending: PendingCall): TemplateResult {
+    const minutes = Math.max(1, Math.round((Date.now() - pending.savedAt) / 60000));
+    return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), void this.#resume(true))}>
+      <header part="header">
+        <h2 id="title" part="title">Continue where you left off?</h2>
+      </header>
+      <p id="message" part="message">
+        ${pending.method} ${pending.target ?? ''} was waiting for your answer about ${minutes} minute${minutes === 1 ? '' : 's'} ago, before the page was reloaded.
+      </p>
+      <footer part="actions">
+        <button type="submit" class="primary" data-action="resume">Resume</button>
+        <button type="button" data-action="discard" @click=${() => void this.#resume(false)}>Discard</button>
+      </footer>
+    </form>`;
+  }
+}
+
+
+defineElement('mcp-elicitation-dialog', McpElicitationDialog);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-elicitation-dialog': McpElicitationDialog;
+  }
+}
