@@ -942,7 +942,8 @@ export class McpClient {
     for (let round = interim ? 1 : 0; ; round++) {
       if (interim) {
         // Answer the interim result, then retry.
-        if (options.inputRequired === 'manual' && round > 0) return interim;
+        // Manual mode hands back interim results this call received (not one it was asked to resume).
+        if (options.inputRequired === 'manual' && interim !== options.resumeFrom) return interim;
         if (round > maxRounds) break;
         requestState = typeof interim.requestState === 'string' ? interim.requestState : undefined;
         const requests = interim.inputRequests;

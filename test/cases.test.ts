@@ -235,7 +235,7 @@ describe('C12 tools/list pagination', () => {
 
   test('a huge catalogue: 2,400 tools over 8 pages mixing JSON and SSE, exact non-ASCII names', async () => {
     const name = (n: number) =>
-      n % 100 === 0 ? ['инструмент_', 'ツール_', 'outil_é_'][(n / 100) % 3] + n : `tool_${String(n).padStart(4, '0')}`;
+      n % 100 === 0 ? `${['инструмент_', 'ツール_', 'outil_é_'][(n / 100) % 3]}${n}` : `tool_${String(n).padStart(4, '0')}`;
     const schema = {
       type: 'object',
       properties: Object.fromEntries(
