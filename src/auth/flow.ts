@@ -67,6 +67,8 @@ export interface TokenSet {
   accessToken: string;
   tokenType: 'Bearer' | 'DPoP';
   refreshToken?: string;
+  /** When the token was issued, in ms since the epoch. */
+  issuedAt: number;
   /** Expiry time of the access token in ms since the epoch, when the server said. */
   expiresAt?: number;
   /** Scopes granted (as the token endpoint reported them, else as requested). */
@@ -674,12 +676,14 @@ export async function tokenRequest(
   const expiresIn = typeof doc.expires_in === 'number' ? doc.expires_in : typeof doc.expires_in === 'string' ? Number(doc.expires_in) : NaN;
   const scope = typeof doc.scope === 'string' ? splitScopes(doc.scope) : input.requestedScopes;
   const refreshToken = typeof doc.refresh_token === 'string' && doc.refresh_token ? doc.refresh_token : refresh ? input.params.refresh_token : undefined;
+  const now = Date.now();
   return {
     accessToken: doc.access_token,
+    issuedAt: now,
     // A server that ignores the proof issues a plain bearer token: present it as such.
     tokenType: type === 'dpop' ? 'DPoP' : 'Bearer',
     ...(refreshToken ? { refreshToken } : {}),
-    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
+    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: now + expiresIn * 1000 } : {}),
     scopes: scope,
   };
 }

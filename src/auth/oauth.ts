@@ -86,7 +86,7 @@ export interface OAuthOptions {
   autoSignIn?: boolean;
   /** The `fetch` under the wrapper; default the global one, looked up per call. */
   fetch?: FetchLike;
-  /** Refresh this long before the access token expires; default 60,000 ms. */
+  /** Refresh this long before the access token expires (at most half its lifetime); default 60,000 ms. */
   refreshBeforeExpiryMs?: number;
   /** Authorizations allowed while serving one request (initial plus step-ups); default 3. */
   maxAuthorizations?: number;
@@ -417,18 +417,25 @@ export class OAuth {
     headers.set('DPoP', await createDpopProof(key, { method, url, accessToken: tokens.accessToken, nonce: this.#nonces.get(url.origin) }));
   }
 
+  /** Whether `tokens` are inside their refresh window (at most half their lifetime before expiry). */
+  #dueForRefresh(tokens: TokenSet): boolean {
+    if (tokens.expiresAt === undefined) return false;
+    const window = Math.min(this.#options.refreshBeforeExpiryMs ?? 60_000, (tokens.expiresAt - (tokens.issuedAt ?? 0)) / 2);
+    return tokens.expiresAt - window <= Date.now();
+  }
+
   /** The tokens to send now: refreshed first when about to expire; undefined when none are usable. */
   async #usableTokens(): Promise<TokenSet | undefined> {
     const tokens = this.#tokens;
     if (!tokens) return undefined;
-    const skew = this.#options.refreshBeforeExpiryMs ?? 60_000;
-    if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) return tokens;
-    if (!tokens.refreshToken) return tokens.expiresAt > Date.now() ? tokens : undefined;
+    if (!this.#dueForRefresh(tokens)) return tokens;
+    const unexpired = (tokens.expiresAt ?? Infinity) > Date.now();
+    if (!tokens.refreshToken) return unexpired ? tokens : undefined;
     try {
       return await this.#refresh(tokens);
     } catch (error) {
       // The token endpoint is unreachable: the old token may still be good for a moment.
-      if (tokens.expiresAt > Date.now()) return tokens;
+      if (unexpired) return tokens;
       throw error;
     }
   }
@@ -587,8 +594,7 @@ export class OAuth {
       const current = ((await this.#storage.get(key)) as TokenSet | undefined) ?? stale;
       if (current.accessToken !== stale.accessToken) {
         this.#tokens = current;
-        const skew = this.#options.refreshBeforeExpiryMs ?? 60_000;
-        if (current.expiresAt === undefined || current.expiresAt - skew > Date.now()) return current;
+        if (!this.#dueForRefresh(current)) return current;
       }
       if (!current.refreshToken) return undefined;
       const flow = await loadFlow();
