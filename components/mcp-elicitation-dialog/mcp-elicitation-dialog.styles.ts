@@ -17,6 +17,15 @@ export const dialogStyles = css`
     font: var(--mcp-font, inherit);
     box-shadow: 0 1rem 3rem rgb(0 0 0 / 0.25);
   }
+  :host([inline]) {
+    display: block;
+  }
+  :host([inline]) dialog {
+    position: static;
+    inline-size: auto;
+    margin: 0;
+    box-shadow: none;
+  }
   dialog::backdrop {
     background: var(--mcp-dialog-backdrop, rgb(0 0 0 / 0.45));
   }

@@ -140,6 +140,8 @@ export class McpElicitationDialog extends LitElement {
   @property({ attribute: 'no-roots', type: Boolean }) noRoots = false;
   /** Don't offer to resume a call left unanswered by a reload. */
   @property({ attribute: 'no-resume', type: Boolean }) noResume = false;
+  /** Show requests in the page flow (a non-modal dialog) instead of as a modal — e.g. inline in a chat transcript. */
+  @property({ type: Boolean, reflect: true }) inline = false;
 
   @state() private _active: Ask | undefined;
   @state() private _resume: PendingCall | undefined;
@@ -357,7 +359,8 @@ export class McpElicitationDialog extends LitElement {
     if (!dialog) return;
     if (!dialog.open) {
       this.#returnFocus = activeElement();
-      dialog.showModal();
+      if (this.inline) dialog.show();
+      else dialog.showModal();
       this.#internals.states.add('open');
     }
     await this.updateComplete;
@@ -406,6 +409,11 @@ export class McpElicitationDialog extends LitElement {
     if (this._resume) return void this.#resume(false);
     const ask = this._active;
     if (ask) this.#dismiss(ask, 'cancel');
+  };
+
+  #onKeydown = (event: KeyboardEvent) => {
+    // A non-modal (inline) dialog gets no cancel event from Escape: map it here.
+    if (this.inline && event.key === 'Escape' && !event.defaultPrevented) this.#onCancel(event);
   };
 
   #dismiss(ask: Ask, action: 'decline' | 'cancel'): void {
@@ -500,7 +508,7 @@ export class McpElicitationDialog extends LitElement {
 
   protected override render() {
     const ask = this._active;
-    return html`<dialog part="dialog" aria-labelledby="title" aria-describedby="message" @cancel=${this.#onCancel}>
+    return html`<dialog part="dialog" aria-labelledby="title" aria-describedby="message" @cancel=${this.#onCancel} @keydown=${this.#onKeydown}>
       ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderAsk(ask) : nothing}
     </dialog>`;
   }

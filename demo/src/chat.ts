@@ -1,0 +1,149 @@
+/**
+ * The embedded chat sample: a transcript in which a message can invoke a tool
+ * (from the tool menu or `/tool` syntax). Tool forms and input requests appear
+ * inline in the conversation, and results are posted as messages. Replace
+ * `model` (see chat-model.ts) to plug in a real LLM.
+ */
+import { html, nothing, render } from 'lit';
+import '../../components/index.js';
+import type { McpConnection, McpElicitationDialog } from '../../components/index.js';
+import type { CallToolResult, McpError, Tool } from '../../src/index.js';
+import { routerModel, type ChatModel } from './chat-model.js';
+import { deterministicDraft } from './sampling.js';
+import { initialServerUrl, setupThemeToggle } from './shared.js';
+
+setupThemeToggle();
+
+type Message =
+  | { id: number; role: 'user' | 'assistant'; text: string }
+  | { id: number; role: 'tool-form'; tool: Tool; arguments?: Record<string, unknown>; done?: boolean }
+  | { id: number; role: 'tool-result'; tool: string; result: CallToolResult }
+  | { id: number; role: 'error'; text: string };
+
+/** The model hook: swap in a real LLM here. */
+export let model: ChatModel = routerModel;
+/** Replaces the model (for hosts experimenting in the console). */
+export function setModel(next: ChatModel): void {
+  model = next;
+}
+
+const messages: Message[] = [{ id: 0, role: 'assistant', text: 'Hi! Ask me for the weather in a city, to book a table, or type /help.' }];
+let nextId = 1;
+let tools: readonly Tool[] = [];
+let busy = false;
+
+const app = document.getElementById('app')!;
+const connection = document.createElement('mcp-connection') as McpConnection;
+connection.serverUrl = initialServerUrl();
+connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
+const content = document.createElement('div');
+content.className = 'chat';
+const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
+dialog.inline = true;
+dialog.samplingHandler = deterministicDraft;
+connection.append(content, dialog);
+app.append(connection);
+
+connection.addEventListener('mcp-tools-changed', (event) => {
+  tools = event.detail.tools;
+  update();
+});
+connection.addEventListener('mcp-connect', () => update());
+
+type Draft = Message extends infer M ? (M extends Message ? Omit<M, 'id'> : never) : never;
+
+function post(message: Draft): void {
+  messages.push({ ...message, id: nextId++ } as Message);
+  update();
+  queueMicrotask(() => content.querySelector('.transcript li:last-child')?.scrollIntoView({ block: 'end' }));
+}
+
+async function callTool(name: string, args: Record<string, unknown>): Promise<void> {
+  const client = connection.client;
+  if (!client) return post({ role: 'error', text: 'Not connected to the server.' });
+  busy = true;
+  update();
+  try {
+    const result = await client.callTool(name, args);
+    if (result.resultType !== 'input_required') post({ role: 'tool-result', tool: name, result: result as CallToolResult });
+  } catch (error) {
+    post({ role: 'error', text: `${name} failed: ${(error as McpError).message}` });
+  } finally {
+    busy = false;
+    update();
+  }
+}
+
+async function send(text: string): Promise<void> {
+  post({ role: 'user', text });
+  const turn = await model({ text, tools });
+  if (turn.text || turn.kind === 'reply') post({ role: 'assistant', text: turn.kind === 'reply' ? turn.text : turn.text! });
+  if (turn.kind === 'call') await callTool(turn.tool, turn.arguments);
+  else if (turn.kind === 'form') {
+    const tool = tools.find((t) => t.name === turn.tool);
+    if (tool) post({ role: 'tool-form', tool, arguments: turn.arguments });
+  }
+}
+
+function onSubmit(event: SubmitEvent): void {
+  event.preventDefault();
+  const form = event.target as HTMLFormElement;
+  const input = form.elements.namedItem('message') as HTMLInputElement;
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = '';
+  void send(text);
+}
+
+function onPickTool(event: Event): void {
+  const select = event.target as HTMLSelectElement;
+  const tool = tools.find((t) => t.name === select.value);
+  select.value = '';
+  if (tool) post({ role: 'tool-form', tool });
+}
+
+function renderMessage(message: Message) {
+  switch (message.role) {
+    case 'user':
+    case 'assistant':
+      return html`<li class=${message.role}><span class="who">${message.role === 'user' ? 'You' : 'Assistant'}</span><p>${message.text}</p></li>`;
+    case 'error':
+      return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p></li>`;
+    case 'tool-form':
+      return html`<li class="assistant tool">
+        <span class="who">Tool · ${message.tool.title ?? message.tool.name}</span>
+        <mcp-tool-form .tool=${message.tool} .arguments=${message.arguments} no-result
+          @mcp-tool-result=${(e: CustomEvent) => {
+            if (message.done) return;
+            post({ role: 'tool-result', tool: message.tool.name, result: e.detail.result });
+          }}></mcp-tool-form>
+      </li>`;
+    case 'tool-result':
+      return html`<li class="assistant tool"><span class="who">Result · ${message.tool}</span><mcp-tool-result .result=${message.result}></mcp-tool-result></li>`;
+  }
+}
+
+function update(): void {
+  render(
+    html`<section class="conversation" aria-labelledby="chat-heading">
+        <h2 id="chat-heading" class="visually-hidden">Conversation</h2>
+        <ol class="transcript" aria-live="polite">
+          ${messages.map(renderMessage)}
+        </ol>
+      </section>
+      <form class="composer" @submit=${onSubmit}>
+        <label class="visually-hidden" for="tool-menu">Use a tool</label>
+        <select id="tool-menu" @change=${onPickTool} ?disabled=${tools.length === 0}>
+          <option value="">Tools…</option>
+          ${tools.map((t) => html`<option value=${t.name}>${t.title ?? t.name}</option>`)}
+        </select>
+        <label class="visually-hidden" for="message">Message</label>
+        <input id="message" name="message" autocomplete="off" placeholder="Ask something, or /tool name {…}" />
+        <button class="primary" type="submit">Send</button>
+        ${busy ? html`<span class="muted" role="status">Working…</span>` : nothing}
+      </form>`,
+    content,
+  );
+}
+
+update();
