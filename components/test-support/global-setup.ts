@@ -3,7 +3,9 @@
  * browser tests run) and hands their URLs to the tests through `inject`:
  * - `demoServerUrl`: the demo MCP server (official SDK, 2026-07-28);
  * - `corsBrokenServerUrl`: the same server with `Mcp-Method` left out of its
- *   CORS allow-list, for the CORS doctor.
+ *   CORS allow-list, for the CORS doctor;
+ * - `protectedServerUrl`: the protected demo (oidc-provider, sign-in approved
+ *   without a page, COOP on the authorization server), for the OAuth pieces.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -13,9 +15,13 @@ export default async function setup(project: TestProject) {
   const corsBroken = await startDemoServer({ port: 0, withholdCorsHeaders: ['mcp-method'] });
   project.provide('demoServerUrl', demo.url);
   project.provide('corsBrokenServerUrl', corsBroken.url);
+  const { startProtectedDemo } = await import('../../demo/server/protected.js');
+  const protectedDemo = await startProtectedDemo({ port: 0, authPort: 0, autoApprove: true, coop: true });
+  project.provide('protectedServerUrl', protectedDemo.url);
   return async () => {
     await demo.close();
     await corsBroken.close();
+    await protectedDemo.close();
   };
 }
 
@@ -23,5 +29,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     demoServerUrl: string;
     corsBrokenServerUrl: string;
+    protectedServerUrl: string;
   }
 }

@@ -32,6 +32,10 @@ export interface ProtectedDemoOptions {
   allowedOrigins?: (origin: string) => boolean;
   /** Log requests to stderr. */
   verbose?: boolean;
+  /** Approve sign-ins without showing the login page (automated browser tests). */
+  autoApprove?: boolean;
+  /** Send `Cross-Origin-Opener-Policy: same-origin` from the authorization server, as many do (it cuts `window.opener`). */
+  coop?: boolean;
 }
 
 export interface ProtectedDemo {
@@ -151,21 +155,34 @@ export async function startProtectedDemo(options: ProtectedDemoOptions = {}): Pr
 
   authHttp.on('request', async (req: IncomingMessage, res: ServerResponse) => {
     log(`[as] ${req.method} ${req.url}`);
+    if (options.coop) res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     const url = new URL(req.url ?? '/', issuer);
+    // oidc-provider does not answer CORS on its registration endpoint; a browser app registering itself needs it.
+    const origin = req.headers.origin;
+    if (url.pathname === '/reg' && origin && allowed(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type, accept, authorization', 'Access-Control-Max-Age': '600' });
+        res.end();
+        return;
+      }
+    }
     const match = /^\/interaction\/([^/]+)(\/login)?$/.exec(url.pathname);
     if (!match) return providerCallback(req, res);
     try {
       const details = await provider.interactionDetails(req, res);
       const params = details.params as Record<string, string | undefined>;
       const scopes = (params.scope ?? '').split(' ').filter(Boolean);
-      if (req.method === 'GET' && !match[2]) {
+      const approve = options.autoApprove && req.method === 'GET' && !match[2];
+      if (req.method === 'GET' && !match[2] && !approve) {
         const client = await provider.Client.find(params.client_id ?? '');
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end(loginPage(details.uid, client?.clientName ?? params.client_id ?? 'An application', scopes, params.resource ?? resource));
         return;
       }
-      if (req.method === 'POST' && match[2]) {
-        const form = new URLSearchParams((await readBody(req)).toString('utf8'));
+      if (approve || (req.method === 'POST' && match[2])) {
+        const form = approve ? new URLSearchParams({ decision: 'allow' }) : new URLSearchParams((await readBody(req)).toString('utf8'));
         if (form.get('decision') !== 'allow') {
           await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled the sign-in' }, { mergeWithLastSubmission: false });
           return;
@@ -264,7 +281,10 @@ export async function startProtectedDemo(options: ProtectedDemoOptions = {}): Pr
     const headers = { ...req.headers, host: target.host };
     delete headers.authorization;
     const upstream = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + url.search, method: req.method, headers }, (reply) => {
-      const replyHeaders = { ...reply.headers, ...corsHeaders(origin) };
+      // The inner server's own CORS headers are replaced by ours (a header given twice fails CORS).
+      const replyHeaders: Record<string, string | string[] | undefined> = {};
+      for (const [name, value] of Object.entries(reply.headers)) if (!name.startsWith('access-control-') && name !== 'vary') replyHeaders[name] = value;
+      Object.assign(replyHeaders, corsHeaders(origin));
       res.writeHead(reply.statusCode ?? 502, replyHeaders);
       reply.pipe(res);
     });

@@ -499,7 +499,6 @@ export class OAuth {
     const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
     const previousStatus = this.#status;
     this.#setStatus('authorizing');
-    let opened = false;
     try {
       const flow = await loadFlow();
       const ctx = this.#context(signal);
@@ -529,7 +528,6 @@ export class OAuth {
           scopes: selected,
         });
       }
-      opened = true;
       let callback: string | URL;
       try {
         callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: this.redirectUri, signal, interactive: input.interactive }), signal);
@@ -552,7 +550,8 @@ export class OAuth {
       }
       throw this.#fail(failure, this.#tokens ? 'signed_in' : previousStatus === 'needs_sign_in' ? 'needs_sign_in' : 'signed_out');
     } finally {
-      if (opened) this.#opener?.done?.();
+      // Also when prepare() opened a window but the flow failed before showing it.
+      this.#opener?.done?.();
     }
   }
 
