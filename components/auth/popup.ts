@@ -60,7 +60,15 @@ export function popupAuthorization(options: PopupAuthorizationOptions = {}): Aut
   return {
     prepare() {
       // Inside the user's gesture: open now (blank), navigate once the URL is known.
-      if (!usable(popup)) popup = openWindow('about:blank', target, options.features ?? centredFeatures());
+      if (!usable(popup)) {
+        popup = openWindow('about:blank', target, options.features ?? centredFeatures());
+        try {
+          // A word for the user while discovery runs (the blank window is same-origin until it navigates).
+          if (popup) popup.document.body.textContent = 'Connecting to the sign-in page…';
+        } catch {
+          /* not scriptable: fine */
+        }
+      }
     },
 
     open(url, request) {
