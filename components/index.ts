@@ -16,5 +16,5 @@ export { McpConnection, type ConnectionStatus } from './mcp-connection/mcp-conne
 export { diagnoseCors, type CorsDiagnosis } from './mcp-connection/cors-doctor.js';
 export { McpElicitationDialog, type InputPolicy, type SamplingDraft } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 export { popupAuthorization, type PopupAuthorizationOptions } from './auth/popup.js';
-export { redirectAuthorization } from './auth/redirect.js';
+export { redirectAuthorization, completeRedirectAuthorization } from './auth/redirect.js';
 export { completeAuthorizationCallback, type CallbackOptions } from './auth/callback.js';

@@ -15,7 +15,7 @@ import { createDpopProof, generateDpopKey } from '../../src/auth/dpop.js';
 import { completeAuthorizationCallback } from './callback.js';
 import { DEFAULT_CHANNEL } from './messages.js';
 import { popupAuthorization } from './popup.js';
-import { redirectAuthorization } from './redirect.js';
+import { completeRedirectAuthorization, redirectAuthorization } from './redirect.js';
 
 const serverUrl = inject('protectedServerUrl');
 const redirectUri = new URL('/components/auth/test-callback.html', location.origin).href;
@@ -136,10 +136,19 @@ describe('redirect mode', () => {
     cleanups.push(() => trip?.close());
     const callback = await returned;
 
-    // After the "reload": a new instance, same database.
+    // After the "reload": a new instance, same database; the address bar carries the response.
+    const original = location.href;
+    cleanups.push(() => history.replaceState(history.state, '', original));
+    const withResponse = new URL(original);
+    for (const [key, value] of new URL(callback).searchParams) withResponse.searchParams.set(key, value);
+    history.replaceState(history.state, '', withResponse.href);
     const after = createOAuth({ resourceUrl: serverUrl, redirectUri, storage: new IndexedDbAuthStorage(name), openAuthorizationUrl: redirectAuthorization() });
-    expect(await after.handleRedirect(callback)).toBe(true);
+    expect(await completeRedirectAuthorization(after, callback)).toBe(true);
     expect(after.status).toBe('signed_in');
+    // The one-time code is gone from the address bar; the page's own parameters stay.
+    expect(new URL(location.href).searchParams.has('code')).toBe(false);
+    expect(new URL(location.href).searchParams.has('state')).toBe(false);
+    expect(location.href).toBe(original);
     await client(after).callTool('get_weather', { city: 'Turku' });
   });
 });

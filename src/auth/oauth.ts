@@ -317,14 +317,15 @@ export class OAuth {
     const callback = new URL(href);
     const redirect = new URL(this.redirectUri);
     if (callback.origin !== redirect.origin || callback.pathname !== redirect.pathname) return false;
-    const flow = await loadFlow();
-    const state = flow.callbackParams(callback).get('state');
+    // Checked without loading the flow code: most page loads carry no authorization response.
+    const state = callback.searchParams.get('state') ?? new URLSearchParams(callback.hash.replace(/^#/, '')).get('state');
     if (!state) return false;
     await this.#loaded;
     const key = storageKeys.pending(state);
     const pending = (await this.#storage.get(key)) as PendingAuthorization | undefined;
     // Another server's authorization (several OAuth instances share one store) is not ours.
     if (!pending || pending.resourceUrl !== this.resourceUrl.href) return false;
+    const flow = await loadFlow();
     if (Date.now() - pending.createdAt > (this.#options.authorizationTimeoutMs ?? 600_000)) {
       await this.#storage.delete(key);
       throw this.#fail(new McpAuthError('timeout', `The authorization for ${this.resourceUrl.href} expired before the return to ${this.redirectUri}`, { url: this.redirectUri }));
