@@ -85,6 +85,19 @@ export class McpInputRequiredEvent extends Event {
   }
 }
 
+/**
+ * `<mcp-tool-form>` is about to call a tool with `detail.arguments` (already
+ * validated and confirmed). Cancelable: `preventDefault()` stops the call, e.g.
+ * to ask the user in the host's own way or to record the arguments.
+ */
+export class McpToolCallEvent extends Event {
+  readonly detail: { tool: string; arguments: Record<string, unknown> };
+  constructor(tool: string, args: Record<string, unknown>) {
+    super('mcp-tool-call', { ...DOMAIN, cancelable: true });
+    this.detail = { tool, arguments: args };
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'mcp-connect': McpConnectEvent;
@@ -92,6 +105,7 @@ declare global {
     'mcp-error': McpErrorEvent;
     'mcp-tools-changed': McpToolsChangedEvent;
     'mcp-tool-result': McpToolResultEvent;
+    'mcp-tool-call': McpToolCallEvent;
     'mcp-input-required': McpInputRequiredEvent;
   }
 }

@@ -315,18 +315,27 @@ interface Built {
  *   number text, invalid JSON text, unnamed map entries…). The arguments still
  *   need validating against the schema before they are sent.
  */
-export function buildArguments(model: FormModel, draft: Draft | undefined): { arguments: JsonRecord; issues: LocalIssue[] } {
+export function buildArguments(model: FormModel, draft: Draft | undefined, unions?: UnionChoice[]): { arguments: JsonRecord; issues: LocalIssue[] } {
   const issues: LocalIssue[] = [];
   const root = model.root(looseValue(draft));
-  const built = build(model, root, draft, true, '', issues);
+  const built = build(model, root, draft, true, '', issues, unions);
   let args: JsonRecord = {};
   if (isRecord(built.value)) args = built.value;
   else if (built.value !== undefined) issues.push({ pointer: '', message: 'The arguments must be a JSON object.' });
   return { arguments: args, issues };
 }
 
+/** A union met while building, with the variant in use (for variant-specific error messages). */
+export interface UnionChoice {
+  pointer: string;
+  field: UnionField;
+  choice: number;
+  /** The built value of the union, when there is one. */
+  value?: JsonValue;
+}
+
 /** Builds the value of one field (exported for the element's per-field preview and tests). */
-export function build(model: FormModel, field: Field, draft: Draft | undefined, required: boolean, pointer: string, issues: LocalIssue[]): Built {
+export function build(model: FormModel, field: Field, draft: Draft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions?: UnionChoice[]): Built {
   if (draft?.k === 'null') {
     if (field.nullable || field.kind === 'json') return { value: null, filled: true };
     draft = undefined;
@@ -384,26 +393,30 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
       if (effective?.k === 'v') return { value: effective.v, filled: !fromDefault };
       return { filled: false };
     case 'object':
-      return buildObject(model, field, effective?.k === 'obj' ? effective : undefined, required || pointer === '', pointer, issues, fromDefault);
+      return buildObject(model, field, effective?.k === 'obj' ? effective : undefined, required || pointer === '', pointer, issues, fromDefault, unions);
     case 'array':
-      return buildArray(model, field, effective?.k === 'arr' ? effective : undefined, required, pointer, issues);
+      return buildArray(model, field, effective?.k === 'arr' ? effective : undefined, required, pointer, issues, unions);
     case 'union': {
       const choice = currentChoice(field, effective);
       const sub = effective?.k === 'union' ? own(effective.by, String(choice)) : undefined;
       const variant = variantField(model, field, choice, sub);
       if (!variant) return { filled: false };
-      return build(model, variant, sub, required, pointer, issues);
+      const trace: UnionChoice | undefined = unions ? { pointer, field, choice } : undefined;
+      if (trace) unions!.push(trace);
+      const built = build(model, variant, sub, required, pointer, issues, unions);
+      if (trace && built.value !== undefined) trace.value = built.value;
+      return built;
     }
   }
 }
 
-function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | undefined, present: boolean, pointer: string, issues: LocalIssue[], fromDefault: boolean): Built {
+function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | undefined, present: boolean, pointer: string, issues: LocalIssue[], fromDefault: boolean, unions?: UnionChoice[]): Built {
   const out: JsonRecord = {};
   let filled = false;
   for (const entry of field.properties) {
     const sub = own(draft?.p, entry.key);
     const member = memberField(model, field, entry.key, entry.schema, sub);
-    const built = build(model, member, sub, entry.required, child(pointer, entry.key), issues);
+    const built = build(model, member, sub, entry.required, child(pointer, entry.key), issues, unions);
     if (built.value !== undefined) put(out, entry.key, built.value);
     filled ||= built.filled;
   }
@@ -424,7 +437,7 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
       return;
     }
     seen.add(row.key);
-    const built = build(model, valueField, row.value, true, child(pointer, row.key), issues);
+    const built = build(model, valueField, row.value, true, child(pointer, row.key), issues, unions);
     if (built.value === undefined) issues.push({ pointer: child(pointer, row.key), message: 'Enter a value.' });
     else put(out, row.key, built.value);
   });
@@ -433,7 +446,7 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
   return { filled: false };
 }
 
-function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[]): Built {
+function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions?: UnionChoice[]): Built {
   if (!draft) return required ? { value: [], filled: false } : { filled: false };
   if (field.choices) {
     const chosen = draft.items.flatMap((item) => (item?.k === 'v' ? [item.v] : []));
@@ -453,7 +466,7 @@ function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | und
       values.push(null);
       return;
     }
-    const built = build(model, sub, item, true, at, issues);
+    const built = build(model, sub, item, true, at, issues, unions);
     if (built.value === undefined) {
       // A JSON array has no holes: keep the place, and block sending until it is filled.
       if (!issues.some((issue) => issue.pointer === at || issue.pointer.startsWith(`${at}/`))) issues.push({ pointer: at, message: 'Enter a value or remove this item.' });

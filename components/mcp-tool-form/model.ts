@@ -128,6 +128,8 @@ export interface ArrayField extends FieldBase {
 export interface UnionVariant {
   label: string;
   schema: JsonRecord;
+  /** The alternative as written in the document (to validate against it alone). */
+  node?: unknown;
   /** Value of the discriminator property in this variant. */
   discriminatorValue?: JsonValue;
   problem?: SchemaProblem;
@@ -190,7 +192,7 @@ const FORMAT_INPUTS: Record<string, StringField['input']> = {
 };
 
 /** Property names whose strings are usually long (code, messages…): a textarea fits better. */
-const LONG_TEXT = /(^|[_-])(content|body|text|code|script|markdown|html|sql|prompt|message|query|instructions?|template|comment|notes?|source|snippet)s?$|(Content|Body|Text|Code|Script|Markdown|Html|Sql|Prompt|Message|Query|Instructions|Template|Comment|Notes?|Source|Snippet)s?$/;
+const LONG_TEXT = /(^|[_-])(content|body|text|code|script|markdown|html|sql|prompt|instructions?|template|snippet)s?$|(Content|Body|Text|Code|Script|Markdown|Html|Sql|Prompt|Instructions|Template|Snippet)s?$/;
 
 function typeList(type: unknown): string[] | undefined {
   if (typeof type === 'string') return [type];
@@ -249,6 +251,7 @@ export class FormModel {
   /** Why the whole schema cannot be used as a form (then the root is a JSON field). */
   readonly problem: SchemaProblem | undefined;
   readonly #evaluate: ConditionEvaluator;
+  readonly #validators = new WeakMap<object, Validator | null>();
 
   constructor(inputSchema: unknown, options: FormModelOptions = {}) {
     this.inputSchema = inputSchema;
@@ -266,6 +269,26 @@ export class FormModel {
       this.problem = { keyword: 'type', message: 'The input schema is not a JSON object; edit the arguments as JSON.' };
     }
     this.#evaluate = options.evaluate ?? conditionEvaluator(this.document);
+  }
+
+  /**
+   * A validator for one subschema of the document on its own (e.g. the chosen
+   * variant of a union, for precise error messages). Cached; undefined when the
+   * validator is not loaded or the subschema does not compile.
+   */
+  validatorFor(node: unknown): Validator | undefined {
+    if (!isRecord(node)) return undefined;
+    let validator = this.#validators.get(node);
+    if (validator === undefined) {
+      validator = null;
+      try {
+        validator = compileSchemaSync(wrapForCompile(this.document, node));
+      } catch {
+        // Not loaded yet, or not compilable: the caller falls back to the whole schema.
+      }
+      if (validator) this.#validators.set(node, validator);
+    }
+    return validator ?? undefined;
   }
 
   /**
@@ -473,7 +496,7 @@ export class FormModel {
         nullable = true;
         continue;
       }
-      const variant: UnionVariant = { label: '', schema: merge(resolved.schema, shared) };
+      const variant: UnionVariant = { label: '', schema: merge(resolved.schema, shared), node: alternative };
       if (resolved.problem) variant.problem = resolved.problem;
       variants.push(variant);
     }
@@ -738,7 +761,11 @@ function hasReference(node: unknown, budget = { n: 2000 }): boolean {
   return Object.values(node).some((value) => hasReference(value, budget));
 }
 
-function wrapForCompile(document: SchemaDocument, fragment: JsonRecord): JsonRecord {
+/**
+ * A schema that validates against `fragment` alone but still resolves the
+ * document's references (the fragment is addressed inside a copy of the document).
+ */
+export function wrapForCompile(document: SchemaDocument, fragment: JsonRecord): JsonRecord {
   const dialect = document.dialect === 'draft-07' ? 'http://json-schema.org/draft-07/schema#' : 'https://json-schema.org/draft/2020-12/schema';
   const pointer = document.pointerOf(fragment);
   if (!hasReference(fragment) || pointer === undefined || !isRecord(document.root)) return { ...fragment, $schema: dialect };

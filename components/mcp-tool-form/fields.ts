@@ -1,0 +1,846 @@
+/**
+ * Renders the field model of `<mcp-tool-form>` as native controls. Every label,
+ * control, hint and error of a field share the form's shadow root, so `for`
+ * and `aria-describedby` resolve. Everything the server wrote (titles,
+ * descriptions, enum labels) is rendered as text.
+ *
+ * Each field's wrapper carries stable hooks for host tests:
+ * `data-pointer` (JSON Pointer of the value), `data-path` (dotted),
+ * `data-kind`, and `data-invalid` while it shows an error.
+ *
+ * @module
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { child, jsonEqual, type JsonValue } from '../internal/json.js';
+import { dottedPath, idFor } from '../internal/dom.js';
+import {
+  build,
+  currentChoice,
+  effectiveDraft,
+  itemField,
+  looseValue,
+  memberField,
+  parseJsonText,
+  rowField,
+  valueToDraft,
+  variantField,
+  withChoice,
+  withItems,
+  withMember,
+  withRows,
+  withVariantDraft,
+  type Draft,
+  type MapRow,
+} from './draft.js';
+import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
+
+/** What the renderer needs from the element. */
+export interface RenderHost {
+  readonly model: FormModel;
+  /** Messages to show at exactly this pointer, or at pointers below it that no rendered field claims. */
+  errorsAt(pointer: string, claimsBelow: 'all' | ((token: string) => boolean) | 'none'): string[];
+  /** Whether a collapsed optional/recursive object was opened by the user. */
+  isExpanded(pointer: string): boolean;
+  setExpanded(pointer: string, open: boolean): void;
+}
+
+/** Replaces a field's draft; `final` is true for committed changes (a `change` event). */
+export type Setter = (next: Draft | undefined, final: boolean) => void;
+
+interface Slot {
+  field: Field;
+  draft: Draft | undefined;
+  required: boolean;
+  pointer: string;
+  set: Setter;
+  /** A label to use instead of the field's (array items, union values). */
+  label?: string;
+  /** An object rendered inline (the root, a union variant): no fieldset of its own. */
+  inline?: boolean;
+  /** The content of a union's chosen variant: same pointer as the union, so it gets its own ids and no `data-pointer`. */
+  variant?: boolean;
+}
+
+const NULL_OPTION = '\u0000null';
+
+/** A sentence of constraints for a hint: "3–80 characters", "whole number from 1 to 40"… */
+export function constraintText(field: Field): string {
+  const parts: string[] = [];
+  const range = (low: number | undefined, high: number | undefined, unit: string) => {
+    if (low !== undefined && high !== undefined) parts.push(low === high ? `exactly ${low} ${unit}` : `${low}–${high} ${unit}`);
+    else if (low !== undefined && low > 0) parts.push(`at least ${low} ${unit}`);
+    else if (high !== undefined) parts.push(`up to ${high} ${unit}`);
+  };
+  switch (field.kind) {
+    case 'string':
+      range(field.minLength, field.maxLength, 'characters');
+      if (field.format && !['date', 'date-time', 'time', 'email', 'uri', 'url'].includes(field.format)) parts.push(`format: ${field.format}`);
+      if (field.pattern) parts.push(`pattern: ${field.pattern}`);
+      break;
+    case 'number': {
+      const bounds: string[] = [];
+      if (field.minimum !== undefined) bounds.push(`≥ ${field.minimum}`);
+      if (field.exclusiveMinimum !== undefined) bounds.push(`> ${field.exclusiveMinimum}`);
+      if (field.maximum !== undefined) bounds.push(`≤ ${field.maximum}`);
+      if (field.exclusiveMaximum !== undefined) bounds.push(`< ${field.exclusiveMaximum}`);
+      if (field.integer) parts.push('whole number');
+      if (bounds.length > 0) parts.push(bounds.join(', '));
+      if (field.multipleOf !== undefined) parts.push(`multiple of ${field.multipleOf}`);
+      break;
+    }
+    case 'array':
+      range(field.minItems || undefined, field.maxItems, 'items');
+      if (field.uniqueItems) parts.push('no duplicates');
+      break;
+    default:
+      break;
+  }
+  return parts.join('; ');
+}
+
+/** `HH:MM` (or with seconds) from a time input → RFC 3339 `full-time` with the local offset. */
+function timeToRfc(value: string): string {
+  const withSeconds = value.length === 5 ? `${value}:00` : value;
+  return `${withSeconds}${offset(new Date())}`;
+}
+
+/** A `datetime-local` value → RFC 3339 `date-time` with the offset in force at that local time. */
+function dateTimeToRfc(value: string): string {
+  const withSeconds = /T\d{2}:\d{2}$/.test(value) ? `${value}:00` : value;
+  const local = new Date(withSeconds);
+  return `${withSeconds}${Number.isNaN(local.getTime()) ? 'Z' : offset(local)}`;
+}
+
+function offset(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  if (minutes === 0) return 'Z';
+  const sign = minutes > 0 ? '+' : '-';
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** What a date/time input shows for a stored RFC 3339 value (its wall-clock part). */
+function toInputValue(field: StringField, value: string): string {
+  if (field.input === 'datetime-local') return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?/.exec(value)?.[0] ?? '';
+  if (field.input === 'time') return /^\d{2}:\d{2}(:\d{2})?/.exec(value)?.[0] ?? '';
+  if (field.input === 'date') return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '';
+  return value;
+}
+
+function display(value: JsonValue | undefined): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The renderer: one instance per render of the form.
+ */
+export class FieldRenderer {
+  readonly #host: RenderHost;
+  readonly #model: FormModel;
+  /** Whether every error is shown (after the first submit), or only JSON parse errors. */
+  readonly #showErrors: boolean;
+
+  constructor(host: RenderHost, showErrors: boolean) {
+    this.#host = host;
+    this.#model = host.model;
+    this.#showErrors = showErrors;
+  }
+
+  /** The whole arguments object. */
+  root(draft: Draft | undefined, set: Setter): TemplateResult {
+    const field = this.#model.root(looseValue(draft));
+    return this.render({ field, draft, required: true, pointer: '', set, inline: true });
+  }
+
+  render(slot: Slot): TemplateResult {
+    const { field, draft } = slot;
+    // Any subtree in "edit as JSON" mode, and fields that are JSON by nature.
+    if (draft?.k === 'json' || field.kind === 'json') return this.#json(slot);
+    switch (field.kind) {
+      case 'string':
+        return this.#string(slot, field);
+      case 'number':
+        return this.#number(slot, field);
+      case 'boolean':
+        return this.#boolean(slot, field);
+      case 'enum':
+        return field.widget === 'radio' ? this.#radios(slot, field) : this.#select(slot, field);
+      case 'const':
+        return this.#const(slot, field);
+      case 'object':
+        return this.#object(slot, field);
+      case 'array':
+        return field.choices ? this.#choices(slot, field) : this.#array(slot, field);
+      case 'union':
+        return this.#union(slot, field);
+    }
+  }
+
+  // --- shared pieces -----------------------------------------------------------------------
+
+  #id(slot: Slot): string {
+    return idFor(slot.variant ? 'v' : 'f', slot.pointer);
+  }
+
+  /** `data-pointer` of a field's wrapper (a variant's content leaves it to its union). */
+  #pointerHook(slot: Slot): string | undefined {
+    return slot.variant ? undefined : slot.pointer;
+  }
+
+  #pathHook(slot: Slot): string | undefined {
+    return slot.variant ? undefined : dottedPath(slot.pointer);
+  }
+
+  #errors(slot: Slot, claims: 'all' | ((token: string) => boolean) | 'none', local: string[] = []): string[] {
+    const shown = this.#showErrors ? this.#host.errorsAt(slot.pointer, claims) : [];
+    return [...new Set([...local, ...shown])];
+  }
+
+  #hintText(slot: Slot): string {
+    const { field } = slot;
+    return [field.description, constraintText(field)].filter((part) => part).join(' · ');
+  }
+
+  #describedBy(id: string, hint: string, errors: string[]): string | undefined {
+    const ids = [hint ? `${id}-hint` : '', errors.length > 0 ? `${id}-error` : ''].filter(Boolean);
+    return ids.length > 0 ? ids.join(' ') : undefined;
+  }
+
+  #badges(field: Field): TemplateResult | typeof nothing {
+    const badges: TemplateResult[] = [];
+    if (field.header) badges.push(html`<span part="badge header-badge" title="Also sent as an HTTP header, visible to proxies on the way">sent as HTTP header Mcp-Param-${field.header}</span>`);
+    if (field.readOnly) badges.push(html`<span part="badge">read-only</span>`);
+    if (field.deprecated) badges.push(html`<span part="badge">deprecated</span>`);
+    return badges.length > 0 ? html`${badges}` : nothing;
+  }
+
+  #label(slot: Slot): string {
+    return slot.label ?? (slot.field.label || 'Value');
+  }
+
+  #requiredMark(slot: Slot): TemplateResult | typeof nothing {
+    return slot.required && slot.pointer !== '' ? html`<span part="required-mark" aria-hidden="true">*</span>` : nothing;
+  }
+
+  #hintAndError(id: string, hint: string, errors: string[]): TemplateResult {
+    return html`${hint ? html`<div part="hint" id="${id}-hint">${hint}</div>` : nothing}${errors.length > 0
+      ? html`<div part="error" id="${id}-error">${errors.join(' ')}</div>`
+      : nothing}`;
+  }
+
+  /** The wrapper of a single-control field. */
+  #wrap(slot: Slot, kind: string, body: TemplateResult, errors: string[], extra: TemplateResult | typeof nothing = nothing): TemplateResult {
+    const id = this.#id(slot);
+    const hint = this.#hintText(slot);
+    return html`<div
+      part="field field-${kind}"
+      class="field"
+      data-pointer=${ifDefined(this.#pointerHook(slot))}
+      data-path=${ifDefined(this.#pathHook(slot))}
+      data-kind=${kind}
+      ?data-invalid=${errors.length > 0}
+    >
+      <div part="label-row" class="label-row">
+        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        ${this.#badges(slot.field)}${extra}
+      </div>
+      ${body} ${this.#hintAndError(id, hint, errors)}
+    </div>`;
+  }
+
+  /** "null" toggle for nullable fields. */
+  #nullToggle(slot: Slot): TemplateResult | typeof nothing {
+    if (!slot.field.nullable || slot.field.readOnly) return nothing;
+    const isNull = slot.draft?.k === 'null';
+    return html`<button
+      type="button"
+      part="null-button"
+      class="small"
+      aria-pressed=${isNull ? 'true' : 'false'}
+      aria-label="${this.#label(slot)}: send null"
+      @click=${() => slot.set(isNull ? { k: 'clear' } : { k: 'null' }, true)}
+    >
+      null
+    </button>`;
+  }
+
+  // --- leaves -----------------------------------------------------------------------------
+
+  #string(slot: Slot, field: StringField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const isNull = slot.draft?.k === 'null';
+    const text = effective?.k === 'v' ? toInputValue(field, display(effective.v)) : effective?.k === 'text' ? effective.text : '';
+    const local = effective?.k === 'text' && effective.bad ? ['Complete this value.'] : [];
+    const errors = this.#errors(slot, 'all', local);
+    const hint = this.#hintText(slot);
+    const describedBy = this.#describedBy(id, hint, errors);
+    const placeholder = isNull ? 'null' : typeof field.example === 'string' ? field.example : undefined;
+    const onInput = (event: Event, final: boolean) => {
+      const input = event.target as HTMLInputElement | HTMLTextAreaElement;
+      if (input.validity.badInput) {
+        // A date or time being typed: keep the last value in the draft, mark it incomplete.
+        slot.set({ k: 'text', text, bad: true }, final);
+        return;
+      }
+      const value = input.value;
+      if (value === '') slot.set({ k: 'clear' }, final);
+      else if (field.input === 'datetime-local') slot.set({ k: 'v', v: dateTimeToRfc(value) }, final);
+      else if (field.input === 'time') slot.set({ k: 'v', v: timeToRfc(value) }, final);
+      else slot.set({ k: 'v', v: value }, final);
+    };
+    const common = {
+      id,
+      describedBy,
+      invalid: errors.length > 0 ? 'true' : undefined,
+    };
+    const control =
+      field.input === 'textarea'
+        ? html`<textarea
+            part="control"
+            id=${common.id}
+            rows="4"
+            .value=${text}
+            ?disabled=${isNull}
+            ?readonly=${field.readOnly}
+            ?required=${slot.required && !field.acceptsEmpty}
+            minlength=${ifDefined(field.minLength)}
+            maxlength=${ifDefined(field.maxLength)}
+            placeholder=${ifDefined(placeholder)}
+            aria-describedby=${ifDefined(common.describedBy)}
+            aria-invalid=${ifDefined(common.invalid)}
+            @input=${(e: Event) => onInput(e, false)}
+            @change=${(e: Event) => onInput(e, true)}
+          ></textarea>`
+        : html`<input
+            part="control"
+            id=${common.id}
+            type=${field.input}
+            step=${ifDefined(field.input === 'datetime-local' || field.input === 'time' ? '1' : undefined)}
+            .value=${text}
+            ?disabled=${isNull}
+            ?readonly=${field.readOnly}
+            ?required=${slot.required && !field.acceptsEmpty}
+            minlength=${ifDefined(field.minLength)}
+            maxlength=${ifDefined(field.maxLength)}
+            placeholder=${ifDefined(placeholder)}
+            autocomplete="off"
+            aria-describedby=${ifDefined(common.describedBy)}
+            aria-invalid=${ifDefined(common.invalid)}
+            @input=${(e: Event) => onInput(e, false)}
+            @change=${(e: Event) => onInput(e, true)}
+          />`;
+    return this.#wrap(slot, 'string', control, errors, this.#nullToggle(slot));
+  }
+
+  #number(slot: Slot, field: NumberField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const isNull = slot.draft?.k === 'null';
+    const text = effective?.k === 'text' ? effective.text : effective?.k === 'v' ? display(effective.v) : '';
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    const onInput = (event: Event, final: boolean) => {
+      const input = event.target as HTMLInputElement;
+      // While the browser cannot read the text as a number, keep the last text so the input is not rewritten under the user.
+      if (input.validity.badInput) slot.set({ k: 'text', text, bad: true }, final);
+      else if (input.value === '') slot.set({ k: 'clear' }, final);
+      else slot.set({ k: 'text', text: input.value }, final);
+    };
+    const min = field.minimum ?? field.exclusiveMinimum;
+    const max = field.maximum ?? field.exclusiveMaximum;
+    const control = html`<input
+      part="control"
+      id=${id}
+      type="number"
+      inputmode=${field.integer ? 'numeric' : 'decimal'}
+      step=${field.integer ? String(field.multipleOf ?? 1) : field.multipleOf !== undefined ? String(field.multipleOf) : 'any'}
+      min=${ifDefined(min)}
+      max=${ifDefined(max)}
+      .value=${text}
+      ?disabled=${isNull}
+      ?readonly=${field.readOnly}
+      ?required=${slot.required}
+      placeholder=${ifDefined(isNull ? 'null' : typeof field.example === 'number' ? String(field.example) : undefined)}
+      autocomplete="off"
+      aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
+      aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+      @input=${(e: Event) => onInput(e, false)}
+      @change=${(e: Event) => onInput(e, true)}
+    />`;
+    return this.#wrap(slot, 'number', control, errors, this.#nullToggle(slot));
+  }
+
+  #boolean(slot: Slot, field: BooleanField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const isNull = slot.draft?.k === 'null';
+    const checked = effective?.k === 'v' && effective.v === true;
+    // An optional yes/no nobody answered yet is "mixed": it is not sent at all.
+    const unset = !slot.required && (effective === undefined || effective.k === 'clear') && !isNull;
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    const clear =
+      !slot.required && !unset && !isNull && !field.readOnly && !field.default
+        ? html`<button type="button" part="clear-button" class="small" aria-label="${this.#label(slot)}: leave unset" @click=${() => slot.set({ k: 'clear' }, true)}>
+            unset
+          </button>`
+        : nothing;
+    return html`<div
+      part="field field-boolean"
+      class="field checkbox"
+      data-pointer=${ifDefined(this.#pointerHook(slot))}
+      data-path=${ifDefined(this.#pathHook(slot))}
+      data-kind="boolean"
+      ?data-invalid=${errors.length > 0}
+    >
+      <div part="label-row" class="label-row">
+        <input
+          part="control"
+          id=${id}
+          type="checkbox"
+          .checked=${checked}
+          .indeterminate=${unset}
+          ?disabled=${isNull || field.readOnly}
+          aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
+          aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+          @change=${(e: Event) => slot.set({ k: 'v', v: (e.target as HTMLInputElement).checked }, true)}
+        />
+        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        ${unset ? html`<span part="badge">not set</span>` : nothing} ${this.#badges(field)} ${clear} ${this.#nullToggle(slot)}
+      </div>
+      ${this.#hintAndError(id, hint, errors)}
+    </div>`;
+  }
+
+  #selectedIndex(field: EnumField, effective: Draft | undefined): number {
+    return effective?.k === 'v' ? field.options.findIndex((option) => jsonEqual(option.value, effective.v)) : -1;
+  }
+
+  #select(slot: Slot, field: EnumField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const selected = this.#selectedIndex(field, effective);
+    const isNull = slot.draft?.k === 'null';
+    const autoSingle = slot.required && field.options.length === 1 && effective?.k !== 'clear';
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    const value = isNull ? NULL_OPTION : selected >= 0 ? String(selected) : autoSingle ? '0' : '';
+    const onChange = (event: Event) => {
+      const chosen = (event.target as HTMLSelectElement).value;
+      if (chosen === '') slot.set({ k: 'clear' }, true);
+      else if (chosen === NULL_OPTION) slot.set({ k: 'null' }, true);
+      else slot.set({ k: 'v', v: field.options[Number(chosen)]!.value }, true);
+    };
+    const control = html`<select
+      part="control"
+      id=${id}
+      .value=${value}
+      ?disabled=${field.readOnly}
+      ?required=${slot.required}
+      aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
+      aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+      @change=${onChange}
+    >
+      <option value="" ?selected=${value === ''}>${slot.required ? '— choose —' : '— not set —'}</option>
+      ${field.nullable ? html`<option value=${NULL_OPTION} ?selected=${value === NULL_OPTION}>null</option>` : nothing}
+      ${field.options.map((option, i) => html`<option value=${String(i)} ?selected=${value === String(i)}>${option.label}</option>`)}
+    </select>`;
+    return this.#wrap(slot, 'enum', control, errors);
+  }
+
+  #radios(slot: Slot, field: EnumField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const selected = this.#selectedIndex(field, effective);
+    const isNull = slot.draft?.k === 'null';
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    const describedBy = this.#describedBy(id, hint, errors);
+    const choices: { key: string; label: string; checked: boolean; draft: Draft }[] = field.options.map((option, i) => ({
+      key: String(i),
+      label: option.label,
+      checked: !isNull && selected === i,
+      draft: { k: 'v', v: option.value },
+    }));
+    if (!slot.required) choices.push({ key: 'unset', label: 'not set', checked: !isNull && selected === -1, draft: { k: 'clear' } });
+    if (field.nullable) choices.push({ key: 'null', label: 'null', checked: isNull, draft: { k: 'null' } });
+    return html`<fieldset
+      part="field field-enum fieldset"
+      class="field radios"
+      data-pointer=${ifDefined(this.#pointerHook(slot))}
+      data-path=${ifDefined(this.#pathHook(slot))}
+      data-kind="enum"
+      ?data-invalid=${errors.length > 0}
+      aria-describedby=${ifDefined(describedBy)}
+      ?disabled=${field.readOnly}
+    >
+      <legend part="legend">${this.#label(slot)}${this.#requiredMark(slot)} ${this.#badges(field)}</legend>
+      <div part="options" class="options">
+        ${choices.map(
+          (choice, i) => html`<label part="option" class="option"
+            ><input
+              part="control radio"
+              type="radio"
+              id=${i === 0 ? id : `${id}-${choice.key}`}
+              name=${id}
+              .checked=${choice.checked}
+              ?required=${slot.required}
+              aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+              @change=${() => slot.set(choice.draft, true)}
+            />${choice.label}</label
+          >`,
+        )}
+      </div>
+      ${this.#hintAndError(id, hint, errors)}
+    </fieldset>`;
+  }
+
+  #const(slot: Slot, field: ConstField): TemplateResult {
+    const id = this.#id(slot);
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    if (!slot.required) {
+      // An optional constant: the only choice is whether to send it.
+      const included = slot.draft?.k === 'v';
+      return html`<div part="field field-const" class="field checkbox" data-pointer=${ifDefined(this.#pointerHook(slot))} data-path=${ifDefined(this.#pathHook(slot))} data-kind="const" ?data-invalid=${errors.length > 0}>
+        <div part="label-row" class="label-row">
+          <input
+            part="control"
+            id=${id}
+            type="checkbox"
+            .checked=${included}
+            aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
+            @change=${(e: Event) => slot.set((e.target as HTMLInputElement).checked ? { k: 'v', v: field.value } : { k: 'clear' }, true)}
+          />
+          <label part="label" for=${id}>${this.#label(slot)}: send <code>${display(field.value)}</code></label>
+        </div>
+        ${this.#hintAndError(id, hint, errors)}
+      </div>`;
+    }
+    const control = html`<input part="control" id=${id} type="text" readonly .value=${display(field.value)} aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))} />`;
+    return this.#wrap(slot, 'const', control, errors);
+  }
+
+  #json(slot: Slot): TemplateResult {
+    const { field, draft } = slot;
+    const id = this.#id(slot);
+    const effective = field.kind === 'json' ? effectiveDraft(this.#model, field, draft, slot.required) : draft;
+    const text = effective?.k === 'json' ? effective.text : effective?.k === 'v' ? JSON.stringify(effective.v, null, 2) : '';
+    const parsed = parseJsonText(text);
+    // Parse errors are about what the user is typing: shown at once, not only after submit.
+    const local = 'message' in parsed ? [parsed.message] : [];
+    const errors = this.#errors(slot, 'all', local);
+    const jsonField = field.kind === 'json' ? (field as JsonField) : undefined;
+    const why =
+      jsonField?.reason === 'fallback'
+        ? `Edited as JSON: ${jsonField.problem?.message ?? 'this part of the schema cannot be shown as a form.'}`
+        : jsonField?.expects === 'object'
+          ? 'Any JSON object.'
+          : jsonField?.expects === 'array'
+            ? 'Any JSON array.'
+            : jsonField
+              ? 'Any JSON value.'
+              : '';
+    const hint = [field.description, why].filter(Boolean).join(' · ');
+    const describedBy = [hint ? `${id}-hint` : '', errors.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+    // A subtree the user switched to JSON can switch back once its text parses.
+    const back =
+      field.kind !== 'json'
+        ? html`<button
+            type="button"
+            part="raw-toggle"
+            class="small"
+            aria-pressed="true"
+            ?disabled=${'message' in parsed}
+            @click=${() => {
+              if ('value' in parsed) slot.set(valueToDraft(this.#model, field, parsed.value), true);
+              else slot.set(undefined, true);
+            }}
+          >
+            Edit as form
+          </button>`
+        : nothing;
+    const kind = field.kind === 'json' ? 'json' : `${field.kind}`;
+    return html`<div
+      part="field field-json"
+      class="field"
+      data-pointer=${ifDefined(this.#pointerHook(slot))}
+      data-path=${ifDefined(this.#pathHook(slot))}
+      data-kind=${kind}
+      data-json=${jsonField ? jsonField.reason : 'raw'}
+      ?data-invalid=${errors.length > 0}
+    >
+      <div part="label-row" class="label-row">
+        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        <span part="badge">JSON</span> ${this.#badges(field)} ${back} ${field.kind === 'json' ? this.#nullToggle(slot) : nothing}
+      </div>
+      <textarea
+        part="control json"
+        id=${id}
+        rows=${Math.min(12, Math.max(3, text.split('\n').length))}
+        spellcheck="false"
+        autocomplete="off"
+        .value=${text}
+        ?readonly=${field.readOnly}
+        ?disabled=${draft?.k === 'null'}
+        placeholder=${draft?.k === 'null' ? 'null' : jsonField?.expects === 'array' ? '[ ]' : jsonField?.expects === 'object' ? '{ }' : ''}
+        aria-describedby=${ifDefined(describedBy)}
+        aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+        @input=${(e: Event) => slot.set({ k: 'json', text: (e.target as HTMLTextAreaElement).value }, false)}
+        @change=${(e: Event) => slot.set({ k: 'json', text: (e.target as HTMLTextAreaElement).value }, true)}
+      ></textarea>
+      ${this.#hintAndError(id, hint, errors)}
+    </div>`;
+  }
+
+  // --- containers -------------------------------------------------------------------------
+
+  /** "Edit as JSON" for a container: seeds the text with what the subtree would send. */
+  #rawToggle(slot: Slot): TemplateResult {
+    return html`<button
+      type="button"
+      part="raw-toggle"
+      class="small"
+      aria-pressed="false"
+      aria-label="Edit ${this.#label(slot)} as JSON"
+      @click=${() => {
+        const built = build(this.#model, slot.field, slot.draft, slot.required, slot.pointer, []);
+        slot.set({ k: 'json', text: built.value === undefined ? '' : JSON.stringify(built.value, null, 2) }, true);
+      }}
+    >
+      Edit as JSON
+    </button>`;
+  }
+
+  #fieldset(slot: Slot, kind: string, body: TemplateResult | (TemplateResult | typeof nothing)[], errors: string[], tools: TemplateResult | typeof nothing = nothing): TemplateResult {
+    const id = this.#id(slot);
+    const hint = this.#hintText(slot);
+    return html`<fieldset
+      part="field field-${kind} fieldset"
+      class="field group"
+      data-pointer=${ifDefined(this.#pointerHook(slot))}
+      data-path=${ifDefined(this.#pathHook(slot))}
+      data-kind=${kind}
+      ?data-invalid=${errors.length > 0}
+      aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
+    >
+      <legend part="legend">${this.#label(slot)}${this.#requiredMark(slot)}</legend>
+      <div part="group-tools" class="group-tools">${this.#badges(slot.field)} ${this.#nullToggle(slot)} ${tools}</div>
+      ${this.#hintAndError(id, hint, errors)} ${body}
+    </fieldset>`;
+  }
+
+  #object(slot: Slot, field: ObjectField): TemplateResult {
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const draft = effective?.k === 'obj' ? effective : undefined;
+    const isNull = slot.draft?.k === 'null';
+    const rows = draft?.rows ?? [];
+    const declared = new Set(field.properties.map((entry) => entry.key));
+    const rowKeys = new Set(rows.map((row) => row.key));
+    const errors = this.#errors(slot, (token) => !declared.has(token) && !rowKeys.has(token));
+    // The member drafts live inside the object draft: editing one materialises the object.
+    const setMember = (key: string) => (next: Draft | undefined, final: boolean) => slot.set(withMember(draft, key, next), final);
+    const collapsed = !slot.inline && !slot.required && slot.draft === undefined && !field.default && (field.recursive || field.depth > 6) && !this.#host.isExpanded(slot.pointer);
+    if (collapsed) {
+      // Recursive schemas expand one level at a time, on request.
+      return this.#fieldset(
+        slot,
+        'object',
+        html`<button type="button" part="add-button" aria-expanded="false" @click=${() => this.#host.setExpanded(slot.pointer, true)}>Add ${this.#label(slot)}</button>`,
+        errors,
+      );
+    }
+    const members = isNull
+      ? [html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`]
+      : field.properties.map((entry) => {
+          const sub = draft?.p && Object.hasOwn(draft.p, entry.key) ? draft.p[entry.key] : undefined;
+          const member = memberField(this.#model, field, entry.key, entry.schema, sub);
+          return this.render({ field: member, draft: sub, required: entry.required, pointer: child(slot.pointer, entry.key), set: setMember(entry.key) });
+        });
+    const extra = !isNull && field.additional !== undefined ? this.#rows(slot, field, rows, draft) : nothing;
+    const empty = !isNull && field.properties.length === 0 && field.additional === undefined ? html`<p part="empty-note" class="note">No arguments.</p>` : nothing;
+    const optionalNote =
+      !slot.inline && !slot.required && !isNull && field.properties.length > 0 ? html`<p part="note" class="note">Optional: sent only when something in it is filled in.</p>` : nothing;
+    if (slot.inline) {
+      return html`<div part="fields-group" class="inline-group" data-pointer=${ifDefined(this.#pointerHook(slot))} data-path=${ifDefined(this.#pathHook(slot))} data-kind="object" ?data-invalid=${errors.length > 0}>
+        ${errors.length > 0 ? html`<div part="error" id="${this.#id(slot)}-error">${errors.join(' ')}</div>` : nothing} ${empty} ${members} ${extra}
+      </div>`;
+    }
+    return this.#fieldset(slot, 'object', [optionalNote, ...members, extra, empty], errors, this.#rawToggle(slot));
+  }
+
+  #rows(slot: Slot, field: ObjectField, rows: MapRow[], draft: Draft | undefined): TemplateResult {
+    const setRows = (next: MapRow[], final: boolean) => slot.set(withRows(draft, next), final);
+    return html`<div part="rows" class="rows">
+      ${rows.map((row, index) => {
+        const keyId = `${this.#id(slot)}-key-${index}`;
+        const valueField = rowField(this.#model, field, row.key, row.value);
+        const pointer = row.key === '' ? `${slot.pointer}/#${index}` : child(slot.pointer, row.key);
+        return html`<div part="row" class="row" data-index=${index}>
+          <div class="field">
+            <label part="label" for=${keyId}>Name</label>
+            <input
+              part="control key"
+              id=${keyId}
+              type="text"
+              autocomplete="off"
+              .value=${row.key}
+              @input=${(e: Event) => setRows(rows.map((r, i) => (i === index ? { ...r, key: (e.target as HTMLInputElement).value } : r)), false)}
+            />
+          </div>
+          ${this.render({
+            field: valueField,
+            draft: row.value,
+            required: true,
+            pointer,
+            label: row.key ? `Value of ${row.key}` : `Value ${index + 1}`,
+            set: (next, final) => setRows(rows.map((r, i) => (i === index ? { ...r, ...(next === undefined ? { value: undefined } : { value: next }) } : r)), final),
+          })}
+          <button type="button" part="remove-button" class="small" aria-label="Remove entry ${row.key || index + 1}" @click=${() => setRows(rows.filter((_, i) => i !== index), true)}>
+            Remove
+          </button>
+        </div>`;
+      })}
+      <button type="button" part="add-button" @click=${() => setRows([...rows, { key: '' }], true)}>Add entry to ${this.#label(slot)}</button>
+    </div>`;
+  }
+
+  #array(slot: Slot, field: ArrayField): TemplateResult {
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const items = effective?.k === 'arr' ? effective.items : [];
+    const isNull = slot.draft?.k === 'null';
+    const errors = this.#errors(slot, (token) => !(Number(token) < items.length));
+    const label = this.#label(slot);
+    const canAdd = !isNull && (field.maxItems === undefined || items.length < field.maxItems) && (items.length < field.prefix.length || field.items !== undefined);
+    const canRemove = items.length > field.minItems;
+    const set = (next: (Draft | undefined)[], final: boolean) => slot.set(withItems(next), final);
+    const list = isNull
+      ? html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`
+      : html`<ol part="items" class="items">
+          ${items.map((item, index) => {
+            const sub = itemField(this.#model, field, index, item);
+            const pointer = child(slot.pointer, index);
+            const positional = index < field.prefix.length;
+            const itemLabel = positional && sub?.label ? sub.label : `Item ${index + 1}`;
+            const move = (to: number) => {
+              const next = [...items];
+              [next[index], next[to]] = [next[to], next[index]];
+              set(next, true);
+            };
+            return html`<li part="item" class="item" data-index=${index}>
+              ${sub
+                ? this.render({
+                    field: sub,
+                    draft: item,
+                    required: true,
+                    pointer,
+                    label: `${itemLabel}${positional ? '' : ` of ${label}`}`,
+                    set: (next, final) => set(items.map((it, i) => (i === index ? next : it)), final),
+                  })
+                : html`<p part="note" class="note">The schema allows no item here.</p>`}
+              <div part="item-actions" class="item-actions">
+                ${positional
+                  ? nothing
+                  : html`<button type="button" part="move-button" class="small" aria-label="Move ${itemLabel} of ${label} up" ?disabled=${index <= field.prefix.length} @click=${() => move(index - 1)}>
+                        ↑
+                      </button>
+                      <button type="button" part="move-button" class="small" aria-label="Move ${itemLabel} of ${label} down" ?disabled=${index >= items.length - 1} @click=${() => move(index + 1)}>
+                        ↓
+                      </button>`}
+                <button
+                  type="button"
+                  part="remove-button"
+                  class="small"
+                  aria-label="Remove ${itemLabel} of ${label}"
+                  ?disabled=${!canRemove || (positional && index !== items.length - 1)}
+                  @click=${() => set(items.filter((_, i) => i !== index), true)}
+                >
+                  Remove
+                </button>
+              </div>
+            </li>`;
+          })}
+        </ol>`;
+    const add = canAdd
+      ? html`<button
+          type="button"
+          part="add-button"
+          @click=${() => set([...items, undefined], true)}
+        >
+          Add ${items.length < field.prefix.length ? (itemField(this.#model, field, items.length, undefined)?.label || 'item') : 'item'} to ${label}
+        </button>`
+      : nothing;
+    return this.#fieldset(slot, 'array', html`${list}${add}`, errors, this.#rawToggle(slot));
+  }
+
+  #choices(slot: Slot, field: ArrayField): TemplateResult {
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const chosen = effective?.k === 'arr' ? effective.items.flatMap((item) => (item?.k === 'v' ? [item.v] : [])) : [];
+    const errors = this.#errors(slot, 'all');
+    const id = this.#id(slot);
+    const toggle = (value: JsonValue, on: boolean) => {
+      const rest = chosen.filter((v) => !jsonEqual(v, value));
+      const next = on ? [...rest, value] : rest;
+      slot.set(withItems(next.map((v) => ({ k: 'v', v }))), true);
+    };
+    const boxes = html`<div part="options" class="options">
+      ${field.choices!.map((option, i) => {
+        const on = chosen.some((v) => jsonEqual(v, option.value));
+        return html`<label part="option" class="option"
+          ><input
+            part="control checkbox"
+            type="checkbox"
+            id=${i === 0 ? `${id}-0` : `${id}-${i}`}
+            .checked=${on}
+            aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+            @change=${(e: Event) => toggle(option.value, (e.target as HTMLInputElement).checked)}
+          />${option.label}</label
+        >`;
+      })}
+    </div>`;
+    return this.#fieldset(slot, 'array', boxes, errors);
+  }
+
+  #union(slot: Slot, field: UnionField): TemplateResult {
+    const id = this.#id(slot);
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const isNull = slot.draft?.k === 'null';
+    const choice = currentChoice(field, effective);
+    const union = effective?.k === 'union' ? effective : undefined;
+    const sub = union && Object.hasOwn(union.by, String(choice)) ? union.by[String(choice)] : undefined;
+    const variant = variantField(this.#model, field, choice, sub);
+    // A container variant shows its own errors (at this pointer too); a leaf variant's errors show here.
+    const containerVariant = variant !== undefined && (variant.kind === 'object' || variant.kind === 'array' || variant.kind === 'union');
+    const errors = containerVariant ? [] : this.#errors(slot, 'all');
+    const pickerId = `${id}-variant`;
+    const picker = html`<div class="field">
+      <label part="label" for=${pickerId}>${field.discriminator ? field.discriminator : 'Kind'}</label>
+      <select
+        part="control variant-picker"
+        id=${pickerId}
+        .value=${String(choice)}
+        ?disabled=${isNull}
+        @change=${(e: Event) => slot.set(withChoice(effective, Number((e.target as HTMLSelectElement).value)), true)}
+      >
+        ${field.variants.map((v, i) => html`<option value=${String(i)} ?selected=${i === choice}>${v.label}</option>`)}
+      </select>
+    </div>`;
+    const content =
+      isNull || !variant
+        ? html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`
+        : this.render({
+            field: variant,
+            draft: sub,
+            required: slot.required,
+            pointer: slot.pointer,
+            label: `${this.#label(slot)} (${field.variants[choice]?.label ?? ''})`,
+            inline: variant.kind === 'object',
+            variant: true,
+            set: (next, final) => slot.set(withVariantDraft(withChoice(effective, choice), choice, next), final),
+          });
+    return this.#fieldset(slot, 'union', html`${picker}${content}`, errors, this.#rawToggle(slot));
+  }
+}

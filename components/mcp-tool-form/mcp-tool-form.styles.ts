@@ -1,0 +1,338 @@
+import { css } from 'lit';
+
+/**
+ * Styles of `<mcp-tool-form>`. Kit-wide `--mcp-*` tokens with fallbacks; light
+ * and dark follow `color-scheme` through `light-dark()`.
+ */
+export const styles = css`
+  :host {
+    --mcp-tool-form-gap: var(--mcp-space-3, 0.75rem);
+    --mcp-tool-form-radius: var(--mcp-radius, 6px);
+    --mcp-tool-form-mono: var(--mcp-font-mono, ui-monospace, SFMono-Regular, Menlo, monospace);
+    --mcp-tool-form-fg: var(--mcp-color-text, light-dark(#1b1f24, #e6edf3));
+    --mcp-tool-form-muted: var(--mcp-color-muted-text, light-dark(#57606a, #9da7b3));
+    --mcp-tool-form-bg: var(--mcp-color-input, light-dark(#ffffff, #0d1117));
+    --mcp-tool-form-surface: var(--mcp-color-surface, light-dark(#f6f8fa, #161b22));
+    --mcp-tool-form-border: var(--mcp-color-border, light-dark(#8c959f, #6e7681));
+    --mcp-tool-form-accent: var(--mcp-color-accent, light-dark(#0a58ca, #58a6ff));
+    --mcp-tool-form-accent-fg: var(--mcp-color-accent-text, light-dark(#ffffff, #0d1117));
+    --mcp-tool-form-danger: var(--mcp-color-danger, light-dark(#b42318, #ff7b72));
+    --mcp-tool-form-warning: var(--mcp-color-warning, light-dark(#7a4d00, #e3b341));
+
+    display: block;
+    color-scheme: light dark;
+    color: var(--mcp-tool-form-fg);
+    font: var(--mcp-font, inherit);
+    line-height: 1.4;
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
+  * {
+    box-sizing: border-box;
+  }
+
+  form {
+    display: grid;
+    gap: var(--mcp-tool-form-gap);
+  }
+
+  [part~='header'] h2 {
+    margin: 0;
+    font-size: 1.15rem;
+  }
+
+  [part~='tool-name'] {
+    font-family: var(--mcp-tool-form-mono);
+    color: var(--mcp-tool-form-muted);
+    font-size: 0.85rem;
+  }
+
+  [part~='description'],
+  .note {
+    margin: 0.25rem 0 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+
+  .note {
+    color: var(--mcp-tool-form-muted);
+    font-size: 0.85rem;
+  }
+
+  fieldset.fields {
+    border: 0;
+    margin: 0;
+    padding: 0;
+    min-width: 0;
+    display: grid;
+    gap: var(--mcp-tool-form-gap);
+  }
+
+  .inline-group,
+  .items,
+  .rows {
+    display: grid;
+    gap: var(--mcp-tool-form-gap);
+  }
+
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    min-width: 0;
+  }
+
+  fieldset.group,
+  fieldset.radios {
+    border: 1px solid var(--mcp-tool-form-border);
+    border-radius: var(--mcp-tool-form-radius);
+    padding: 0.5rem var(--mcp-tool-form-gap) var(--mcp-tool-form-gap);
+    margin: 0;
+    gap: var(--mcp-tool-form-gap);
+  }
+
+  fieldset.radios {
+    gap: 0.25rem;
+  }
+
+  legend {
+    font-weight: 600;
+    padding: 0 0.25rem;
+  }
+
+  .label-row,
+  .group-tools {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+  }
+
+  .group-tools:empty {
+    display: none;
+  }
+
+  label {
+    font-weight: 600;
+  }
+
+  .option {
+    font-weight: normal;
+    display: inline-flex;
+    align-items: center;
+    gap: 0.35rem;
+    margin-inline-end: 1rem;
+  }
+
+  input:not([type='checkbox'], [type='radio']),
+  select,
+  textarea {
+    font: inherit;
+    color: inherit;
+    background: var(--mcp-tool-form-bg);
+    border: 1px solid var(--mcp-tool-form-border);
+    border-radius: var(--mcp-tool-form-radius);
+    padding: 0.4rem 0.5rem;
+    width: 100%;
+    min-width: 0;
+  }
+
+  textarea[part~='json'] {
+    font-family: var(--mcp-tool-form-mono);
+    font-size: 0.85rem;
+  }
+
+  input:focus-visible,
+  select:focus-visible,
+  textarea:focus-visible,
+  button:focus-visible,
+  summary:focus-visible {
+    outline: 2px solid var(--mcp-tool-form-accent);
+    outline-offset: 2px;
+  }
+
+  [aria-invalid='true'] {
+    border-color: var(--mcp-tool-form-danger);
+  }
+
+  [part~='hint'] {
+    color: var(--mcp-tool-form-muted);
+    font-size: 0.85rem;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+
+  [part~='error'],
+  [part~='call-error'],
+  [part~='error-summary'] {
+    color: var(--mcp-tool-form-danger);
+    font-size: 0.9rem;
+  }
+
+  [part~='error-summary'],
+  [part~='call-error'],
+  [part~='notice'],
+  [part~='confirm'] {
+    border: 1px solid currentColor;
+    border-radius: var(--mcp-tool-form-radius);
+    padding: 0.5rem var(--mcp-tool-form-gap);
+  }
+
+  [part~='notice'] {
+    color: var(--mcp-tool-form-warning);
+  }
+
+  [part~='error-summary'] ul {
+    margin: 0.25rem 0 0;
+    padding-inline-start: 1.25rem;
+  }
+
+  [part~='error-summary'] button {
+    all: unset;
+    cursor: pointer;
+    text-decoration: underline;
+  }
+
+  [part~='badge'] {
+    font-size: 0.75rem;
+    border: 1px solid var(--mcp-tool-form-border);
+    border-radius: 999px;
+    padding: 0 0.45rem;
+    color: var(--mcp-tool-form-muted);
+    font-weight: normal;
+  }
+
+  [part~='header-badge'] {
+    border-color: var(--mcp-tool-form-warning);
+    color: var(--mcp-tool-form-warning);
+  }
+
+  [part~='required-mark'] {
+    color: var(--mcp-tool-form-danger);
+    margin-inline-start: 0.15rem;
+  }
+
+  button {
+    font: inherit;
+    color: inherit;
+    background: var(--mcp-tool-form-surface);
+    border: 1px solid var(--mcp-tool-form-border);
+    border-radius: var(--mcp-tool-form-radius);
+    padding: 0.35rem 0.8rem;
+    cursor: pointer;
+  }
+
+  button.small {
+    padding: 0 0.45rem;
+    font-size: 0.8rem;
+  }
+
+  button[aria-pressed='true'] {
+    background: var(--mcp-tool-form-accent);
+    color: var(--mcp-tool-form-accent-fg);
+    border-color: var(--mcp-tool-form-accent);
+  }
+
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+
+  [part~='submit-button'],
+  [part~='confirm-button'] {
+    background: var(--mcp-tool-form-accent);
+    color: var(--mcp-tool-form-accent-fg);
+    border-color: var(--mcp-tool-form-accent);
+    font-weight: 600;
+  }
+
+  :host([destructive]) [part~='confirm-button'] {
+    background: var(--mcp-tool-form-danger);
+    border-color: var(--mcp-tool-form-danger);
+  }
+
+  .items {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+
+  .item,
+  .row {
+    display: grid;
+    gap: 0.35rem;
+    padding-inline-start: 0.5rem;
+    border-inline-start: 3px solid var(--mcp-tool-form-surface);
+  }
+
+  .row {
+    grid-template-columns: minmax(6rem, 1fr) 2fr auto;
+    align-items: end;
+  }
+
+  .item-actions {
+    display: flex;
+    gap: 0.35rem;
+  }
+
+  [part~='actions'] {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+
+  [part~='progress'] {
+    display: grid;
+    gap: 0.25rem;
+  }
+
+  progress {
+    width: 100%;
+    accent-color: var(--mcp-tool-form-accent);
+  }
+
+  details[part~='preview'] summary {
+    cursor: pointer;
+    color: var(--mcp-tool-form-muted);
+    font-size: 0.9rem;
+  }
+
+  pre {
+    font-family: var(--mcp-tool-form-mono);
+    font-size: 0.85rem;
+    background: var(--mcp-tool-form-surface);
+    border-radius: var(--mcp-tool-form-radius);
+    padding: 0.5rem;
+    margin: 0.25rem 0 0;
+    overflow: auto;
+    max-height: 20rem;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+
+  code {
+    font-family: var(--mcp-tool-form-mono);
+  }
+
+  .checkbox .label-row label {
+    font-weight: 600;
+  }
+
+  @media (prefers-reduced-motion: no-preference) {
+    progress {
+      transition: all 0.2s;
+    }
+  }
+`;

@@ -1,0 +1,861 @@
+import { consume } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import {
+  checkHeaderBindings,
+  compileSchemaSync,
+  encodeHeaderValue,
+  ensureValidator,
+  isAbortError,
+  McpClient,
+  McpClientError,
+  McpError,
+  McpRpcError,
+  type ToolCallResult,
+  type Tool,
+  type ValidationIssue,
+  type Validator,
+} from '../../src/index.js';
+import { clientContext } from '../context.js';
+import { defineElement } from '../define.js';
+import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
+import { dottedPath, idFor, toggleState } from '../internal/dom.js';
+import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
+import { isRecord, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
+import '../mcp-tool-result/mcp-tool-result.js';
+import { buildArguments, valueToDraft, type Draft, type LocalIssue, type UnionChoice } from './draft.js';
+import { FieldRenderer, type RenderHost } from './fields.js';
+import { FormModel } from './model.js';
+import { styles } from './mcp-tool-form.styles.js';
+
+/** One problem shown in the form: where, and what to do. */
+export interface FormIssue {
+  /** JSON Pointer of the argument (`""` for the arguments object). */
+  pointer: string;
+  message: string;
+}
+
+/** What `<mcp-tool-form>` is doing. */
+export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
+
+/** How long after the last keystroke a draft is saved, in ms. */
+const SAVE_DELAY_MS = 250;
+
+let validatorLoad: Promise<void> | undefined;
+
+/** Issue keywords that only say "one of the alternatives failed": noise when a precise issue exists. */
+const UMBRELLA = new Set(['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', 'not', 'false']);
+
+/** A validator message for people. */
+function humanize(issue: ValidationIssue): string {
+  const p = issue.params as Record<string, unknown>;
+  switch (issue.keyword) {
+    case 'required':
+      return 'Required.';
+    case 'minLength':
+      return `Enter at least ${p.limit} character${p.limit === 1 ? '' : 's'}.`;
+    case 'maxLength':
+      return `Enter at most ${p.limit} characters.`;
+    case 'minimum':
+      return `Must be at least ${p.limit}.`;
+    case 'maximum':
+      return `Must be at most ${p.limit}.`;
+    case 'exclusiveMinimum':
+      return `Must be greater than ${p.limit}.`;
+    case 'exclusiveMaximum':
+      return `Must be less than ${p.limit}.`;
+    case 'multipleOf':
+      return `Must be a multiple of ${p.multipleOf}.`;
+    case 'format':
+      return `Enter a valid ${String(p.format)}.`;
+    case 'pattern':
+      return `Must match the pattern ${String(p.pattern)}.`;
+    case 'type':
+      return p.type === 'integer' ? 'Must be a whole number.' : `Must be ${String(p.type).replace(/,/g, ' or ')}.`;
+    case 'enum':
+      return 'Choose one of the options.';
+    case 'const':
+      return `Must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'minItems':
+      return `Add at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `At most ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'uniqueItems':
+      return `Items ${Number(p.j) + 1} and ${Number(p.i) + 1} are the same; items must be unique.`;
+    case 'additionalProperties':
+      return `"${String(p.additionalProperty)}" is not allowed here.`;
+    case 'minProperties':
+      return `Fill in at least ${p.limit} member${p.limit === 1 ? '' : 's'}.`;
+    case 'dependentRequired':
+    case 'dependencies':
+      return `"${String(p.missingProperty)}" is required when "${String(p.property)}" is given.`;
+    default: {
+      const message = issue.message || 'is invalid';
+      return `${message.charAt(0).toUpperCase()}${message.slice(1)}${message.endsWith('.') ? '' : '.'}`;
+    }
+  }
+}
+
+/** Removes "one of the alternatives failed" issues where a precise one explains the same place. */
+function dropNoise(issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): FormIssue[] {
+  return issues.filter((issue) => {
+    const source = raw.get(issue);
+    if (!source) return true;
+    const nearby = issues.filter((other) => other !== issue && (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)));
+    const precise = nearby.filter((other) => {
+      const s = raw.get(other);
+      return !s || (!UMBRELLA.has(s.keyword) && !(s.keyword === 'type' && s.params.type === 'null'));
+    });
+    if (UMBRELLA.has(source.keyword)) return precise.length === 0;
+    // "must be null" from the null branch of a nullable field says nothing useful when another issue is there.
+    if (source.keyword === 'type' && source.params.type === 'null') return precise.length === 0;
+    return true;
+  });
+}
+
+/**
+ * A form for one MCP tool, generated from its `inputSchema`, that calls the tool
+ * and shows the result underneath (spec: server/tools "Calling Tools").
+ *
+ * Give it a client (`.client`, or put it inside `<mcp-connection>`) and either
+ * `tool-name` (the definition comes from `tools/list`) or `.tool`. Submitting
+ * validates the arguments against the schema (nothing is sent while invalid),
+ * asks for confirmation when the tool is marked `destructiveHint: true`, then
+ * calls `tools/call` with progress and a Cancel button. Errors are shown in the
+ * form and the input is kept. The input is saved per server and tool in
+ * IndexedDB and restored on the next visit (`no-drafts` turns that off).
+ *
+ * Argument rules (field cases C15, C17): untouched or cleared optional fields are
+ * omitted, optional objects and arrays are not invented, a required string may
+ * go as `""`, `null` only when the user chose it, integers as JSON numbers.
+ *
+ * @summary A form that calls an MCP tool.
+ *
+ * @slot header - Replaces the default header (tool title, name, description).
+ * @slot actions - Extra buttons next to the submit button.
+ *
+ * @event input - The arguments changed (native `input` of the controls, and for button actions).
+ * @event change - A change was committed (a control lost focus, an item was added…).
+ * @event reset - The form was reset (draft cleared).
+ * @event mcp-tool-call - Before `tools/call`, with `detail.tool` and `detail.arguments`; cancelable (call `preventDefault()` to stop the call).
+ * @event mcp-tool-result - The call finished; `detail.result` is the `CallToolResult`.
+ * @event mcp-error - Loading the tool or calling it failed; `detail.error` is the typed kit error.
+ *
+ * @csspart form - The `<form>`.
+ * @csspart header - The default header.
+ * @csspart title - The tool's display name.
+ * @csspart tool-name - The tool's `name`.
+ * @csspart description - The tool's description.
+ * @csspart notice - A remark about the schema (unsupported dialect, too large…).
+ * @csspart fields - The group of all fields.
+ * @csspart field - One field's wrapper (also `field-string`, `field-number`, `field-boolean`, `field-enum`, `field-const`, `field-object`, `field-array`, `field-union`, `field-json`).
+ * @csspart fieldset - The `<fieldset>` of an object, array, union or radio group.
+ * @csspart legend - A fieldset's legend.
+ * @csspart label - A field's label.
+ * @csspart control - A native control (`input`, `select`, `textarea`); also `json`, `key`, `radio`, `checkbox`, `variant-picker`.
+ * @csspart hint - A field's description and constraints.
+ * @csspart error - A field's error message.
+ * @csspart badge - A small label ("sent as HTTP header…", "read-only", "JSON"…); also `header-badge`.
+ * @csspart required-mark - The asterisk of required fields.
+ * @csspart items - The list of an array's items.
+ * @csspart item - One array item.
+ * @csspart item-actions - The move/remove buttons of an item.
+ * @csspart rows - The key/value rows of a map.
+ * @csspart row - One key/value row.
+ * @csspart add-button - Adds an item, a row or an optional object.
+ * @csspart remove-button - Removes an item or a row.
+ * @csspart move-button - Moves an item up or down.
+ * @csspart null-button - Sends `null` for a nullable field.
+ * @csspart clear-button - Leaves an optional yes/no unset.
+ * @csspart raw-toggle - Switches a subtree between form and JSON.
+ * @csspart error-summary - The list of problems after a submit attempt.
+ * @csspart preview - The arguments JSON (and headers) that will be sent.
+ * @csspart preview-json - The JSON text of the preview.
+ * @csspart confirm - The confirmation step of a destructive tool.
+ * @csspart confirm-button - Calls the destructive tool.
+ * @csspart confirm-cancel - Goes back without calling.
+ * @csspart actions - The button row.
+ * @csspart submit-button - Calls the tool.
+ * @csspart cancel-button - Aborts the running call.
+ * @csspart reset-button - Clears the form and its saved draft.
+ * @csspart progress - Progress bar and message while the call runs.
+ * @csspart progress-bar - The `<progress>`.
+ * @csspart progress-message - The server's progress message.
+ * @csspart status - A status line (loading, cancelled).
+ * @csspart call-error - Why loading or the call failed.
+ * @csspart result - The `<mcp-tool-result>` showing the last result.
+ *
+ * @cssproperty --mcp-color-text - Text colour.
+ * @cssproperty --mcp-color-muted-text - Hints and secondary text.
+ * @cssproperty --mcp-color-input - Background of controls.
+ * @cssproperty --mcp-color-surface - Background of buttons and code.
+ * @cssproperty --mcp-color-border - Borders.
+ * @cssproperty --mcp-color-accent - Submit button and focus ring.
+ * @cssproperty --mcp-color-accent-text - Text on the accent colour.
+ * @cssproperty --mcp-color-danger - Errors and required marks.
+ * @cssproperty --mcp-color-warning - Notices and the header badge.
+ * @cssproperty --mcp-radius - Corner radius.
+ * @cssproperty --mcp-space-3 - Gap between fields.
+ * @cssproperty --mcp-font - Font shorthand.
+ * @cssproperty --mcp-font-mono - Monospace font family.
+ *
+ * @cssstate loading - The tool definition is being fetched.
+ * @cssstate ready - The form is shown.
+ * @cssstate invalid - A submit was refused; errors are shown.
+ * @cssstate confirming - Waiting for the user to confirm a destructive call.
+ * @cssstate pending - The call is running.
+ * @cssstate error - Loading or the last call failed.
+ */
+export class McpToolForm extends LitElement {
+  static override styles = styles;
+
+  /** Name of the tool to show; its definition comes from the client's `tools/list`. */
+  @property({ attribute: 'tool-name' }) toolName = '';
+  /** The tool definition; takes precedence over `tool-name`. */
+  @property({ attribute: false }) tool: Tool | undefined;
+  /** The client to call with; default: the one of the enclosing `<mcp-connection>`. */
+  @property({ attribute: false }) client: McpClient | undefined;
+  /** Don't save or restore argument drafts. */
+  @property({ attribute: 'no-drafts', type: Boolean }) noDrafts = false;
+  /** Don't render the result under the form (listen for `mcp-tool-result` instead). */
+  @property({ attribute: 'no-result', type: Boolean }) noResult = false;
+  /** Don't ask for confirmation before calling a tool marked `destructiveHint: true`. */
+  @property({ attribute: 'no-confirm', type: Boolean }) noConfirm = false;
+
+  @consume({ context: clientContext, subscribe: true })
+  @state()
+  protected contextClient: McpClient | undefined;
+
+  @state() private _tool: Tool | undefined;
+  @state() private _loadError: McpError | undefined;
+  @state() private _draft: Draft | undefined;
+  @state() private _attempted = false;
+  @state() private _issues: FormIssue[] = [];
+  @state() private _phase: ToolFormPhase = 'idle';
+  @state() private _progress: { progress: number; total?: number; message?: string } | undefined;
+  @state() private _callError: McpError | undefined;
+  @state() private _status = '';
+  @state() private _result: ToolCallResult | undefined;
+  @state() private _expanded = new Set<string>();
+  @state() private _validatorReady = false;
+
+  #internals = this.attachInternals();
+  #model: FormModel | undefined;
+  #validator: Validator | undefined;
+  #schemaError: string | undefined;
+  #modelFor: Tool | undefined;
+  #abort: AbortController | undefined;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+  #edited = false;
+  #loadToken = 0;
+  #unsubscribe: (() => void) | undefined;
+  #subscribedTo: McpClient | undefined;
+  #pendingArguments: JsonRecord | undefined;
+  #confirm: ((ok: boolean) => void) | undefined;
+
+  /** The client in use: `.client`, else the enclosing connection's. */
+  get effectiveClient(): McpClient | undefined {
+    return this.client ?? this.contextClient;
+  }
+
+  /** The tool definition in use. */
+  get effectiveTool(): Tool | undefined {
+    return this.tool ?? this._tool;
+  }
+
+  /** What the form is doing. */
+  get phase(): ToolFormPhase {
+    return this._phase;
+  }
+
+  /** The arguments the form would send now (before validation). */
+  get value(): JsonRecord {
+    return this.#model ? buildArguments(this.#model, this._draft).arguments : {};
+  }
+
+  /** Problems found by the last `validate()` or submit attempt. */
+  get issues(): readonly FormIssue[] {
+    return this._issues;
+  }
+
+  /** The last result shown. */
+  get result(): ToolCallResult | undefined {
+    return this._result;
+  }
+
+  /**
+   * Fills the form from an arguments object (e.g. a saved call). Members the
+   * form cannot show as controls are kept as JSON.
+   */
+  set arguments(value: JsonRecord | undefined) {
+    this.#pendingArguments = value;
+    this.#edited = true;
+    this.#applyPendingArguments();
+    this.requestUpdate();
+  }
+
+  get arguments(): JsonRecord {
+    return this.value;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    validatorLoad ??= ensureValidator();
+    void validatorLoad.then(
+      () => {
+        this._validatorReady = true;
+      },
+      () => {
+        this._validatorReady = true;
+      },
+    );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#subscribedTo = undefined;
+    this.#flushDraft();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    const client = this.effectiveClient;
+    if (client !== this.#subscribedTo) {
+      this.#unsubscribe?.();
+      this.#subscribedTo = client;
+      // A changed tool list may change the definition the form shows (server/tools "List Changed Notification").
+      this.#unsubscribe = client?.on('toolsChanged', () => {
+        if (!this.tool && this.toolName) void this.#loadTool(true);
+      });
+    }
+    if (changed.has('tool') || changed.has('toolName') || changed.has('client') || changed.has('contextClient')) {
+      if (!this.tool && this.toolName && client && (this._tool?.name !== this.toolName || changed.has('client') || changed.has('contextClient'))) void this.#loadTool(false);
+      if (!this.tool && !this.toolName) this._tool = undefined;
+    }
+    const tool = this.effectiveTool;
+    if (tool !== this.#modelFor || (changed.has('_validatorReady') && tool)) this.#setUpModel(tool, tool !== this.#modelFor);
+  }
+
+  protected override updated(): void {
+    toggleState(this.#internals, 'loading', this._phase === 'loading');
+    toggleState(this.#internals, 'ready', this.#model !== undefined && this._phase !== 'loading');
+    toggleState(this.#internals, 'invalid', this._attempted && this._issues.length > 0);
+    toggleState(this.#internals, 'confirming', this._phase === 'confirming');
+    toggleState(this.#internals, 'pending', this._phase === 'pending');
+    toggleState(this.#internals, 'error', this._callError !== undefined || this._loadError !== undefined);
+    if (this.effectiveTool?.annotations?.destructiveHint === true) this.setAttribute('destructive', '');
+    else this.removeAttribute('destructive');
+  }
+
+  async #loadTool(fresh: boolean): Promise<void> {
+    const client = this.effectiveClient;
+    const name = this.toolName;
+    if (!client || !name) return;
+    const token = ++this.#loadToken;
+    const known = fresh ? undefined : client.tool(name);
+    if (known) {
+      this._tool = known;
+      this._loadError = undefined;
+      return;
+    }
+    this._phase = 'loading';
+    try {
+      const tools = await client.listTools(fresh ? { fresh: true } : {});
+      if (token !== this.#loadToken) return;
+      const found = tools.find((tool) => tool.name === name);
+      if (found) {
+        this._tool = found;
+        this._loadError = undefined;
+      } else {
+        this._tool = undefined;
+        const rejected = client.rejectedTools.find((tool) => tool.name === name);
+        this._loadError = new McpClientError(
+          'invalid_arguments',
+          rejected ? `The server's tool "${name}" was excluded: ${rejected.reason}` : `The server lists no tool named "${name}".`,
+          { url: client.url.href, method: 'tools/list', tool: name },
+        );
+        this.dispatchEvent(new McpErrorEvent(this._loadError, 'tools/list'));
+      }
+    } catch (error) {
+      if (token !== this.#loadToken) return;
+      this._loadError = McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/list' });
+      this.dispatchEvent(new McpErrorEvent(this._loadError, 'tools/list'));
+    } finally {
+      if (token === this.#loadToken && this._phase === 'loading') this._phase = 'idle';
+    }
+  }
+
+  #setUpModel(tool: Tool | undefined, newTool: boolean): void {
+    if (newTool) {
+      this.#flushDraft();
+      this.#modelFor = tool;
+      this.#model = tool ? new FormModel(tool.inputSchema) : undefined;
+      this._draft = undefined;
+      this._attempted = false;
+      this._issues = [];
+      this._callError = undefined;
+      this._status = '';
+      this._result = undefined;
+      this._expanded = new Set();
+      this.#edited = false;
+      this.#applyPendingArguments();
+      if (tool) void this.#restoreDraft(tool);
+    }
+    this.#validator = undefined;
+    this.#schemaError = undefined;
+    if (!tool || !this._validatorReady || this.#model?.problem) return;
+    try {
+      this.#validator = compileSchemaSync(tool.inputSchema);
+    } catch (error) {
+      this.#schemaError = (error as Error).message;
+    }
+  }
+
+  #applyPendingArguments(): void {
+    const model = this.#model;
+    const args = this.#pendingArguments;
+    if (!model || !args) return;
+    this.#pendingArguments = undefined;
+    this._draft = valueToDraft(model, model.root(args), args);
+  }
+
+  // --- drafts ------------------------------------------------------------------------------
+
+  #draftStorageKey(): string | undefined {
+    const client = this.effectiveClient;
+    const tool = this.effectiveTool;
+    if (this.noDrafts || !client || !tool) return undefined;
+    return draftKey(client.url.href, tool.name);
+  }
+
+  async #restoreDraft(tool: Tool): Promise<void> {
+    const key = this.#draftStorageKey();
+    if (!key) return;
+    const saved = await loadDraft<Draft>(key);
+    // Ignore a stale answer (another tool was selected) or one that would overwrite fresh typing.
+    if (saved === undefined || this.effectiveTool !== tool || this.#edited) return;
+    this._draft = saved;
+  }
+
+  #scheduleSave(): void {
+    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.#flushDraft(), SAVE_DELAY_MS);
+  }
+
+  #flushDraft(): void {
+    if (this.#saveTimer === undefined) return;
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = undefined;
+    const key = this.#draftStorageKey();
+    if (key) void saveDraft(key, this._draft);
+  }
+
+  // --- editing -----------------------------------------------------------------------------
+
+  /** True while a native `input`/`change` event of a control is being dispatched. */
+  #inNativeEvent = false;
+
+  protected override firstUpdated(): void {
+    // Capture runs before the control's own listener, bubbling after it: together they bracket it.
+    for (const type of ['input', 'change']) {
+      this.renderRoot.addEventListener(type, () => (this.#inNativeEvent = true), true);
+      this.renderRoot.addEventListener(type, () => (this.#inNativeEvent = false));
+    }
+  }
+
+  #onDraft = (next: Draft | undefined, final: boolean): void => {
+    // A control's `change` usually repeats what its `input` already recorded (and Chromium fires it
+    // while the fields are being disabled for a call): nothing to do then.
+    if (final && this.#inNativeEvent && JSON.stringify(next) === JSON.stringify(this._draft)) {
+      return;
+    }
+    this._draft = next;
+    this.#edited = true;
+    this._status = '';
+    if (this._attempted) this._issues = this.#check().issues;
+    this.#scheduleSave();
+    // A native control's `input` already crossed the shadow boundary (and its `change` is
+    // re-dispatched by #onNativeChange); button actions (add, remove, null…) fire their own.
+    if (!this.#inNativeEvent) {
+      this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      if (final) this.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  };
+
+  /** Builds the arguments and every problem with them (local and against the schema). */
+  #check(): { arguments: JsonRecord; issues: FormIssue[] } {
+    const model = this.#model;
+    if (!model) return { arguments: {}, issues: [] };
+    const unions: UnionChoice[] = [];
+    const { arguments: args, issues: local } = buildArguments(model, this._draft, unions);
+    const raw = new Map<FormIssue, ValidationIssue>();
+    let issues: FormIssue[] = local.map((issue: LocalIssue) => ({ ...issue }));
+    if (this.#validator) {
+      const outcome = this.#validator(args);
+      if (!outcome.valid) {
+        let found = outcome.issues.map((issue) => {
+          const formIssue = { pointer: issue.path, message: humanize(issue) };
+          raw.set(formIssue, issue);
+          return formIssue;
+        });
+        found = this.#variantIssues(model, unions, found, raw);
+        issues.push(...found);
+      }
+    }
+    issues = dropNoise(issues, raw);
+    // One message per place.
+    const seen = new Set<string>();
+    issues = issues.filter((issue) => {
+      const key = `${issue.pointer}\u0000${issue.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return { arguments: args, issues };
+  }
+
+  /**
+   * Inside a union, the whole-schema validator also reports why the *other*
+   * variants do not match. Those are replaced by the chosen variant's own issues.
+   */
+  #variantIssues(model: FormModel, unions: UnionChoice[], issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): FormIssue[] {
+    const ordered = [...unions].sort((a, b) => a.pointer.length - b.pointer.length);
+    for (const union of ordered) {
+      const node = union.field.variants[union.choice]?.node;
+      if (!isRecord(node) || union.value === undefined) continue;
+      const validate = model.validatorFor(node);
+      if (!validate) continue;
+      const outcome = validate(union.value);
+      const below = (pointer: string) => pointer === union.pointer || pointer.startsWith(`${union.pointer}/`);
+      const precise = outcome.valid
+        ? []
+        : outcome.issues.map((issue) => {
+            const formIssue = { pointer: `${union.pointer}${issue.path}`, message: humanize(issue) };
+            raw.set(formIssue, issue);
+            return formIssue;
+          });
+      // Constraints of the union itself (outside the alternatives) still apply when the variant is fine.
+      const outside = outcome.valid ? issues.filter((issue) => below(issue.pointer) && !UMBRELLA.has(raw.get(issue)?.keyword ?? '')) : [];
+      issues = [...issues.filter((issue) => !below(issue.pointer)), ...precise, ...(outcome.valid ? outside : [])];
+    }
+    return issues;
+  }
+
+  /**
+   * Validates the current arguments against the tool's `inputSchema` and shows
+   * the problems next to their fields.
+   * @returns the problems (empty when the arguments can be sent).
+   */
+  validate(): readonly FormIssue[] {
+    this._attempted = true;
+    this._issues = this.#check().issues;
+    return this._issues;
+  }
+
+  /** Clears the form (defaults again), its errors and its saved draft. */
+  reset(): void {
+    this._draft = undefined;
+    this._attempted = false;
+    this._issues = [];
+    this._callError = undefined;
+    this._status = '';
+    this._expanded = new Set();
+    this.#edited = true;
+    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
+    this.#saveTimer = undefined;
+    const key = this.#draftStorageKey();
+    if (key) void saveDraft(key, undefined);
+    this.dispatchEvent(new Event('reset', { bubbles: true }));
+  }
+
+  /** Aborts the running call (the request's stream is closed: that is the cancellation). */
+  cancel(): void {
+    this.#abort?.abort();
+  }
+
+  /**
+   * Validates, confirms (destructive tools) and calls the tool.
+   * @returns the result, or undefined when nothing was sent (invalid, not
+   *   confirmed, cancelled by a `mcp-tool-call` listener) or the call failed
+   *   (the error is shown and sent as `mcp-error`).
+   */
+  async submit(): Promise<ToolCallResult | undefined> {
+    const tool = this.effectiveTool;
+    if (!tool || !this.#model || this._phase === 'pending' || this._phase === 'confirming') return undefined;
+    this._attempted = true;
+    const { arguments: args, issues } = this.#check();
+    this._issues = issues;
+    this._callError = undefined;
+    this._status = '';
+    if (issues.length > 0) {
+      await this.updateComplete;
+      this.#focusFirstError();
+      return undefined;
+    }
+    if (tool.annotations?.destructiveHint === true && !this.noConfirm) {
+      this._phase = 'confirming';
+      const confirmed = await new Promise<boolean>((resolve) => {
+        this.#confirm = resolve;
+        void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="confirm-cancel"]') as HTMLElement | null)?.focus());
+      });
+      this.#confirm = undefined;
+      this._phase = 'idle';
+      if (!confirmed) {
+        this._status = 'Not called.';
+        await this.updateComplete;
+        (this.renderRoot.querySelector('[part~="submit-button"]') as HTMLElement | null)?.focus();
+        return undefined;
+      }
+    }
+    const before = new McpToolCallEvent(tool.name, args);
+    this.dispatchEvent(before);
+    if (before.defaultPrevented) return undefined;
+    const client = this.effectiveClient;
+    if (!client) {
+      this.#fail(new McpClientError('closed', 'No client: put <mcp-tool-form> inside <mcp-connection> or set its .client'));
+      return undefined;
+    }
+    const controller = new AbortController();
+    this.#abort = controller;
+    this._phase = 'pending';
+    this._progress = undefined;
+    try {
+      // A definition the client did not list itself (set through `.tool`) is passed along for headers and output validation.
+      const own = client.tool(tool.name) === tool;
+      const result = (await client.callTool(tool.name, args, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          this._progress = {
+            progress: progress.progress,
+            ...(typeof progress.total === 'number' ? { total: progress.total } : {}),
+            ...(typeof progress.message === 'string' ? { message: progress.message } : {}),
+          };
+        },
+        ...(own ? {} : { tool }),
+      })) as ToolCallResult;
+      this._result = result;
+      this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
+      return result;
+    } catch (error) {
+      if (isAbortError(error) && controller.signal.aborted) {
+        this._status = 'Cancelled. Nothing was lost: change the arguments or call again.';
+      } else {
+        this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
+      }
+      return undefined;
+    } finally {
+      this.#abort = undefined;
+      this._phase = 'idle';
+      this._progress = undefined;
+    }
+  }
+
+  #fail(error: McpError): void {
+    this._callError = error;
+    this.dispatchEvent(new McpErrorEvent(error, 'tools/call'));
+  }
+
+  #focusFirstError(): void {
+    const invalid = this.renderRoot.querySelector('[data-invalid]');
+    const control = invalid?.matches('input, select, textarea') ? (invalid as HTMLElement) : (invalid?.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])') as HTMLElement | null);
+    if (control) control.focus();
+    else (this.renderRoot.querySelector('[part~="error-summary"]') as HTMLElement | null)?.focus();
+  }
+
+  #focusIssue(pointer: string): void {
+    // The field itself, or the nearest field above it that is shown.
+    let at = pointer;
+    for (;;) {
+      const field = [...this.renderRoot.querySelectorAll('[data-pointer]')].find((element) => element.getAttribute('data-pointer') === at);
+      const control = field?.matches('input, select, textarea') ? (field as HTMLElement) : (field?.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])') as HTMLElement | null);
+      if (control) {
+        control.focus();
+        return;
+      }
+      if (at === '') return;
+      at = at.slice(0, at.lastIndexOf('/'));
+    }
+  }
+
+  // --- rendering --------------------------------------------------------------------------
+
+  #host(): RenderHost {
+    const issues = this._issues;
+    return {
+      model: this.#model!,
+      errorsAt: (pointer, claims) => {
+        const out: string[] = [];
+        for (const issue of issues) {
+          if (issue.pointer === pointer) out.push(issue.message);
+          else if (claims !== 'none' && issue.pointer.startsWith(`${pointer}/`)) {
+            const next = tokens(issue.pointer.slice(pointer.length))[0] ?? '';
+            if (claims === 'all' || claims(next)) out.push(issue.message);
+          }
+        }
+        return out;
+      },
+      isExpanded: (pointer) => this._expanded.has(pointer),
+      setExpanded: (pointer, open) => {
+        const next = new Set(this._expanded);
+        if (open) next.add(pointer);
+        else next.delete(pointer);
+        this._expanded = next;
+      },
+    };
+  }
+
+  #header(tool: Tool): TemplateResult {
+    const title = tool.title ?? (typeof tool.annotations?.title === 'string' ? tool.annotations.title : undefined) ?? tool.name;
+    return html`<slot name="header"
+      ><header part="header">
+        <h2 part="title">${title}</h2>
+        ${title !== tool.name ? html`<code part="tool-name">${tool.name}</code>` : nothing}
+        ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}
+        ${typeof tool.description === 'string' && tool.description ? html`<p part="description">${tool.description}</p>` : nothing}
+      </header></slot
+    >`;
+  }
+
+  #preview(args: JsonRecord, tool: Tool): TemplateResult {
+    // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
+    const headers: string[] = [];
+    // Only for schemas within the work bounds (the binding walk recurses once per nesting level).
+    const bindings = this.#model?.problem ? { ok: false as const } : checkHeaderBindings(tool.inputSchema);
+    if (bindings.ok) {
+      for (const binding of bindings.bindings) {
+        let value: unknown = args;
+        for (const key of binding.path) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+        if (value !== undefined && value !== null && typeof value !== 'object') headers.push(`Mcp-Param-${binding.name}: ${encodeHeaderValue(String(value))}`);
+      }
+    }
+    return html`<details part="preview">
+      <summary>Arguments that will be sent to ${tool.name}</summary>
+      <pre part="preview-json">${stringifyBounded(args).text}</pre>
+      ${headers.length > 0 ? html`<p class="note">Also sent as HTTP headers (visible to proxies):</p><pre part="preview-headers">${headers.join('\n')}</pre>` : nothing}
+    </details>`;
+  }
+
+  #summary(): TemplateResult | typeof nothing {
+    if (!this._attempted || this._issues.length === 0) return nothing;
+    const count = this._issues.length;
+    return html`<div part="error-summary" role="alert" tabindex="-1">
+      <strong>${count === 1 ? 'One problem' : `${count} problems`} to fix before the tool can be called:</strong>
+      <ul>
+        ${this._issues.map(
+          (issue) => html`<li><button type="button" @click=${() => this.#focusIssue(issue.pointer)}>${issue.pointer === '' ? 'Arguments' : dottedPath(issue.pointer)}</button>: ${issue.message}</li>`,
+        )}
+      </ul>
+    </div>`;
+  }
+
+  #confirmPanel(tool: Tool, args: JsonRecord): TemplateResult | typeof nothing {
+    if (this._phase !== 'confirming') return nothing;
+    const id = idFor('c', tool.name);
+    return html`<div part="confirm" role="group" aria-labelledby="${id}-title" aria-describedby="${id}-text">
+      <p id="${id}-title"><strong>${tool.title ?? tool.name} is marked as destructive.</strong></p>
+      <p id="${id}-text">It may delete or overwrite data. Call it with these arguments?</p>
+      <pre part="confirm-arguments">${stringifyBounded(args).text}</pre>
+      <div part="actions">
+        <button type="button" part="confirm-button" @click=${() => this.#confirm?.(true)}>Call ${tool.name}</button>
+        <button type="button" part="confirm-cancel" @click=${() => this.#confirm?.(false)}>Don't call</button>
+      </div>
+    </div>`;
+  }
+
+  #progressBar(): TemplateResult | typeof nothing {
+    if (this._phase !== 'pending') return nothing;
+    const p = this._progress;
+    const label = p?.total ? `${p.progress} of ${p.total}` : p ? `${p.progress}` : '';
+    return html`<div part="progress" role="status" aria-live="polite">
+      <progress part="progress-bar" aria-label="Tool call progress" max=${p?.total ?? 1} .value=${p?.total ? p.progress : (null as unknown as number)}></progress>
+      <span part="progress-message">${p?.message ?? (label ? `Progress: ${label}` : 'Calling the tool…')}</span>
+    </div>`;
+  }
+
+  #errorText(error: McpError): string {
+    if (McpRpcError.isInstance(error)) return `The server refused the call: ${error.message} (JSON-RPC error ${error.code})`;
+    return `${error.message}${McpClientError.isInstance(error) ? ` (${error.code})` : ''}`;
+  }
+
+  protected override render(): TemplateResult {
+    const tool = this.effectiveTool;
+    const model = this.#model;
+    if (!tool || !model) {
+      return html`<div part="form">
+        ${this._phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${this.toolName}…</p>` : nothing}
+        ${this._loadError ? html`<div part="call-error" role="alert">${this.#errorText(this._loadError)}</div>` : nothing}
+        ${!this._loadError && this._phase !== 'loading'
+          ? html`<p part="status" role="status">${this.toolName ? (this.effectiveClient ? `Waiting for the tool ${this.toolName}…` : 'No client: put this form inside <mcp-connection> or set .client.') : 'No tool selected.'}</p>`
+          : nothing}
+      </div>`;
+    }
+    const args = buildArguments(model, this._draft).arguments;
+    const pending = this._phase === 'pending';
+    const renderer = new FieldRenderer(this.#host(), this._attempted);
+    const notice = model.problem?.message ?? (this.#schemaError ? `The input schema cannot be checked (${this.#schemaError}); arguments are sent without checking.` : model.notice?.message);
+    const rootIsRaw = this._draft?.k === 'json';
+    return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
+        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing}
+        <fieldset part="fields" class="fields" ?disabled=${pending || this._phase === 'confirming'}>
+          <legend class="visually-hidden">Arguments of ${tool.name}</legend>
+          ${!rootIsRaw && !model.problem && model.root().kind === 'object'
+            ? html`<div class="label-row">
+                <button
+                  type="button"
+                  part="raw-toggle"
+                  class="small"
+                  aria-pressed="false"
+                  @click=${() => this.#onDraft({ k: 'json', text: JSON.stringify(args, null, 2) }, true)}
+                >
+                  Edit all arguments as JSON
+                </button>
+              </div>`
+            : nothing}
+          ${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}
+        </fieldset>
+        ${this.#summary()} ${this.#preview(args, tool)} ${this.#confirmPanel(tool, args)}
+        <div part="actions">
+          <button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>
+          ${pending ? html`<button type="button" part="cancel-button" @click=${() => this.cancel()}>Cancel</button>` : nothing}
+          <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
+          <slot name="actions"></slot>
+        </div>
+        ${this.#progressBar()} ${this._status ? html`<p part="status" role="status">${this._status}</p>` : nothing}
+        ${this._callError ? html`<div part="call-error" role="alert">${this.#errorText(this._callError)}</div>` : nothing}
+      </form>
+      ${!this.noResult && this._result
+        ? html`<mcp-tool-result
+            part="result"
+            .result=${this._result}
+            .tool=${tool}
+            .client=${this.effectiveClient}
+            exportparts="base: result-base, block: result-block, structured: result-structured, validation: result-validation"
+          ></mcp-tool-result>`
+        : nothing}`;
+  }
+
+  #onSubmit = (event: SubmitEvent): void => {
+    event.preventDefault();
+    void this.submit();
+  };
+
+  #onReset = (event: Event): void => {
+    // The native reset would only blank the controls; the draft is the source of truth.
+    event.preventDefault();
+    this.reset();
+  };
+
+  #onNativeChange = (event: Event): void => {
+    // `change` does not cross the shadow boundary: re-dispatch it from the host.
+    if (event.target !== this) this.dispatchEvent(new Event('change', { bubbles: true }));
+  };
+}
+
+defineElement('mcp-tool-form', McpToolForm);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-tool-form': McpToolForm;
+  }
+}
