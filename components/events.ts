@@ -8,6 +8,7 @@ import type {
   InputContext,
   InputRequest,
   InputResponse,
+  McpClient,
   McpError,
   ServerDescription,
   Tool,
@@ -21,6 +22,18 @@ export class McpConnectEvent extends Event {
   constructor(server: ServerDescription) {
     super('mcp-connect', DOMAIN);
     this.detail = { server };
+  }
+}
+
+/**
+ * `<mcp-connection>` created a new client (before connecting it), e.g. to attach
+ * a protocol log from the very first request. `detail.client` is the client.
+ */
+export class McpClientChangeEvent extends Event {
+  readonly detail: { client: McpClient };
+  constructor(client: McpClient) {
+    super('mcp-client-change', DOMAIN);
+    this.detail = { client };
   }
 }
 
@@ -101,6 +114,7 @@ export class McpToolCallEvent extends Event {
 declare global {
   interface GlobalEventHandlersEventMap {
     'mcp-connect': McpConnectEvent;
+    'mcp-client-change': McpClientChangeEvent;
     'mcp-disconnect': McpDisconnectEvent;
     'mcp-error': McpErrorEvent;
     'mcp-tools-changed': McpToolsChangedEvent;

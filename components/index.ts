@@ -5,6 +5,7 @@
  */
 export { clientContext, connectionContext } from './context.js';
 export {
+  McpClientChangeEvent,
   McpConnectEvent,
   McpDisconnectEvent,
   McpErrorEvent,

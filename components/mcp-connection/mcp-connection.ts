@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js';
 import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
-import { McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
+import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
 import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
 import { connectionStyles } from './mcp-connection.styles.js';
 
@@ -37,6 +37,7 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * @slot - Kit elements (`<mcp-tool-form>`, `<mcp-elicitation-dialog>`…) and any content; they get the client from here.
  * @slot status - Replaces the default status bar.
  *
+ * @event mcp-client-change - A new client was created (before it connects); `detail.client`.
  * @event mcp-connect - Connected; `detail.server` describes the server.
  * @event mcp-disconnect - Disconnected by `disconnect()`.
  * @event mcp-error - Connecting or refreshing failed; `detail.error` is the typed error.
@@ -149,9 +150,12 @@ export class McpConnection extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if ((changed.has('serverUrl') || changed.has('protocol')) && !this.noAutoConnect && this.serverUrl) {
-      void this.connect().catch(() => {
-        /* reported through the error state and mcp-error */
-      });
+      // After this update, so the state changes of connecting schedule their own.
+      void Promise.resolve()
+        .then(() => this.connect())
+        .catch(() => {
+          /* reported through the error state and mcp-error */
+        });
     }
   }
 
@@ -179,6 +183,7 @@ export class McpConnection extends LitElement {
     }
     this.client = client;
     this._error = undefined;
+    this.dispatchEvent(new McpClientChangeEvent(client));
     try {
       const server = await client.connect();
       if (attempt !== this.#attempt) return;

@@ -4,7 +4,6 @@ export const dialogStyles = css`
   :host {
     --mcp-dialog-width: min(36rem, calc(100vw - 2rem));
     display: contents;
-    color-scheme: light dark;
   }
   dialog {
     inline-size: var(--mcp-dialog-width);

@@ -335,6 +335,23 @@ describe('resume after a reload', () => {
   });
 });
 
+describe('storage', () => {
+  test('pending rounds are kept even when other kit stores already exist in IndexedDB', async () => {
+    // idb-keyval only creates an object store together with its database: stores that share
+    // a database name break each other. Create the other kit stores first, as a page would.
+    const { saveDraft, loadDraft } = await import('../internal/drafts.js');
+    const { createStore, set, get } = await import('idb-keyval');
+    await saveDraft('draft-key', { a: 1 });
+    const other = createStore('mcp-elements', 'era');
+    await set('x', 1, other);
+    const { savePending } = await import('./pending.js');
+    await savePending({ url, method: 'tools/call', target: 't', params: { name: 't' }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
+    expect((await loadPending(url))?.interim.requestState).toBe('s');
+    expect(await loadDraft('draft-key')).toEqual({ a: 1 });
+    expect(await get('x', other)).toBe(1);
+  });
+});
+
 describe('accessibility', () => {
   test('axe finds no violations with the dialog open in each mode', async () => {
     await setup();

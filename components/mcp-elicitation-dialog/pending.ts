@@ -28,7 +28,8 @@ export const PENDING_MAX_AGE_MS = 30 * 60 * 1000;
 let store: UseStore | undefined;
 function pendingStore(): UseStore | undefined {
   if (typeof indexedDB === 'undefined') return undefined;
-  store ??= createStore('mcp-elements', 'pending-input');
+  // One object store per database: idb-keyval creates the store only when it creates the database.
+  store ??= createStore('mcp-elements-pending', 'pending-input');
   return store;
 }
 

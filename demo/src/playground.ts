@@ -17,7 +17,8 @@ interface LogEntry {
   time: number;
   direction: 'out' | 'in';
   summary: string;
-  group: string | undefined;
+  /** The JSON-RPC id the message belongs to; its call and round are known once the round ends. */
+  requestId: string | number | undefined;
   json: string;
 }
 
@@ -32,6 +33,8 @@ const state = {
   promptName: undefined as string | undefined,
   promptArgs: {} as Record<string, string>,
   promptResult: undefined as unknown,
+  /** A call finished by the dialog after a reload (its form is gone). */
+  resumed: undefined as { tool: string; result: unknown } | undefined,
   panelError: undefined as string | undefined,
   log: [] as LogEntry[],
 };
@@ -54,10 +57,10 @@ function summarize(event: TrafficEvent): string {
 function watch(client: McpClient): void {
   client.on('round', (event: RoundEvent) => {
     if (event.requestId !== undefined) roundOf.set(event.requestId, `call ${event.callId} · round ${event.round}`);
+    update();
   });
   client.on('traffic', (event) => {
-    const group = event.requestId !== undefined ? roundOf.get(event.requestId) : undefined;
-    state.log.push({ id: nextLogId++, time: event.time, direction: event.direction, summary: summarize(event), group, json: JSON.stringify(event.message, null, 2) });
+    state.log.push({ id: nextLogId++, time: event.time, direction: event.direction, summary: summarize(event), requestId: event.requestId, json: JSON.stringify(event.message, null, 2) });
     if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
     update();
   });
@@ -178,7 +181,7 @@ function logPanel() {
             <summary>
               <span class="arrow" aria-label=${entry.direction === 'out' ? 'sent' : 'received'}>${entry.direction === 'out' ? '→' : '←'}</span>
               <span class="summary">${entry.summary}</span>
-              ${entry.group ? html`<span class="badge">${entry.group}</span>` : nothing}
+              ${entry.requestId !== undefined && roundOf.has(entry.requestId) ? html`<span class="badge">${roundOf.get(entry.requestId)}</span>` : nothing}
             </summary>
             <pre>${entry.json}</pre>
           </details>
@@ -198,6 +201,12 @@ function update(): void {
       <section class="panel call" aria-labelledby="call-heading">
         <h2 id="call-heading">${state.selected ? `Call ${state.selected}` : 'Call a tool'}</h2>
         ${state.selected ? html`<mcp-tool-form tool-name=${state.selected}></mcp-tool-form>` : html`<p class="muted">Pick a tool on the left.</p>`}
+        ${state.resumed
+          ? html`<div class="resumed" role="status">
+              <h3>Resumed call: ${state.resumed.tool}</h3>
+              <mcp-tool-result .result=${state.resumed.result}></mcp-tool-result>
+            </div>`
+          : nothing}
       </section>
       ${resourcesPanel()} ${promptsPanel()} ${logPanel()}
     </div>`,
@@ -215,8 +224,8 @@ function mountConnection(url: string): void {
   const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
   dialog.samplingHandler = deterministicDraft;
   connection.append(content, dialog);
+  connection.addEventListener('mcp-client-change', (event) => watch(event.detail.client));
   connection.addEventListener('mcp-connect', () => {
-    watch(connection.client!);
     void loadSidePanels(connection.client!);
     update();
   });
@@ -226,6 +235,10 @@ function mountConnection(url: string): void {
     update();
   });
   connection.addEventListener('mcp-error', () => update());
+  dialog.addEventListener('mcp-tool-result', (event) => {
+    state.resumed = { tool: event.detail.tool, result: event.detail.result };
+    update();
+  });
   connection.addEventListener('mcp-disconnect', () => update());
   app.append(connection);
   update();

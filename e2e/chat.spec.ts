@@ -1,0 +1,45 @@
+/**
+ * The embedded chat sample in real Chromium against the real demo MCP server.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { answerElicitation, waitForConnection } from './helpers/index.js';
+
+async function say(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+const transcript = (page: Page) => page.locator('.transcript');
+
+test('a message invokes a tool that needs elicitation; the result is posted', async ({ page }) => {
+  await page.goto('/chat.html');
+  await waitForConnection(page);
+  await say(page, 'Book a table at Casa Azul');
+  await expect(transcript(page)).toContainText('the restaurant needs a few details');
+  // The dialog appears inline, in the conversation.
+  await expect(page.locator('mcp-elicitation-dialog[inline] dialog[open]')).toBeVisible();
+  await answerElicitation(page, { Date: '2026-11-30', Guests: '4' });
+  await answerElicitation(page, { Area: 'Terrace' });
+  await expect(transcript(page).locator('mcp-tool-result')).toContainText('Booked Casa Azul for 4 on 2026-11-30, terrace.');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.screenshot({ path: 'docs/screenshots/chat.png', fullPage: true });
+});
+
+test('/tool syntax and the tool menu', async ({ page }) => {
+  await page.goto('/chat.html');
+  await waitForConnection(page);
+  await say(page, '/get_weather {"city":"Faro"}');
+  await expect(transcript(page).locator('mcp-tool-result').last()).toContainText('"city":"Faro"');
+  await page.getByRole('combobox', { name: 'Use a tool' }).selectOption({ label: 'Create a ticket' });
+  const ticketForm = transcript(page).locator('mcp-tool-form').last();
+  await ticketForm.getByRole('textbox', { name: 'Title' }).fill('Printer on fire');
+  await ticketForm.getByRole('button', { name: 'Call tool' }).click();
+  await expect(transcript(page).locator('mcp-tool-result').last()).toContainText('Printer on fire');
+});
+
+test('has no accessibility violations', async ({ page }) => {
+  await page.goto('/chat.html');
+  await waitForConnection(page);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});

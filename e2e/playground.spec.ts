@@ -1,0 +1,140 @@
+/**
+ * The playground in real Chromium against the real demo MCP server, driven the
+ * way a person uses the page.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { answerElicitation, answerSampling, answerUrlElicitation, resumePendingCall, waitForConnection } from './helpers/index.js';
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/');
+  await waitForConnection(page);
+}
+
+async function pickTool(page: Page, title: string): Promise<void> {
+  await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: title }).click();
+  await expect(page.locator('mcp-tool-form').getByRole('heading', { name: title })).toBeVisible();
+}
+
+const form = (page: Page) => page.locator('mcp-tool-form');
+const result = (page: Page) => page.locator('mcp-tool-form mcp-tool-result, mcp-tool-form [part="result"]').first();
+
+test.beforeEach(async ({ context }) => {
+  // Nothing may leave the machine: URL-mode pages are answered locally.
+  await context.route('https://auth.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Approve</title><h1>Approved</h1>' }));
+});
+
+test('connects and lists the tools', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('mcp-connection [part="server-name"]')).toHaveText('mcp-elements demo server 1.0.0');
+  await expect(page.locator('mcp-connection [part="era"]')).toHaveText('modern · 2026-07-28');
+  const tools = page.getByRole('region', { name: 'Tools' });
+  for (const title of ['Create a ticket', 'Plan a trip', 'Long task', 'Book a table']) await expect(tools.getByRole('button', { name: title })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Protocol log' })).toContainText('server/discover');
+});
+
+test('fills and submits the nested form, and shows the result', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Plan a trip');
+  const traveller = form(page).getByRole('group', { name: 'Traveller' });
+  await traveller.getByRole('textbox', { name: 'Name' }).fill('Ada');
+  await traveller.getByRole('spinbutton', { name: 'Age' }).fill('36');
+  const stops = form(page).getByRole('group', { name: 'Stops' });
+  await stops.getByRole('textbox', { name: 'City' }).fill('Porto');
+  await stops.getByRole('button', { name: 'Add item to Stops' }).click();
+  const second = stops.getByRole('group', { name: 'Item 2 of Stops' });
+  await second.getByRole('textbox', { name: 'City' }).fill('Lisbon');
+  await second.getByRole('spinbutton', { name: 'Nights' }).fill('3');
+  await form(page).getByRole('radio', { name: 'Business' }).check();
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(result(page)).toContainText('Trip for Ada: Porto → Lisbon, 4 night(s), business');
+  await page.screenshot({ path: 'docs/screenshots/playground.png', fullPage: true });
+});
+
+test('runs the slow tool with progress and cancels it', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Long task');
+  await form(page).getByRole('spinbutton', { name: 'Steps' }).fill('40');
+  await form(page).getByRole('spinbutton', { name: 'Milliseconds per step' }).fill('250');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(form(page).locator('[part="progress-message"]')).toContainText(/Step \d+ of 40/);
+  await form(page).getByRole('button', { name: 'Cancel' }).click();
+  await expect(form(page).getByRole('button', { name: 'Call tool' })).toBeEnabled();
+  await expect(form(page)).toContainText(/cancel|abort/i);
+  await expect(result(page)).toHaveCount(0);
+});
+
+test('answers a two-round elicitation (accept path)', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Book a table');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await answerElicitation(page, { Date: '2026-12-24', Guests: '3' }, { message: 'When would you like to eat at Casa Lisboa?' });
+  await answerElicitation(page, { Area: 'Terrace', 'Dietary needs': ['vegetarian'] }, { message: 'A table for 3 on 2026-12-24' });
+  await expect(result(page)).toContainText('Booked Casa Lisboa for 3 on 2026-12-24, terrace, vegetarian.');
+  // The protocol log groups the rounds of the call.
+  await expect(page.getByRole('region', { name: 'Protocol log' }).getByText(/round 2/).first()).toBeVisible();
+});
+
+test('answers a two-round elicitation (decline path)', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Book a table');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await answerElicitation(page, {}, { action: 'decline' });
+  await expect(result(page)).toContainText('Booking declined.');
+});
+
+test('confirms a URL-mode request', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Connect account');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  const dialog = page.locator('mcp-elicitation-dialog dialog[open]');
+  await expect(dialog.locator('[part="url-host"]')).toHaveText('auth.example.com');
+  const popup = page.waitForEvent('popup');
+  await answerUrlElicitation(page, 'open');
+  expect((await popup).url()).toBe('https://auth.example.com/approve?app=mcp-elements-demo');
+  await expect(result(page)).toContainText('Account connected.');
+});
+
+test('answers a sampling request', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Summarize');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await answerSampling(page, { text: 'Tools let models act.' });
+  await expect(result(page)).toContainText('Summary: Tools let models act.');
+});
+
+test('resumes an elicitation after a reload', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Book a table');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(page.locator('mcp-elicitation-dialog dialog[open]')).toBeVisible();
+  await page.reload();
+  await waitForConnection(page);
+  await resumePendingCall(page);
+  await answerElicitation(page, { Date: '2027-02-14', Guests: '2' });
+  await answerElicitation(page, { Area: 'Indoors' });
+  await expect(page.locator('.resumed')).toContainText('Booked Casa Lisboa for 2 on 2027-02-14, indoor.');
+});
+
+test('refreshes the tool list after a list change', async ({ page }) => {
+  await open(page);
+  const tools = page.getByRole('region', { name: 'Tools' });
+  const hadBonus = await tools.getByRole('button', { name: 'Bonus', exact: true }).count();
+  await expect(page.locator('mcp-connection:state(listening)')).toHaveCount(1);
+  await pickTool(page, 'Toggle bonus tool');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(tools.getByRole('button', { name: 'Bonus', exact: true })).toHaveCount(hadBonus ? 0 : 1);
+  // Leave the server as it was for the next test.
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(tools.getByRole('button', { name: 'Bonus', exact: true })).toHaveCount(hadBonus);
+});
+
+test('has no accessibility violations (light and dark)', async ({ page }) => {
+  await open(page);
+  await pickTool(page, 'Create a ticket');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+});

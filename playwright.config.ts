@@ -1,0 +1,46 @@
+/**
+ * End-to-end tests: the built demo pages in real Chromium against the real demo
+ * MCP server. Chromium is Debian's /usr/bin/chromium when installed, else
+ * Playwright's own (see scripts/browser.ts).
+ */
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './scripts/browser.js';
+
+const serverPort = Number(process.env.E2E_SERVER_PORT ?? 3101);
+const pagePort = Number(process.env.E2E_PAGE_PORT ?? 5273);
+export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${pagePort}`,
+    browserName: 'chromium',
+    launchOptions: chromiumLaunchOptions(),
+    trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 900 },
+  },
+  webServer: [
+    {
+      command: `node node_modules/tsx/dist/cli.mjs demo/server/main.ts --port ${serverPort}`,
+      port: serverPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The built pages, as a static host serves them.
+      command: `node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/vite/bin/vite.js preview --port ${pagePort} --strictPort`,
+      port: pagePort,
+      env: { VITE_MCP_SERVER_URL: e2eServerUrl, DEMO_PORT: String(pagePort) },
+      reuseExistingServer: false,
+      timeout: 90_000,
+    },
+  ],
+});
