@@ -22,7 +22,7 @@ import { paramHeaders, screenTools, type HeaderBinding, type RejectedTool } from
 import type { IncomingMessage } from './jsonrpc.js';
 import { compileSchema, type ValidationIssue } from './schema.js';
 import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
-import { classifyProbeFailure, eraCacheKey, type EraCache, MemoryEraCache } from './era.js';
+import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './era.js';
 import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
 import type { HandlerLookup } from './input.js';
 import {
@@ -107,7 +107,7 @@ export interface McpClientOptions {
   maxBodyBytes?: number;
   /** Cap on one SSE event, in characters; default 16 Mi. */
   maxEventChars?: number;
-  /** Where the detected era is remembered per endpoint; default in memory for this page/process. */
+  /** Where the detected era is remembered per endpoint; default: IndexedDB in browsers (`idb-keyval`), memory elsewhere. */
   eraCache?: EraCache;
   /** Receives warnings instead of `console.warn`. */
   onWarning?: (warning: McpWarning) => void;
@@ -476,6 +476,16 @@ export class McpClient {
     const modern = new ModernSession(this.#sessionHost());
     try {
       const result = await modern.request('server/discover', {}, { signal: this.#withTimeout(signal) });
+      if (preference === 'auto' && classifyDiscoverResult(result.result) === 'legacy') {
+        // A 200 without supportedVersions (e.g. `{}`) is a legacy server answering unknown methods generically.
+        try {
+          const session = await this.#openLegacy(signal);
+          await eraCache.set(key, 'legacy');
+          return session;
+        } catch (error) {
+          this.#warn('discover-without-versions', `${this.url.href} answered server/discover without supportedVersions and refused initialize (${(error as Error).message}); continuing as modern`);
+        }
+      }
       this.#checkResultType('server/discover', result.result);
       modern.adopt(result.result as DiscoverResult);
       this.#cache.set('server/discover', {}, result.result as DiscoverResult, this.#authContext());
@@ -511,7 +521,9 @@ export class McpClient {
   async #openLegacy(signal: AbortSignal | undefined, probeError?: unknown): Promise<Session> {
     // Loaded on demand: modern-only pages never download the legacy code.
     const { openLegacySession } = await import('./legacy/session.js');
-    return openLegacySession(this.#legacyHost(), { signal, probeError });
+    const opened: { session?: Session } = {};
+    opened.session = await openLegacySession(this.#legacyHost(() => opened.session), { signal, probeError });
+    return opened.session;
   }
 
   #sessionHost(): SessionHost {
@@ -533,18 +545,18 @@ export class McpClient {
   }
 
   /** Host interface for the legacy session: the session host plus input handling and notifications. */
-  #legacyHost() {
+  #legacyHost(self: () => Session | undefined) {
     return {
       ...this.#sessionHost(),
       url: this.url,
-      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal }) =>
+      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string }) =>
         (await import('./input.js')).answerOne(this.#lookup, request, {
           key: context.key,
           index: 0,
           total: 1,
           round: 0,
-          method: request.method,
-          target: undefined,
+          method: context.method ?? request.method,
+          target: context.target,
           callId: 0,
           signal: context.signal,
           server: this.#session?.description ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
@@ -552,6 +564,16 @@ export class McpClient {
         }),
       hasInputHandler: (method: string, mode?: string) => this.#canAnswer(method, mode),
       notification: (notification: JsonRpcNotification) => this.#dispatchNotification(notification),
+      onHandlersChanged: (listener: () => void) => this.#emitter.on('capabilities', listener),
+      // The endpoint now answers like a modern server: forget the verdict, reconnect on the next request.
+      eraChanged: () => {
+        void (this.#options.eraCache ?? sharedEraCache).delete(eraCacheKey(this.url));
+        const session = self();
+        if (!session || this.#session !== session) return;
+        this.#session = undefined;
+        if (this.#status === 'connected') this.#setStatus('idle');
+        void session.close();
+      },
     };
   }
 
@@ -1098,5 +1120,5 @@ export class McpClient {
   }
 }
 
-/** Era verdicts remembered for this page/process (spec: basic/versioning, cache per endpoint). */
-const sharedEraCache: EraCache = new MemoryEraCache();
+/** Era verdicts shared by the clients of this page/process, persisted where IndexedDB exists (spec: basic/versioning). */
+const sharedEraCache: EraCache = defaultEraCache();

@@ -9,6 +9,11 @@
  * `initialize`. Network failures, 5xx, timeouts, 401 and 403 say nothing about
  * the era and are reported as they are.
  *
+ * A verdict is remembered per endpoint ({@link EraCache}): in memory in Node,
+ * persisted with `idb-keyval` where IndexedDB exists (`./era-idb.ts`), so a page
+ * that reloads skips the probe. The client re-probes whenever the remembered
+ * era stops working.
+ *
  * @module
  */
 import { ErrorCode, McpClientError, McpRpcError } from './errors.js';
@@ -50,6 +55,19 @@ export function classifyProbeFailure(error: unknown): 'modern' | 'legacy' | 'unk
   return 'unknown';
 }
 
+/**
+ * Classifies a successful answer to the `server/discover` probe. A modern server
+ * answers with a `DiscoverResult` whose `supportedVersions` names at least one
+ * modern revision (server/discover); a legacy server that answers unknown
+ * methods generically (e.g. `{}`, as some stateless ones do) does not, and gets
+ * the `initialize` handshake instead (checklist §3, VER-7).
+ */
+export function classifyDiscoverResult(result: unknown): 'modern' | 'legacy' {
+  const supported = (result as { supportedVersions?: unknown } | null)?.supportedVersions;
+  if (!Array.isArray(supported)) return 'legacy';
+  return supported.some((v) => typeof v === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(v)) ? 'modern' : 'legacy';
+}
+
 /** Remembers the era of an endpoint (basic/versioning: cache the verdict, re-probe when it fails). */
 export interface EraCache {
   get(key: string): Promise<'modern' | 'legacy' | undefined> | 'modern' | 'legacy' | undefined;
@@ -57,7 +75,11 @@ export interface EraCache {
   delete(key: string): Promise<void> | void;
 }
 
-/** The cache key: origin plus endpoint path (two endpoints on one origin may differ in era). */
+/**
+ * The cache key: origin plus endpoint path. The spec keys by origin; two
+ * endpoints on one origin may differ in era, so the path is part of the key
+ * (checklist §7, gap 9). Query and fragment are not.
+ */
 export function eraCacheKey(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
@@ -74,4 +96,19 @@ export class MemoryEraCache implements EraCache {
   delete(key: string) {
     this.#map.delete(key);
   }
+}
+
+/**
+ * The default cache: persisted in IndexedDB where it exists (tabs, workers; see
+ * `IdbEraCache` in `./era-idb.ts`, loaded on first use), in memory elsewhere (Node).
+ */
+export function defaultEraCache(): EraCache {
+  if (typeof indexedDB === 'undefined') return new MemoryEraCache();
+  let loaded: Promise<EraCache> | undefined;
+  const cache = () => (loaded ??= import('./era-idb.js').then(({ IdbEraCache }) => new IdbEraCache()));
+  return {
+    get: async (key) => (await cache()).get(key),
+    set: async (key, era) => (await cache()).set(key, era),
+    delete: async (key) => (await cache()).delete(key),
+  };
 }
