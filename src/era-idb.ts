@@ -17,9 +17,9 @@ interface StoredVerdict {
 
 /** Options of {@link IdbEraCache}. */
 export interface IdbEraCacheOptions {
-  /** IndexedDB database name; default `mcp-elements`. */
+  /** IndexedDB database name; default `mcp-elements-era` (one database per kit store: idb-keyval creates a single store per database). */
   database?: string;
-  /** Object store name; default `era`. */
+  /** Object store name; default `verdicts`. */
   store?: string;
   /** How long a persisted verdict is trusted, in ms; default 7 days. */
   maxAgeMs?: number;
@@ -73,7 +73,7 @@ export class IdbEraCache implements EraCache {
   }
 
   #useStore(): UseStore {
-    this.#store ??= createStore(this.#options.database ?? 'mcp-elements', this.#options.store ?? 'era');
+    this.#store ??= createStore(this.#options.database ?? 'mcp-elements-era', this.#options.store ?? 'verdicts');
     return this.#store;
   }
 }
