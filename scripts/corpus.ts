@@ -24,6 +24,7 @@ import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
 import { buildArguments, itemField, memberField, rowField, variantField } from '../components/mcp-tool-form/draft.js';
 import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
 import { isRecord } from '../components/internal/json.js';
+import type {} from './corpus-page.js';
 
 interface ToolEntry {
   server: string;
@@ -48,7 +49,7 @@ interface ToolReport {
   recursive: number;
   rootProblem?: string;
   required: boolean;
-  fill: Record<'required' | 'all', { ok: boolean; issues?: ValidationIssue[]; local?: string[]; gap?: boolean } | undefined>;
+  fill: Record<'required' | 'all', { ok: boolean; arguments?: Record<string, unknown>; issues?: ValidationIssue[]; local?: string[] } | undefined>;
   error?: string;
 }
 
@@ -134,7 +135,7 @@ function fill(model: FormModel, inputSchema: unknown, all: boolean): ToolReport[
   const { arguments: built, issues: local } = buildArguments(model, draft);
   const validate = compileSchemaSync(inputSchema);
   const outcome = validate(built);
-  if (outcome.valid && local.length === 0) return { ok: true };
+  if (outcome.valid && local.length === 0) return { ok: true, arguments: built };
   return { ok: false, ...(outcome.valid ? {} : { issues: outcome.issues }), local: local.map((issue) => `${issue.pointer}: ${issue.message}`) };
 }
 
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
   const root = resolve(dir!);
   const { tools, elicitationSchemas, files } = loadCorpus(root);
   const reports: ToolReport[] = [];
+  const samples = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const started = performance.now();
     const report: ToolReport = { server: tool.server, tool: tool.name, ms: 0, steps: 0, fields: 0, fallbacks: [], free: [], recursive: 0, required: hasRequired(tool.inputSchema), fill: { required: undefined, all: undefined } };
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
       if (validatorOk) {
         if (report.required) report.fill.required = fill(new FormModel(tool.inputSchema), tool.inputSchema, false);
         report.fill.all = fill(new FormModel(tool.inputSchema), tool.inputSchema, true);
+        if (report.fill.all?.ok) samples.set(`${tool.server}/${tool.name}`, report.fill.all.arguments!);
       }
     } catch (error) {
       report.error = (error as Error).stack ?? String(error);
@@ -172,7 +175,7 @@ async function main(): Promise<void> {
   }
 
   let browser: BrowserOutcome | undefined;
-  if (!flag('--no-browser')) browser = await renderInChromium(tools);
+  if (!flag('--no-browser')) browser = await renderInChromium(tools, samples);
 
   print(reports, { files, elicitationSchemas, browser });
   const out = option('--json');
@@ -189,11 +192,72 @@ interface BrowserOutcome {
   failures: { tool: string; error: string }[];
   fallbackFields: number;
   ms: number;
+  /** Slowest single tool (render, fill, submit), in ms. */
+  slowestMs: number;
 }
 
-/** Renders every tool's form in Chromium (implemented below; see `renderInChromium`). */
-async function renderInChromium(_tools: ToolEntry[]): Promise<BrowserOutcome | undefined> {
-  return undefined;
+/**
+ * Renders every tool's form in real Chromium (Vite serves the element's
+ * sources, Playwright drives the page): first untouched, then filled with the
+ * tool's sample arguments through `.arguments`; the form's own submit path
+ * must then produce exactly those arguments. Any exception, console error or
+ * refused submit is a failure.
+ */
+async function renderInChromium(tools: ToolEntry[], samples: Map<string, Record<string, unknown>>): Promise<BrowserOutcome> {
+  const started = performance.now();
+  const { createServer } = await import('vite');
+  const { chromium } = await import('playwright');
+  const { chromiumLaunchOptions } = await import('./browser.js');
+  const projectRoot = resolve(import.meta.dirname, '..');
+  const pageDir = join(projectRoot, '.cache', 'corpus');
+  mkdirSync(pageDir, { recursive: true });
+  writeFileSync(
+    join(pageDir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>corpus</title><link rel="icon" href="data:,"></head><body><main></main>
+<script type="module">import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`,
+  );
+  const server = await createServer({
+    configFile: false,
+    root: projectRoot,
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    // Pre-bundle up front so the optimizer never reloads the page mid-run.
+    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'ajv', 'ajv/dist/2020.js', 'ajv-formats'] },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const failures: BrowserOutcome['failures'] = [];
+  let rendered = 0;
+  let fallbackFields = 0;
+  let slowestMs = 0;
+  try {
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.goto(`http://127.0.0.1:${port}/.cache/corpus/index.html`);
+    await page.waitForFunction(() => (window as { __ready?: boolean }).__ready === true, undefined, { timeout: 60_000 });
+    const batchSize = 25;
+    for (let at = 0; at < tools.length; at += batchSize) {
+      const batch = tools.slice(at, at + batchSize).map((tool) => ({ ...tool, sample: samples.get(`${tool.server}/${tool.name}`) ?? null }));
+      const outcomes = await page.evaluate((entries) => window.corpusCheck!(entries), batch);
+      for (const outcome of outcomes) {
+        const logged = consoleErrors.splice(0);
+        if (outcome.error || logged.length > 0) failures.push({ tool: outcome.tool, error: outcome.error ?? `console: ${logged.join(' | ')}` });
+        else rendered++;
+        fallbackFields += outcome.fallbacks;
+        slowestMs = Math.max(slowestMs, outcome.ms);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return { rendered, failures, fallbackFields, ms: performance.now() - started, slowestMs };
 }
 
 function pad(text: string | number, width: number): string {
@@ -213,18 +277,19 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
       `${pad(server, 22)} ${pad(rs.length, 6)} ${pad(rs.filter((r) => r.fallbacks.length > 0 || r.rootProblem).length, 9)} ${pad(rs.filter((r) => r.free.length > 0).length, 10)} ${pad(rs.filter((r) => r.required).length, 9)} ${pad(`${rs.filter((r) => r.fill.required?.ok).length}/${rs.filter((r) => r.fill.required).length}`, 12)} ${pad(`${rs.filter((r) => r.fill.all?.ok).length}/${rs.filter((r) => r.fill.all).length}`, 12)} ${pad(Math.ceil(Math.max(...rs.map((r) => r.ms))), 7)}`,
     );
   }
-  const withFallback = reports.filter((r) => r.fallbacks.length > 0 || r.rootProblem);
+  // A schema that is itself broken (not an object schema, unsupported dialect, over the bounds) is counted apart.
+  const broken = reports.filter((r) => r.rootProblem);
+  const withFallback = reports.filter((r) => r.fallbacks.length > 0 && !r.rootProblem);
   const byKeyword = new Map<string, number>();
-  for (const r of reports) {
-    const keywords = new Set([...r.fallbacks.map((f) => f.keyword), ...(r.rootProblem ? [r.rootProblem.split(':')[0]!] : [])]);
-    for (const keyword of keywords) byKeyword.set(keyword, (byKeyword.get(keyword) ?? 0) + 1);
-  }
+  for (const r of withFallback) for (const keyword of new Set(r.fallbacks.map((f) => f.keyword))) byKeyword.set(keyword, (byKeyword.get(keyword) ?? 0) + 1);
   lines.push('');
-  lines.push(`Tools with a raw-JSON fallback anywhere: ${withFallback.length} of ${reports.length}`);
+  lines.push(`Tools with a raw-JSON fallback anywhere (schemas that are not broken): ${withFallback.length} of ${reports.length - broken.length}`);
   for (const [keyword, count] of byKeyword) lines.push(`  ${keyword}: ${count} tool(s)`);
-  for (const r of withFallback) {
-    lines.push(`  - ${r.server}/${r.tool}: ${r.rootProblem ?? ''}${r.fallbacks.map((f) => `${f.pointer || '(root)'} [${f.keyword}] ${f.message}`).join('; ')}`);
-  }
+  for (const r of withFallback) lines.push(`  - ${r.server}/${r.tool}: ${r.fallbacks.map((f) => `${f.pointer || '(root)'} [${f.keyword}] ${f.message}`).join('; ')}`);
+  const brokenKinds = new Map<string, string[]>();
+  for (const r of broken) brokenKinds.set(r.rootProblem!, [...(brokenKinds.get(r.rootProblem!) ?? []), `${r.server}/${r.tool}`]);
+  lines.push(`Broken input schemas (edited as JSON, with the reason shown): ${broken.length}`);
+  for (const [reason, names] of brokenKinds) lines.push(`  ${names.length}× ${reason}\n    ${names.join(', ')}`);
   const free = reports.filter((r) => r.free.length > 0);
   lines.push(`Tools with a free-JSON field (the schema accepts any value/object there): ${free.length}; fields: ${free.reduce((n, r) => n + r.free.length, 0)}`);
   if (flag('--verbose')) for (const r of free) lines.push(`  - ${r.server}/${r.tool}: ${r.free.join(', ')}`);
@@ -246,7 +311,9 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   lines.push(`Exceptions: ${errors.length}`);
   for (const r of errors) lines.push(`  ✗ ${r.server}/${r.tool}: ${r.error}`);
   if (extra.browser) {
-    lines.push(`Chromium: ${extra.browser.rendered}/${reports.length} forms rendered without an exception or console error in ${Math.ceil(extra.browser.ms)} ms; raw-JSON fallback fields in the DOM: ${extra.browser.fallbackFields}`);
+    lines.push(
+      `Chromium: ${extra.browser.rendered}/${reports.length} forms rendered, filled with their sample arguments and submitted back unchanged, without an exception or console error (${Math.ceil(extra.browser.ms / 1000)} s in all, slowest tool ${Math.ceil(extra.browser.slowestMs)} ms); raw-JSON fallback fields in the DOM: ${extra.browser.fallbackFields}`,
+    );
     for (const f of extra.browser.failures) lines.push(`  ✗ ${f.tool}: ${f.error}`);
   } else {
     lines.push('Chromium: not run (--no-browser)');

@@ -529,6 +529,23 @@ describe('argument building (C15, C17 rules)', () => {
   });
 });
 
+test('a value with empty arrays and objects keeps them through the form; emptying them by hand still omits them', () => {
+  // Regression (corpus run): `.arguments = {path, exclude: []}` came back without `exclude`.
+  const model = new FormModel({
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      exclude: { type: 'array', items: { type: 'string' }, default: [] },
+      links: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
+    },
+  });
+  const value = { path: '/srv', exclude: [], links: { ids: [] } };
+  const draft = valueToDraft(model, model.root(value), value);
+  expect(buildArguments(model, draft).arguments).toEqual(value);
+  const emptied = withMember(draft, 'links', withMember(draft.k === 'obj' ? draft.p.links : undefined, 'ids', withItems([])));
+  expect(buildArguments(model, emptied).arguments).toEqual({ path: '/srv', exclude: [] });
+});
+
 describe('samples', () => {
   test('patterns of the kind real tools use', () => {
     for (const pattern of ['^[a-zA-Z0-9_-]+\\/[a-zA-Z0-9_-]+$', '^#[a-fA-F0-9]{6}$', '^\\d+[hdw]$', '^(today|\\d{4}-\\d{2}-\\d{2})$', '^I?\\d+[:|-]\\d+(?:;\\d+[:|-]\\d+)*$']) {

@@ -46,6 +46,8 @@ export interface ObjectDraft {
   /** Extra members (`additionalProperties`, `patternProperties`), as key/value rows. */
   rows?: MapRow[];
   d?: true;
+  /** Came from a value that had this object (even `{}`): sent even when nothing in it is filled. */
+  keep?: true;
 }
 
 export interface MapRow {
@@ -58,6 +60,8 @@ export interface ArrayDraft {
   /** `undefined` is an item the user added but did not fill yet. */
   items: (Draft | undefined)[];
   d?: true;
+  /** Came from a value that had this array (even `[]`): sent even when empty. */
+  keep?: true;
 }
 
 export interface UnionDraft {
@@ -236,6 +240,8 @@ export function currentChoice(field: UnionField, draft: Draft | undefined): numb
  */
 export function valueToDraft(model: FormModel, field: Field, value: unknown, fromDefault = false): Draft {
   const mark = fromDefault ? { d: true as const } : {};
+  // An object or array that is in the value stays in the arguments, even empty ({} or []).
+  const container = fromDefault ? { d: true as const } : { keep: true as const };
   const raw = (): Draft => ({ k: 'json', text: JSON.stringify(value, null, 2) ?? '', ...mark });
   if (value === undefined) return { k: 'clear' };
   if (value === null) return field.nullable ? { k: 'null' } : field.kind === 'json' ? raw() : { k: 'v', v: null };
@@ -250,7 +256,7 @@ export function valueToDraft(model: FormModel, field: Field, value: unknown, fro
       return raw();
     case 'object': {
       if (!isRecord(value)) return raw();
-      const draft: ObjectDraft = { k: 'obj', p: {}, ...mark };
+      const draft: ObjectDraft = { k: 'obj', p: {}, ...container };
       const declared = new Set(field.properties.map((entry) => entry.key));
       for (const entry of field.properties) {
         if (!Object.hasOwn(value, entry.key)) continue;
@@ -266,14 +272,14 @@ export function valueToDraft(model: FormModel, field: Field, value: unknown, fro
     }
     case 'array': {
       if (!Array.isArray(value)) return raw();
-      if (field.choices) return { k: 'arr', items: value.map((item) => ({ k: 'v', v: item as JsonValue, ...mark })), ...mark };
+      if (field.choices) return { k: 'arr', items: value.map((item) => ({ k: 'v', v: item as JsonValue, ...mark })), ...container };
       const items: Draft[] = [];
       for (let i = 0; i < value.length; i++) {
         const sub = itemField(model, field, i, undefined);
         if (!sub) return raw();
         items.push(valueToDraft(model, sub, value[i], fromDefault));
       }
-      return { k: 'arr', items, ...mark };
+      return { k: 'arr', items, ...container };
     }
     case 'union': {
       const match = matchVariant(field, value);
@@ -441,7 +447,8 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
     if (built.value === undefined) issues.push({ pointer: child(pointer, row.key), message: 'Enter a value.' });
     else put(out, row.key, built.value);
   });
-  // An optional object with nothing filled in is not invented (C15); one that came from a default is sent.
+  // An optional object with nothing filled in is not invented (C15); one that came from a default or a value is sent.
+  if (draft?.keep) filled = true;
   if (present || filled || fromDefault) return { value: out as JsonValue, filled };
   return { filled: false };
 }
@@ -454,8 +461,8 @@ function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | und
     const ordered = field.choices.filter((option) => chosen.some((value) => jsonEqual(value, option.value))).map((option) => option.value);
     const extra = chosen.filter((value) => !field.choices!.some((option) => jsonEqual(option.value, value)));
     const values = [...ordered, ...extra];
-    if (values.length === 0 && !required && !draft.d) return { filled: false };
-    return { value: values, filled: !draft.d && values.length > 0 };
+    if (values.length === 0 && !required && !draft.d && !draft.keep) return { filled: false };
+    return { value: values, filled: draft.keep === true || (!draft.d && values.length > 0) };
   }
   const values: JsonValue[] = [];
   draft.items.forEach((item, index) => {
@@ -473,9 +480,9 @@ function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | und
       values.push(null);
     } else values.push(built.value);
   });
-  // An optional array the user emptied again is omitted (C15), unless it is the schema's default.
-  if (values.length === 0 && !required && !draft.d) return { filled: false };
-  return { value: values, filled: !draft.d && values.length > 0 };
+  // An optional array the user emptied again is omitted (C15), unless it is the schema's default or came from a value.
+  if (values.length === 0 && !required && !draft.d && !draft.keep) return { filled: false };
+  return { value: values, filled: draft.keep === true || (!draft.d && values.length > 0) };
 }
 
 // --- immutable draft edits -------------------------------------------------------------
