@@ -8,7 +8,7 @@
  * uses.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { McpClient, MemoryEraCache, type ElicitationHandler, type JsonObject, type McpClientOptions } from '../src/index.js';
+import { McpClient, McpRpcError, MemoryEraCache, type ElicitationHandler, type JsonObject, type McpClientOptions } from '../src/index.js';
 import { recordingFetch, startEverything, startLegacySdkServer, type ChildServer, type LegacySdkServer } from './support/legacy-servers.js';
 
 async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
@@ -110,6 +110,19 @@ describe('server-everything over Streamable HTTP', () => {
     await client.close();
   });
 
+  test('URLElicitationRequired (-32042) surfaces as a typed error carrying the elicitations', async () => {
+    const client = newClient(server.url);
+    client.setInputHandler('elicitation/create', { modes: ['form', 'url'], handle: async () => ({ action: 'accept' }) });
+    const args = { url: 'https://login.example.test/consent', errorPath: true };
+    const error = await client.callTool('trigger-url-elicitation', args).catch((e) => e);
+    expect(McpRpcError.isInstance(error)).toBe(true);
+    expect(error.code).toBe(-32042);
+    expect(error.data.elicitations[0]).toMatchObject({ mode: 'url', elicitationId: expect.any(String), url: expect.stringMatching(/^https:/) });
+    // The server lets the same call through once the prerequisite is handled.
+    expect(texts(await client.callTool('trigger-url-elicitation', args)).toLowerCase()).toContain('accept');
+    await client.close();
+  });
+
   test('progress notifications reach onProgress, with the token in params._meta', async () => {
     const wire = recordingFetch();
     const client = newClient(server.url, { fetch: wire.fetch });
@@ -136,7 +149,8 @@ describe('server-everything over Streamable HTTP', () => {
     expect(wire.records.find((r) => r.body?.method === 'resources/subscribe')?.body.params).toEqual({ uri });
     // The server pushes an update for every subscribed URI as soon as this is toggled on.
     await client.callTool('toggle-subscriber-updates', {});
-    await waitFor(() => updated.length > 0);
+    // Pushed at once, then every 5 s: allow one more round in case the stream was still connecting.
+    await waitFor(() => updated.length > 0, 8000);
     expect(updated[0]).toBe(uri);
     subscription.close();
     expect(await subscription.closed).toEqual({ reason: 'client' });

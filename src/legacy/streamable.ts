@@ -243,7 +243,8 @@ export class StreamableLegacySession extends LegacySessionBase {
             );
           }
           // The 404 came before any processing, so even a non-idempotent request may be replayed once (C08).
-          this.host.warn('legacy-session-restarted', `${this.host.url.href} no longer knows session ${sessionId.slice(0, 8)}…; starting a new session and sending ${method} again`);
+          // The session id is a secret (2025-11-25 basic/security_best_practices): not in the message.
+          this.host.warn('legacy-session-restarted', `${this.host.url.href} no longer knows this client's session (HTTP 404); starting a new session and sending ${method} again`);
           continue;
         }
         throw this.#hiddenSession(error, method) ?? error;
