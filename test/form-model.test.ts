@@ -355,10 +355,35 @@ describe('work bounds on hostile schemas', () => {
     // Each level refers to the next one twice: 2^30 expansions if nothing stops it.
     const defs: Record<string, unknown> = { l30: { type: 'string' } };
     for (let i = 29; i >= 0; i--) defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
-    const model = new FormModel({ type: 'object', $defs: defs, properties: { x: { $ref: '#/$defs/l0' } } }, { limits: { maxDepth: 32, maxSteps: 5000 } });
+    const model = new FormModel({ type: 'object', $defs: defs, properties: { x: { $ref: '#/$defs/l0' } } }, { limits: { maxDepth: 32, maxSteps: 5000, maxMs: 60_000 } });
     const x = member(model, 'x');
     expect(x).toMatchObject({ kind: 'json', reason: 'fallback', problem: { keyword: 'budget' } });
     expect(model.document.steps).toBeLessThanOrEqual(0);
+  });
+
+  test('the same fan-out stops at the time budget when the step budget is generous', () => {
+    const defs: Record<string, unknown> = { l40: { type: 'string' } };
+    for (let i = 39; i >= 0; i--) defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    const model = new FormModel({ type: 'object', $defs: defs, properties: { x: { $ref: '#/$defs/l0' } } }, { limits: { maxDepth: 32, maxSteps: 1e12, maxMs: 50 } });
+    const x = member(model, 'x');
+    expect(x).toMatchObject({ kind: 'json', reason: 'fallback', problem: { keyword: 'budget' } });
+    expect(x.kind === 'json' && x.problem?.message).toMatch(/50 ms/);
+  });
+
+  test('re-rendering does not use up the budget (results are cached)', () => {
+    // Regression: every render used to spend steps on each union alternative.
+    const model = new FormModel(
+      {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`u${i}`, { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'object', properties: { a: { type: 'string' } } }] }])),
+      },
+      { limits: { maxDepth: 32, maxSteps: 200, maxMs: 60_000 } },
+    );
+    for (let render = 0; render < 2000; render++) {
+      const root = model.root({}) as ObjectField;
+      for (const entry of root.properties) memberField(model, root, entry.key, entry.schema, undefined);
+    }
+    expect(member(model, 'u5').kind).toBe('union');
   });
 });
 

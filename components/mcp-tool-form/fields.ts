@@ -128,6 +128,23 @@ function toInputValue(field: StringField, value: string): string {
   return value;
 }
 
+/**
+ * A JSON Schema `pattern` as an HTML `pattern` attribute. JSON Schema searches
+ * anywhere in the string; HTML anchors the whole value and compiles with the
+ * `v` flag, which rejects some `u`-mode syntax. Undefined when it does not
+ * compile that way (the validator still checks the original).
+ */
+export function htmlPattern(pattern: string | undefined): string | undefined {
+  if (pattern === undefined) return undefined;
+  const unanchored = `[\\s\\S]*(?:${pattern})[\\s\\S]*`;
+  try {
+    new RegExp(`^(?:${unanchored})$`, 'v');
+    return unanchored;
+  } catch {
+    return undefined;
+  }
+}
+
 function display(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -325,6 +342,7 @@ export class FieldRenderer {
             ?required=${slot.required && !field.acceptsEmpty}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
+            pattern=${ifDefined(htmlPattern(field.pattern))}
             placeholder=${ifDefined(placeholder)}
             autocomplete="off"
             aria-describedby=${ifDefined(common.describedBy)}

@@ -116,13 +116,22 @@ describe('controls for each kind of schema', () => {
           mail: { type: 'string', format: 'email' },
           site: { type: 'string', format: 'uri' },
           ref: { type: 'string', format: 'uuid' },
-          code: { type: 'string', minLength: 2, maxLength: 5 },
+          code: { type: 'string', minLength: 2, maxLength: 5, pattern: '^[A-Z]+$' },
+          slug: { type: 'string', pattern: '[a-z-]+' },
         },
       }),
     });
     expect(['/day', '/at', '/alarm', '/mail', '/site', '/ref'].map((p) => control(form, p).type)).toEqual(['date', 'datetime-local', 'time', 'email', 'url', 'text']);
     expect(control(form, '/code').maxLength).toBe(5);
     expect(control(form, '/code').minLength).toBe(2);
+    // Native constraints mirror the schema, so checkValidity() and :invalid work for hosts.
+    await type(form, '/code', 'ab');
+    expect(control(form, '/code').validity.patternMismatch).toBe(true);
+    await type(form, '/code', 'AB');
+    expect(control(form, '/code').validity.valid).toBe(true);
+    // A pattern HTML cannot compile (v flag) is left to the validator instead of logging errors.
+    expect(control(form, '/slug').hasAttribute('pattern')).toBe(false);
+    await clear(form, '/code');
     expect(field(form, '/ref').textContent).toContain('format: uuid');
     await type(form, '/day', '2026-04-02');
     await type(form, '/at', '2026-04-02T08:15');

@@ -364,7 +364,7 @@ export class FormModel {
       for (const condition of conditions) {
         const holds = this.#evaluate(condition.if, value);
         const branch = holds === true ? condition.then : holds === false ? condition.else : undefined;
-        if (branch === undefined || !this.document.spend()) continue;
+        if (branch === undefined) continue;
         const resolved = this.document.resolve(branch);
         if (!resolved.problem) next = merge(next, resolved.schema);
       }
@@ -490,7 +490,7 @@ export class FormModel {
     const { title: _t, description: _d, default: _def, examples: _e, ...shared } = base;
     const variants: UnionVariant[] = [];
     for (const alternative of alternatives) {
-      if (!this.document.spend()) return this.#json(context, schema, 'fallback', { keyword: 'budget', message: 'The schema needs too many resolution steps; edit this part as JSON.' });
+      // Resolution is cached and counted against the budget there: re-rendering costs nothing.
       const resolved = this.document.resolve(alternative);
       if (!resolved.problem && isNullSchema(resolved.schema)) {
         nullable = true;

@@ -90,11 +90,16 @@ function resolveUri(reference: string, base: string): string | undefined {
 export interface EngineLimits {
   /** Nesting depth of form fields; deeper subtrees become a raw-JSON field. Default 32. */
   maxDepth: number;
-  /** Resolution steps (each `$ref`, `allOf` branch, merge) per form model. Default 20,000. */
+  /**
+   * Resolution steps (each `$ref` followed, each `allOf` branch) per form model.
+   * Results are cached, so re-rendering costs none. Default 20,000.
+   */
   maxSteps: number;
+  /** Time spent resolving, in ms, per form model. Default 500 ms. */
+  maxMs: number;
 }
 
-export const DEFAULT_ENGINE_LIMITS: EngineLimits = { maxDepth: 32, maxSteps: 20_000 };
+export const DEFAULT_ENGINE_LIMITS: EngineLimits = { maxDepth: 32, maxSteps: 20_000, maxMs: 500 };
 
 /**
  * One `inputSchema` document: where every `$id`, `$anchor` and subschema is,
@@ -106,6 +111,10 @@ export class SchemaDocument {
   readonly limits: EngineLimits;
   /** Resolution steps left; when it reaches 0 the rest of the form becomes raw JSON. */
   steps: number;
+  /** Milliseconds spent resolving so far. */
+  elapsedMs = 0;
+  #running: number | undefined;
+  #outOfTime = false;
   readonly #resources = new Map<string, unknown>();
   readonly #anchors = new Map<string, unknown>();
   readonly #base = new WeakMap<object, string>();
@@ -206,10 +215,12 @@ export class SchemaDocument {
     return node;
   }
 
-  /** Spends one resolution step; false when the budget is gone. */
+  /** Spends one resolution step; false when the step or time budget is gone. */
   spend(count = 1): boolean {
     this.steps -= count;
-    return this.steps >= 0;
+    // Reading the clock every step would cost more than the step itself.
+    if (this.#running !== undefined && this.steps % 32 === 0 && this.elapsedMs + (performance.now() - this.#running) > this.limits.maxMs) this.#outOfTime = true;
+    return this.steps >= 0 && !this.#outOfTime;
   }
 
   /**
@@ -222,9 +233,19 @@ export class SchemaDocument {
     if (!isRecord(node)) return { schema: {}, refTargets: [], problem: { keyword: 'type', message: 'This part of the schema is not a JSON Schema object.' } };
     const cached = this.#cache.get(node);
     if (cached) return cached;
-    const result = this.#resolve(node, []);
-    this.#cache.set(node, result);
-    return result;
+    // Only uncached work is timed (nested calls run inside the outermost one).
+    const outermost = this.#running === undefined;
+    if (outermost) this.#running = performance.now();
+    try {
+      const result = this.#resolve(node, []);
+      this.#cache.set(node, result);
+      return result;
+    } finally {
+      if (outermost) {
+        this.elapsedMs += performance.now() - this.#running!;
+        this.#running = undefined;
+      }
+    }
   }
 
   #resolve(node: JsonRecord, chain: object[]): Resolved {
@@ -287,7 +308,7 @@ function esc(token: string): string {
 }
 
 function budgetProblem(limits: EngineLimits): SchemaProblem {
-  return { keyword: 'budget', message: `The schema needs more than ${limits.maxSteps} resolution steps; the rest is edited as JSON.` };
+  return { keyword: 'budget', message: `The schema needs more than ${limits.maxSteps} resolution steps or ${limits.maxMs} ms to turn into a form; this part is edited as JSON.` };
 }
 
 // --- merging ---------------------------------------------------------------------------
