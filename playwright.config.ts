@@ -8,7 +8,11 @@ import { chromiumLaunchOptions } from './scripts/browser.js';
 
 const serverPort = Number(process.env.E2E_SERVER_PORT ?? 3101);
 const pagePort = Number(process.env.E2E_PAGE_PORT ?? 5273);
+const protectedPort = Number(process.env.E2E_PROTECTED_PORT ?? 3102);
+const authPort = Number(process.env.E2E_AUTH_PORT ?? 3103);
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
+/** The protected demo (OAuth with oidc-provider); access tokens live 6 s so refresh happens during the test. */
+export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,6 +35,12 @@ export default defineConfig({
     {
       command: `node node_modules/tsx/dist/cli.mjs demo/server/main.ts --port ${serverPort}`,
       port: serverPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `node node_modules/tsx/dist/cli.mjs demo/server/protected.ts --port ${protectedPort} --auth-port ${authPort} --token-ttl 6 --coop`,
+      port: protectedPort,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -44,6 +44,19 @@ export const connectionStyles = css`
     color: var(--mcp-color-muted-text, color-mix(in srgb, currentColor 75%, transparent));
     font-size: 0.9em;
   }
+  [part='sign-in-button'] {
+    margin-inline-start: auto;
+    background: var(--mcp-color-accent, #1d4ed8);
+    border-color: var(--mcp-color-accent, #1d4ed8);
+    color: var(--mcp-color-accent-text, #fff);
+  }
+  [part='sign-in-button'] + [part='reconnect-button'],
+  [part='sign-out-button'] + [part='reconnect-button'] {
+    margin-inline-start: 0;
+  }
+  [part='sign-out-button'] {
+    margin-inline-start: auto;
+  }
   [part='reconnect-button'] {
     margin-inline-start: auto;
     font: inherit;
@@ -54,6 +67,24 @@ export const connectionStyles = css`
     color: var(--mcp-color-button-text, ButtonText);
     cursor: pointer;
   }
+  [part='sign-in-button'],
+  [part='sign-out-button'] {
+    font: inherit;
+    padding: 0.25rem 0.75rem;
+    border-radius: var(--mcp-radius-small, 0.375rem);
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
+    cursor: pointer;
+  }
+  [part='sign-out-button'] {
+    background: var(--mcp-color-button, ButtonFace);
+    color: var(--mcp-color-button-text, ButtonText);
+  }
+  [part='notice'] {
+    margin-block-start: var(--mcp-connection-gap);
+    font-size: 0.9em;
+  }
+  [part='sign-in-button']:focus-visible,
+  [part='sign-out-button']:focus-visible,
   [part='reconnect-button']:focus-visible {
     outline: 2px solid var(--mcp-color-focus, Highlight);
     outline-offset: 2px;

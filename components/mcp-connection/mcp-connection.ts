@@ -14,6 +14,7 @@ import {
   type Subscription,
   type Tool,
 } from '../../src/index.js';
+import type { OAuth, OAuthStatus } from '../../src/auth/index.js';
 import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
@@ -50,6 +51,9 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * @csspart era - Protocol era and version.
  * @csspart status-text - Status and tool count.
  * @csspart reconnect-button - The Reconnect button.
+ * @csspart sign-in-button - Shown when a protected server needs the user to sign in.
+ * @csspart sign-out-button - Shown while signed in.
+ * @csspart notice - "This server requires signing in".
  * @csspart error - The error message.
  *
  * @cssproperty --mcp-color-text - Text colour.
@@ -84,6 +88,17 @@ export class McpConnection extends LitElement {
   @property({ attribute: false }) clientOptions: McpClientOptions | undefined;
   /** Roots this page may share with the server (asked for through `<mcp-elicitation-dialog>`). */
   @property({ attribute: false }) roots: Root[] | undefined;
+  /**
+   * OAuth for a protected server (from `createOAuth()` in `mcp-elements/auth`). The
+   * connection sends its requests through it and shows Sign in / Sign out buttons.
+   */
+  @property({ attribute: false }) auth: OAuth | undefined;
+  /**
+   * Turnkey OAuth: the redirect URI of a callback page that calls
+   * `completeAuthorizationCallback()`. The connection then creates the OAuth
+   * itself (popup sign-in, tokens in IndexedDB) unless `.auth` is set.
+   */
+  @property({ attribute: 'oauth-redirect-uri' }) oauthRedirectUri = '';
 
   /** The client of this connection (provided to the elements inside). */
   @provide({ context: clientContext })
@@ -98,6 +113,10 @@ export class McpConnection extends LitElement {
   @state() private _tools: Tool[] = [];
   @state() private _error: McpError | undefined;
   @state() private _listening = false;
+  @state() private _authStatus: OAuthStatus | undefined;
+  #turnkey: { key: string; auth: OAuth } | undefined;
+  #authOff: (() => void)[] = [];
+  #authFor: OAuth | undefined;
 
   readonly #internals: ElementInternals;
   #subscription: Subscription | undefined;
@@ -171,10 +190,13 @@ export class McpConnection extends LitElement {
     if (attempt !== this.#attempt) return;
     let client: McpClient;
     try {
+      const auth = await this.#resolveAuth();
+      if (attempt !== this.#attempt) return;
       client = new McpClient(this.serverUrl, {
         protocol: this.protocol,
         ...(this.headers ? { headers: this.headers } : {}),
         ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
+        ...(auth ? { fetch: auth.fetch, authContext: auth.authContext } : {}),
         ...this.clientOptions,
       });
     } catch (error) {
@@ -205,6 +227,60 @@ export class McpConnection extends LitElement {
       this.#fail(looksLikeCors(failure) ? corsError(await diagnoseCors(this.serverUrl, this.headers), failure) : failure, 'connect');
       throw this._error;
     }
+  }
+
+  /** The OAuth in use: `.auth`, or the turnkey one built from `oauth-redirect-uri` (loaded on demand). */
+  async #resolveAuth(): Promise<OAuth | undefined> {
+    let auth = this.auth;
+    if (!auth && this.oauthRedirectUri) {
+      const key = `${this.serverUrl} ${this.oauthRedirectUri}`;
+      if (this.#turnkey?.key !== key) {
+        const [{ createOAuth }, { popupAuthorization }] = await Promise.all([import('../../src/auth/index.js'), import('../auth/popup.js')]);
+        // Sign-in waits for the user's click (a popup outside a gesture would be blocked).
+        const created = createOAuth({ resourceUrl: this.serverUrl, redirectUri: new URL(this.oauthRedirectUri, document.baseURI).href, openAuthorizationUrl: popupAuthorization(), autoSignIn: false });
+        this.#turnkey = { key, auth: created };
+      }
+      auth = this.#turnkey!.auth;
+    }
+    if (auth !== this.#authFor) {
+      for (const off of this.#authOff) off();
+      this.#authOff = [];
+      this.#authFor = auth;
+      this._authStatus = auth?.status;
+      if (auth) {
+        this.#authOff.push(
+          auth.on('status', ({ status }) => (this._authStatus = status)),
+          auth.on('token', ({ kind }) => {
+            // Signed in (e.g. through the button): connect with the new token.
+            if (kind === 'authorized' && this._status !== 'connected' && this._status !== 'connecting') void this.connect().catch(() => {});
+          }),
+        );
+      }
+    }
+    return auth;
+  }
+
+  /** Starts signing in (call from a user action: it may open a popup). */
+  signIn(): Promise<void> {
+    const auth = this.#authFor;
+    if (!auth) return Promise.reject(new McpClientError('auth', '<mcp-connection> has no OAuth configured', { url: this.serverUrl }));
+    return auth.signIn();
+  }
+
+  /** Signs out (tokens are deleted and revoked) and reconnects without them. */
+  async signOut(): Promise<void> {
+    await this.#authFor?.signOut();
+    await this.connect().catch(() => {});
+  }
+
+  /** The OAuth in use (`.auth`, or the turnkey one), once the connection has started. */
+  get oauth(): OAuth | undefined {
+    return this.#authFor;
+  }
+
+  /** OAuth status, when the connection uses OAuth: `signed_out`, `authorizing`, `signed_in` or `needs_sign_in`. */
+  get authStatus(): OAuthStatus | undefined {
+    return this._authStatus;
   }
 
   /** Closes the connection. */
@@ -316,11 +392,19 @@ export class McpConnection extends LitElement {
           <span part="server-name" title=${this.serverUrl}>${name}</span>
           ${server ? html`<span part="era">${server.era} · ${server.protocolVersion}</span>` : nothing}
           <span part="status-text">${statusText}</span>
+          ${this._authStatus === 'needs_sign_in' || (this._authStatus === 'authorizing' && this._status !== 'connected')
+            ? html`<button part="sign-in-button" type="button" ?disabled=${this._authStatus === 'authorizing'} @click=${this.#onSignIn}>Sign in</button>`
+            : nothing}
+          ${this._authStatus === 'signed_in' ? html`<button part="sign-out-button" type="button" @click=${this.#onSignOut}>Sign out</button>` : nothing}
           <button part="reconnect-button" type="button" ?disabled=${!this.serverUrl || this._status === 'connecting'} @click=${this.#onReconnect}>
             ${this._status === 'connected' ? 'Reconnect' : 'Connect'}
           </button>
         </div>
-        ${this._error ? html`<div part="error" role="alert">${this._error.message}</div>` : nothing}
+        ${this._error && !this.#waitingForSignIn()
+          ? html`<div part="error" role="alert">${this._error.message}</div>`
+          : this.#waitingForSignIn()
+            ? html`<div part="notice" role="status">This server requires signing in.</div>`
+            : nothing}
       </slot>
       <slot></slot>
     `;
@@ -333,6 +417,22 @@ export class McpConnection extends LitElement {
       return this.serverUrl || 'No server';
     }
   }
+
+  #waitingForSignIn(): boolean {
+    return this._authStatus === 'needs_sign_in' || (this._authStatus === 'authorizing' && this._status !== 'connected');
+  }
+
+  #onSignIn = () => {
+    // Synchronously inside the click: the popup must open from the user's gesture.
+    void this.signIn().catch((error: unknown) => {
+      const failure = McpError.isInstance(error) ? error : new McpClientError('auth', String(error), { url: this.serverUrl });
+      this.#fail(failure, 'sign-in');
+    });
+  };
+
+  #onSignOut = () => {
+    void this.signOut();
+  };
 
   #onReconnect = () => {
     void this.connect().catch(() => {

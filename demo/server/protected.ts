@@ -11,7 +11,7 @@
  *   (a step-up). Requests are forwarded to an inner demo server on loopback.
  *
  * Used by the OAuth tests, the element tests and the demo:
- *   tsx demo/server/protected.ts [--port 3002] [--auth-port 3003] [--token-ttl 300]
+ *   tsx demo/server/protected.ts [--port 3002] [--auth-port 3003] [--token-ttl 300] [--auto-approve] [--coop]
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -321,6 +321,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     authPort: Number(flag('--auth-port') ?? 3003),
     accessTokenTtlSeconds: Number(flag('--token-ttl') ?? 300),
     verbose: args.includes('--verbose'),
+    autoApprove: args.includes('--auto-approve'),
+    coop: args.includes('--coop'),
   });
   console.log(`Protected demo MCP server at ${demo.url}; authorization server ${demo.issuer}`);
   const stop = async () => {

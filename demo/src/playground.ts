@@ -44,6 +44,13 @@ const urlInput = document.getElementById('server-url') as HTMLInputElement;
 urlInput.value = state.serverUrl;
 
 let connection: McpConnection;
+const watchedAuth = new WeakSet<object>();
+
+/** Adds a line of the page's own (not JSON-RPC) to the protocol log. */
+function note(text: string): void {
+  state.log.push({ id: nextLogId++, time: Date.now(), direction: 'in', summary: text, requestId: undefined, json: text });
+  update();
+}
 let nextLogId = 1;
 const roundOf = new Map<string | number, string>();
 
@@ -218,13 +225,23 @@ function mountConnection(url: string): void {
   app.replaceChildren();
   connection = document.createElement('mcp-connection');
   connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
+  // Protected servers: sign in through a popup that returns to this callback page.
+  connection.oauthRedirectUri = new URL('./oauth-callback.html', location.href).href;
   connection.serverUrl = url;
   const content = document.createElement('div');
   content.className = 'content';
   const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
   dialog.samplingHandler = deterministicDraft;
   connection.append(content, dialog);
-  connection.addEventListener('mcp-client-change', (event) => watch(event.detail.client));
+  connection.addEventListener('mcp-client-change', (event) => {
+    watch(event.detail.client);
+    const auth = connection.oauth;
+    if (auth && !watchedAuth.has(auth)) {
+      watchedAuth.add(auth);
+      auth.on('token', ({ kind, session }) => note(`OAuth: ${kind === 'refreshed' ? 'token refreshed' : 'signed in'} (${session.tokenType}, scopes: ${session.scopes.join(' ') || 'none'})`));
+      auth.on('status', ({ status, error }) => note(`OAuth: ${status.replace('_', ' ')}${error ? ` — ${error.message}` : ''}`));
+    }
+  });
   connection.addEventListener('mcp-connect', () => {
     void loadSidePanels(connection.client!);
     update();
