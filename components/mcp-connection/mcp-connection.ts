@@ -33,6 +33,7 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * the client through `@lit/context`. When a browser refuses a request the way it
  * refuses CORS, the error says which header or origin the server must allow.
  *
+ * @tagname mcp-connection
  * @summary A connection to one MCP server.
  *
  * @slot - Kit elements (`<mcp-tool-form>`, `<mcp-elicitation-dialog>`…) and any content; they get the client from here.

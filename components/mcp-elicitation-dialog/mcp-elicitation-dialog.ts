@@ -82,6 +82,7 @@ function activeElement(): HTMLElement | null {
  * `policy` answers automatically (demos, tests). An unanswered round survives
  * a reload and can be resumed.
  *
+ * @tagname mcp-elicitation-dialog
  * @summary The built-in UI for elicitation, sampling and roots requests.
  *
  * @event mcp-input-required - Before asking; cancelable (fired on the connection, or on this element outside one).

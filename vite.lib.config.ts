@@ -1,0 +1,36 @@
+/**
+ * Library build (`npm run build`): ES modules for each public entry, with the
+ * dependencies left to the consumer's bundler. Declarations come from
+ * `tsc -p tsconfig.types.json`.
+ */
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+import packageJson from './package.json' with { type: 'json' };
+
+const root = import.meta.dirname;
+const external = [...Object.keys(packageJson.dependencies ?? {}), '@playwright/test'];
+
+export default defineConfig({
+  publicDir: false,
+  build: {
+    outDir: resolve(root, 'dist/lib'),
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: {
+      entry: {
+        index: resolve(root, 'src/index.ts'),
+        auth: resolve(root, 'src/auth/index.ts'),
+        'auth-callback': resolve(root, 'components/auth/callback.ts'),
+        elements: resolve(root, 'components/index.ts'),
+        playwright: resolve(root, 'e2e/helpers/index.ts'),
+      },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+});
