@@ -47,6 +47,7 @@ interface ToolReport {
   fallbacks: Fallback[];
   free: string[];
   recursive: number;
+  kinds: Record<string, number>;
   rootProblem?: string;
   required: boolean;
   fill: Record<'required' | 'all', { ok: boolean; arguments?: Record<string, unknown>; issues?: ValidationIssue[]; local?: string[] } | undefined>;
@@ -66,15 +67,19 @@ if (!dir) {
 }
 
 /** Walks every field reachable in the form (all members, items, variants), bounded. */
-function survey(model: FormModel, root: Field): { fields: number; fallbacks: Fallback[]; free: string[]; recursive: number } {
+function survey(model: FormModel, root: Field): { fields: number; fallbacks: Fallback[]; free: string[]; recursive: number; kinds: Record<string, number> } {
   const fallbacks: Fallback[] = [];
   const free: string[] = [];
+  const kinds: Record<string, number> = {};
   let fields = 0;
   let recursive = 0;
   const stack: [Field, string][] = [[root, '']];
   while (stack.length > 0 && fields < 20_000) {
     const [field, pointer] = stack.pop()!;
     fields++;
+    const kind = field.kind === 'array' && field.choices ? 'array (checkboxes)' : field.kind === 'enum' ? `enum (${field.widget})` : field.kind === 'json' ? `json (${field.reason})` : field.kind;
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    if (field.nullable) kinds['(nullable)'] = (kinds['(nullable)'] ?? 0) + 1;
     if (field.recursive && pointer !== '') {
       // Expanded on demand in the form; its first level was already counted.
       recursive++;
@@ -107,7 +112,7 @@ function survey(model: FormModel, root: Field): { fields: number; fallbacks: Fal
         break;
     }
   }
-  return { fields, fallbacks, free, recursive };
+  return { fields, fallbacks, free, recursive, kinds };
 }
 
 function loadCorpus(root: string): { tools: ToolEntry[]; elicitationSchemas: number; files: string[] } {
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
   const samples = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const started = performance.now();
-    const report: ToolReport = { server: tool.server, tool: tool.name, ms: 0, steps: 0, fields: 0, fallbacks: [], free: [], recursive: 0, required: hasRequired(tool.inputSchema), fill: { required: undefined, all: undefined } };
+    const report: ToolReport = { server: tool.server, tool: tool.name, ms: 0, steps: 0, fields: 0, fallbacks: [], free: [], recursive: 0, kinds: {}, required: hasRequired(tool.inputSchema), fill: { required: undefined, all: undefined } };
     try {
       const model = new FormModel(tool.inputSchema);
       if (model.problem) report.rootProblem = `${model.problem.keyword}: ${model.problem.message}`;
@@ -294,6 +299,9 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   lines.push(`Tools with a free-JSON field (the schema accepts any value/object there): ${free.length}; fields: ${free.reduce((n, r) => n + r.free.length, 0)}`);
   if (flag('--verbose')) for (const r of free) lines.push(`  - ${r.server}/${r.tool}: ${r.free.join(', ')}`);
   lines.push(`Recursive subtrees (expanded on demand): ${reports.reduce((n, r) => n + r.recursive, 0)}`);
+  const kinds: Record<string, number> = {};
+  for (const r of reports) for (const [kind, count] of Object.entries(r.kinds)) kinds[kind] = (kinds[kind] ?? 0) + count;
+  lines.push(`Fields surveyed: ${reports.reduce((n, r) => n + r.fields, 0)} (every member, item and variant) — ${Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
   lines.push(`Work: slowest model ${Math.ceil(Math.max(...reports.map((r) => r.ms)))} ms (incl. validation), most resolution steps ${Math.max(...reports.map((r) => r.steps))}`);
   const req = reports.filter((r) => r.fill.required);
   lines.push(`Fill required members with samples → validator accepts: ${req.filter((r) => r.fill.required!.ok).length}/${req.length}`);
