@@ -56,6 +56,10 @@ interface Slot {
   set: Setter;
   /** A label to use instead of the field's (array items, union values). */
   label?: string;
+  /** Words of the label only screen readers need (" of Stops" after "Item 1"). */
+  labelSuffix?: string;
+  /** An array item: always present, so no "required" mark. */
+  item?: boolean;
   /** An object rendered inline (the root, a union variant): no fieldset of its own. */
   inline?: boolean;
   /** The content of a union's chosen variant: same pointer as the union, so it gets its own ids and no `data-pointer`. */
@@ -68,9 +72,10 @@ const NULL_OPTION = '\u0000null';
 export function constraintText(field: Field): string {
   const parts: string[] = [];
   const range = (low: number | undefined, high: number | undefined, unit: string) => {
-    if (low !== undefined && high !== undefined) parts.push(low === high ? `exactly ${low} ${unit}` : `${low}–${high} ${unit}`);
-    else if (low !== undefined && low > 0) parts.push(`at least ${low} ${unit}`);
-    else if (high !== undefined) parts.push(`up to ${high} ${unit}`);
+    const units = (n: number) => (n === 1 ? unit.replace(/s$/, '') : unit);
+    if (low !== undefined && high !== undefined) parts.push(low === high ? `exactly ${low} ${units(low)}` : `${low}–${high} ${unit}`);
+    else if (low !== undefined && low > 0) parts.push(`at least ${low} ${units(low)}`);
+    else if (high !== undefined) parts.push(`up to ${high} ${units(high)}`);
   };
   switch (field.kind) {
     case 'string':
@@ -80,12 +85,15 @@ export function constraintText(field: Field): string {
       break;
     case 'number': {
       const bounds: string[] = [];
-      if (field.minimum !== undefined) bounds.push(`≥ ${field.minimum}`);
+      if (field.minimum !== undefined && field.maximum !== undefined) bounds.push(`from ${field.minimum} to ${field.maximum}`);
+      else {
+        if (field.minimum !== undefined) bounds.push(`≥ ${field.minimum}`);
+        if (field.maximum !== undefined) bounds.push(`≤ ${field.maximum}`);
+      }
       if (field.exclusiveMinimum !== undefined) bounds.push(`> ${field.exclusiveMinimum}`);
-      if (field.maximum !== undefined) bounds.push(`≤ ${field.maximum}`);
       if (field.exclusiveMaximum !== undefined) bounds.push(`< ${field.exclusiveMaximum}`);
-      if (field.integer) parts.push('whole number');
-      if (bounds.length > 0) parts.push(bounds.join(', '));
+      if (field.integer) parts.push(bounds.length > 0 ? `whole number ${bounds.join(', ')}` : 'whole number');
+      else if (bounds.length > 0) parts.push(bounds.join(', '));
       if (field.multipleOf !== undefined) parts.push(`multiple of ${field.multipleOf}`);
       break;
     }
@@ -233,12 +241,19 @@ export class FieldRenderer {
     return badges.length > 0 ? html`${badges}` : nothing;
   }
 
+  /** The label as text (for aria-labels of buttons). */
   #label(slot: Slot): string {
-    return slot.label ?? (slot.field.label || 'Value');
+    return `${slot.label ?? (slot.field.label || 'Value')}${slot.labelSuffix ?? ''}`;
+  }
+
+  /** The label as shown: the screen-reader-only part is visually hidden. */
+  #labelContent(slot: Slot): TemplateResult {
+    const visible = slot.label ?? (slot.field.label || 'Value');
+    return html`${visible}${slot.labelSuffix ? html`<span class="visually-hidden">${slot.labelSuffix}</span>` : nothing}`;
   }
 
   #requiredMark(slot: Slot): TemplateResult | typeof nothing {
-    return slot.required && slot.pointer !== '' ? html`<span part="required-mark" aria-hidden="true">*</span>` : nothing;
+    return slot.required && !slot.item && slot.pointer !== '' ? html`<span part="required-mark" aria-hidden="true">*</span>` : nothing;
   }
 
   #hintAndError(id: string, hint: string, errors: string[]): TemplateResult {
@@ -260,7 +275,7 @@ export class FieldRenderer {
       ?data-invalid=${errors.length > 0}
     >
       <div part="label-row" class="label-row">
-        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        <label part="label" for=${id}>${this.#labelContent(slot)}${this.#requiredMark(slot)}</label>
         ${this.#badges(slot.field)}${extra}
       </div>
       ${body} ${this.#hintAndError(id, hint, errors)}
@@ -426,7 +441,7 @@ export class FieldRenderer {
           aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
           @change=${(e: Event) => slot.set({ k: 'v', v: (e.target as HTMLInputElement).checked }, true)}
         />
-        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        <label part="label" for=${id}>${this.#labelContent(slot)}${this.#requiredMark(slot)}</label>
         ${unset ? html`<span part="badge">not set</span>` : nothing} ${this.#badges(field)} ${clear} ${this.#nullToggle(slot)}
       </div>
       ${this.#hintAndError(id, hint, errors)}
@@ -495,7 +510,7 @@ export class FieldRenderer {
       aria-describedby=${ifDefined(describedBy)}
       ?disabled=${field.readOnly}
     >
-      <legend part="legend">${this.#label(slot)}${this.#requiredMark(slot)} ${this.#badges(field)}</legend>
+      <legend part="legend">${this.#labelContent(slot)}${this.#requiredMark(slot)} ${this.#badges(field)}</legend>
       <div part="options" class="options">
         ${choices.map(
           (choice, i) => html`<label part="option" class="option"
@@ -592,7 +607,7 @@ export class FieldRenderer {
       ?data-invalid=${errors.length > 0}
     >
       <div part="label-row" class="label-row">
-        <label part="label" for=${id}>${this.#label(slot)}${this.#requiredMark(slot)}</label>
+        <label part="label" for=${id}>${this.#labelContent(slot)}${this.#requiredMark(slot)}</label>
         <span part="badge">JSON</span> ${this.#badges(field)} ${back} ${field.kind === 'json' ? this.#nullToggle(slot) : nothing}
       </div>
       <textarea
@@ -645,7 +660,7 @@ export class FieldRenderer {
       ?data-invalid=${errors.length > 0}
       aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
     >
-      <legend part="legend">${this.#label(slot)}${this.#requiredMark(slot)}</legend>
+      <legend part="legend">${this.#labelContent(slot)}${this.#requiredMark(slot)}</legend>
       <div part="group-tools" class="group-tools">${this.#badges(slot.field)} ${this.#nullToggle(slot)} ${tools}</div>
       ${this.#hintAndError(id, hint, errors)} ${body}
     </fieldset>`;
@@ -754,8 +769,10 @@ export class FieldRenderer {
                     field: sub,
                     draft: item,
                     required: true,
+                    item: true,
                     pointer,
-                    label: `${itemLabel}${positional ? '' : ` of ${label}`}`,
+                    label: itemLabel,
+                    labelSuffix: ` of ${label}`,
                     set: (next, final) => set(items.map((it, i) => (i === index ? next : it)), final),
                   })
                 : html`<p part="note" class="note">The schema allows no item here.</p>`}

@@ -119,8 +119,25 @@ export const styles = css`
     gap: 0.5rem;
   }
 
+  .group-tools {
+    justify-content: flex-end;
+    margin-top: -0.25rem;
+  }
+
   .group-tools:empty {
     display: none;
+  }
+
+  /* "Edit as JSON" is an escape hatch: present everywhere, loud nowhere. */
+  [part~='raw-toggle'][aria-pressed='false'] {
+    background: none;
+    border-color: transparent;
+    color: var(--mcp-tool-form-muted);
+    text-decoration: underline;
+  }
+
+  [part~='add-button'] {
+    justify-self: start;
   }
 
   label {

@@ -800,7 +800,7 @@ export class McpToolForm extends LitElement {
         <fieldset part="fields" class="fields" ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${tool.name}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
-            ? html`<div class="label-row">
+            ? html`<div class="group-tools">
                 <button
                   type="button"
                   part="raw-toggle"
