@@ -157,6 +157,17 @@ describe('C06 a legacy server without a standalone GET stream', () => {
   });
 });
 
+describe('ending the session (LEG-6)', () => {
+  test('close sends DELETE with the session id and tolerates 405', async () => {
+    const server = await script([probe(), initialize('sid-end'), initialized('sid-end')], { onDelete: (_req, res) => res.writeHead(405, { Allow: 'POST' }).end() });
+    const c = client(server.url);
+    await c.connect();
+    await expect(c.close()).resolves.toBeUndefined();
+    expect(server.deletes.map((d) => d.headers['mcp-session-id'])).toEqual(['sid-end']);
+    expect(c.status).toBe('closed');
+  });
+});
+
 // --- C08 -------------------------------------------------------------------------------------------
 
 describe('C08 the server forgets the session and answers 404', () => {

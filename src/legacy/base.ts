@@ -194,7 +194,6 @@ export class PendingRequest {
   #reject!: (error: unknown) => void;
   /** Resolves when the response arrives outside the request's own stream (or fails when the channel dies). */
   readonly elsewhere: Promise<JsonRpcResponse>;
-  settled = false;
 
   constructor(id: RequestId, method: string, params: JsonObject, options: SessionRequestOptions) {
     this.id = id;
@@ -246,7 +245,6 @@ export class PendingRequest {
   }
 
   dispose(): void {
-    this.settled = true;
     this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     if (!this.#controller.signal.aborted) this.#controller.abort(new McpClientError('aborted', `${this.method} is finished`, { method: this.method }));
   }
