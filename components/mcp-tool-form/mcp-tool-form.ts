@@ -129,6 +129,7 @@ function dropNoise(issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): F
  * omitted, optional objects and arrays are not invented, a required string may
  * go as `""`, `null` only when the user chose it, integers as JSON numbers.
  *
+ * @tagname mcp-tool-form
  * @summary A form that calls an MCP tool.
  *
  * @slot header - Replaces the default header (tool title, name, description).

@@ -27,6 +27,7 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * Usable on its own: set `.result` (and `.tool` for the `outputSchema` check, or
  * pass a result from `McpClient.callTool`, which carries its `outputValidation`).
  *
+ * @tagname mcp-tool-result
  * @summary The result of an MCP tool call.
  *
  * @csspart base - The frame around the result.
