@@ -3,12 +3,29 @@
  * static pages to dist/). The library build is vite.lib.config.ts.
  */
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * `?csp=strict` serves a page under a Content-Security-Policy without
+ * 'unsafe-eval', to see how the kit behaves on locked-down sites.
+ */
+function strictCspOnRequest(): Plugin {
+  const policy = "script-src 'self'; object-src 'none'; base-uri 'self'";
+  const apply = (server: { middlewares: { use(fn: (req: { url?: string }, res: { setHeader(name: string, value: string): void }, next: () => void) => void): unknown } }): void => {
+    // No return value: a function returned from these hooks would run as a post-hook.
+    server.middlewares.use((req, res, next) => {
+      if (req.url && /[?&]csp=strict\b/.test(req.url)) res.setHeader('Content-Security-Policy', policy);
+      next();
+    });
+  };
+  return { name: 'strict-csp-on-request', configureServer: apply, configurePreviewServer: apply };
+}
 
 export default defineConfig({
   root: resolve(import.meta.dirname, 'demo'),
   base: './',
   publicDir: false,
+  plugins: [strictCspOnRequest()],
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),
     emptyOutDir: true,

@@ -22,6 +22,11 @@ export default defineConfig({
         },
       },
       {
+        // Pre-bundle every browser dependency up front: discovering one mid-run reloads the
+        // test page, which can fail a test that was running.
+        optimizeDeps: {
+          include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'axe-core', 'eventsource-parser', 'ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+        },
         test: {
           name: 'elements',
           include: ['components/**/*.test.ts'],

@@ -138,3 +138,13 @@ test('has no accessibility violations (light and dark)', async ({ page }) => {
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();
 });
+
+test('under a strict Content-Security-Policy (no unsafe-eval) forms still work and say they cannot check values', async ({ page }) => {
+  const response = await page.goto('/?csp=strict');
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  await waitForConnection(page);
+  await pickTool(page, 'Weather');
+  await expect(form(page).locator('[part="notice"]')).toContainText("Content-Security-Policy does not allow compiling schema validators ('unsafe-eval' is needed)");
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(result(page)).toContainText('"city":"Lisbon"');
+});

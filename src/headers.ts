@@ -87,66 +87,50 @@ function primitiveType(schema: JsonObject): HeaderBinding['type'] | undefined {
 export function checkHeaderBindings(inputSchema: unknown, maxNodes = 10_000): HeaderBindingsCheck {
   const bindings: HeaderBinding[] = [];
   const seen = new Map<string, string>();
+  // An explicit stack, not recursion: a hostile, deeply nested schema must not overflow the call stack.
+  const stack: { schema: unknown; path: string[] | null; where: string }[] = [{ schema: inputSchema, path: [], where: '#' }];
+  const pending: { schema: unknown; path: string[] | null; where: string }[] = [];
   let visited = 0;
-  let problem: string | undefined;
 
-  const visit = (schema: unknown, path: string[] | null, where: string): void => {
-    if (problem !== undefined || !isObject(schema)) return;
-    if (++visited > maxNodes) {
-      problem = `schema has more than ${maxNodes} subschemas`;
-      return;
-    }
+  while (stack.length > 0) {
+    const { schema, path, where } = stack.pop()!;
+    if (!isObject(schema)) continue;
+    if (++visited > maxNodes) return { ok: false, reason: `schema has more than ${maxNodes} subschemas` };
     if ('x-mcp-header' in schema) {
       const name = schema['x-mcp-header'];
       const label = path ? path.join('.') : where;
-      if (path === null || path.length === 0) {
-        problem = `x-mcp-header at ${where} is not on a property reachable through "properties" only`;
-        return;
-      }
-      if (typeof name !== 'string' || name === '') {
-        problem = `x-mcp-header on "${label}" is empty or not a string`;
-        return;
-      }
-      if (!TOKEN.test(name)) {
-        problem = `x-mcp-header ${JSON.stringify(name)} on "${label}" is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`;
-        return;
-      }
+      if (path === null || path.length === 0) return { ok: false, reason: `x-mcp-header at ${where} is not on a property reachable through "properties" only` };
+      if (typeof name !== 'string' || name === '') return { ok: false, reason: `x-mcp-header on "${label}" is empty or not a string` };
+      if (!TOKEN.test(name)) return { ok: false, reason: `x-mcp-header ${JSON.stringify(name)} on "${label}" is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)` };
       const type = primitiveType(schema);
-      if (!type) {
-        problem = `x-mcp-header ${JSON.stringify(name)} is on "${label}", whose type ${JSON.stringify(schema.type)} is not string, integer or boolean`;
-        return;
-      }
+      if (!type) return { ok: false, reason: `x-mcp-header ${JSON.stringify(name)} is on "${label}", whose type ${JSON.stringify(schema.type)} is not string, integer or boolean` };
       const key = name.toLowerCase();
       const other = seen.get(key);
-      if (other !== undefined) {
-        problem = `x-mcp-header ${JSON.stringify(name)} on "${label}" duplicates the one on "${other}" (names are case-insensitive)`;
-        return;
-      }
+      if (other !== undefined) return { ok: false, reason: `x-mcp-header ${JSON.stringify(name)} on "${label}" duplicates the one on "${other}" (names are case-insensitive)` };
       seen.set(key, label);
       bindings.push({ name, path, type });
     }
+    // Children are visited in document order (pushed in reverse), so bindings keep schema order.
+    pending.length = 0;
     if (isObject(schema.properties)) {
-      for (const [key, sub] of Object.entries(schema.properties)) {
-        visit(sub, path ? [...path, key] : null, `${where}/properties/${key}`);
-      }
+      for (const [key, sub] of Object.entries(schema.properties)) pending.push({ schema: sub, path: path ? [...path, key] : null, where: `${where}/properties/${key}` });
     }
     for (const keyword of SCHEMA_MAPS) {
       const map = schema[keyword];
-      if (isObject(map)) for (const [key, sub] of Object.entries(map)) visit(sub, null, `${where}/${keyword}/${key}`);
+      if (isObject(map)) for (const [key, sub] of Object.entries(map)) pending.push({ schema: sub, path: null, where: `${where}/${keyword}/${key}` });
     }
     for (const keyword of SCHEMA_VALUES) {
       const sub = schema[keyword];
-      if (Array.isArray(sub)) sub.forEach((s, i) => visit(s, null, `${where}/${keyword}/${i}`));
-      else visit(sub, null, `${where}/${keyword}`);
+      if (Array.isArray(sub)) sub.forEach((s, i) => pending.push({ schema: s, path: null, where: `${where}/${keyword}/${i}` }));
+      else pending.push({ schema: sub, path: null, where: `${where}/${keyword}` });
     }
     for (const keyword of SCHEMA_ARRAYS) {
       const list = schema[keyword];
-      if (Array.isArray(list)) list.forEach((s, i) => visit(s, null, `${where}/${keyword}/${i}`));
+      if (Array.isArray(list)) list.forEach((s, i) => pending.push({ schema: s, path: null, where: `${where}/${keyword}/${i}` }));
     }
-  };
-
-  visit(inputSchema, [], '#');
-  return problem === undefined ? { ok: true, bindings } : { ok: false, reason: problem };
+    for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]!);
+  }
+  return { ok: true, bindings };
 }
 
 /**

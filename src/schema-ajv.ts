@@ -87,11 +87,15 @@ export function compile(schema: unknown, limits: SchemaLimits): Validator {
   } catch (error) {
     const text = (error as Error)?.message ?? String(error);
     const missingRef = (error as { missingRef?: string }).missingRef;
+    // A Content-Security-Policy without 'unsafe-eval' forbids the compiled validator itself.
+    const blocked = (error as Error)?.name === 'EvalError' || /unsafe-eval|Content Security Policy/i.test(text);
     throw new McpClientError(
       'schema',
       missingRef
         ? `The schema references ${JSON.stringify(missingRef)}, which is not inside the schema (network references are never fetched)`
-        : `The schema is invalid: ${text}`,
+        : blocked
+          ? `The page's Content-Security-Policy does not allow compiling schema validators ('unsafe-eval' is needed); values cannot be checked against the schema`
+          : `The schema is invalid: ${text}`,
       { dialect, missingRef },
       { cause: error },
     );

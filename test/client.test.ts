@@ -267,6 +267,28 @@ describe('tools', () => {
     }
   });
 
+  test('one hostile, 50,000-level deep tool schema does not break the listing', async () => {
+    // Built as text: JSON.stringify itself cannot nest this deep, JSON.parse can.
+    const deep = '{"type":"object","properties":{"next":'.repeat(50_000) + '{"type":"string"}' + '}}'.repeat(50_000);
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (method === 'server/discover') {
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } }));
+        return;
+      }
+      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[{"name":"abyss","inputSchema":${deep}},{"name":"fine","inputSchema":{"type":"object"}}]}}`);
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['fine']);
+      expect(warnings.join('\n')).toMatch(/Excluded tool "abyss": schema has more than 10000 subschemas/);
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('on HeaderMismatch (-32020) the client re-lists tools and retries once with a new id', async () => {
     let calls = 0;
     let lists = 0;

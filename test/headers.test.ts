@@ -94,6 +94,15 @@ describe('x-mcp-header annotations (server/tools "x-mcp-header")', () => {
     expect(check).toEqual({ ok: false, reason: expect.stringMatching(/#\/\$defs\/zone/) });
   });
 
+  test('a hostile 50,000-level schema neither overflows the stack nor hides a valid tool', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 50_000; i++) deep = { type: 'object', properties: { next: deep } };
+    expect(checkHeaderBindings(deep)).toEqual({ ok: false, reason: expect.stringMatching(/more than 10000 subschemas/) });
+    let nested: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 5_000; i++) nested = { anyOf: [nested] };
+    expect(checkHeaderBindings({ type: 'object', properties: { x: nested } }, 100_000)).toEqual({ ok: true, bindings: [] });
+  });
+
   test('bounds its walk on huge schemas', () => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 200; i++) properties[`p${i}`] = { type: 'string' };
