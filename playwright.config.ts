@@ -10,9 +10,12 @@ const serverPort = Number(process.env.E2E_SERVER_PORT ?? 3101);
 const pagePort = Number(process.env.E2E_PAGE_PORT ?? 5273);
 const protectedPort = Number(process.env.E2E_PROTECTED_PORT ?? 3102);
 const authPort = Number(process.env.E2E_AUTH_PORT ?? 3103);
+const everythingPort = Number(process.env.E2E_EVERYTHING_PORT ?? 3104);
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
 /** The protected demo (OAuth with oidc-provider); access tokens live 6 s so refresh happens during the test. */
 export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
+/** A legacy (2025-11-25) server: the reference server-everything over Streamable HTTP. */
+export const e2eEverythingUrl = `http://127.0.0.1:${everythingPort}/mcp`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,6 +44,13 @@ export default defineConfig({
     {
       command: `node node_modules/tsx/dist/cli.mjs demo/server/protected.ts --port ${protectedPort} --auth-port ${authPort} --token-ttl 6 --coop`,
       port: protectedPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `node node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp`,
+      port: everythingPort,
+      env: { PORT: String(everythingPort) },
       reuseExistingServer: false,
       timeout: 30_000,
     },

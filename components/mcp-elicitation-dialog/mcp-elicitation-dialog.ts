@@ -526,7 +526,9 @@ export class McpElicitationDialog extends LitElement {
     return html`<header part="header">
       <h2 id="title" part="title">${title}</h2>
       <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
-      <p part="progress">Round ${ask.context.round}${ask.context.total > 1 ? ` · request ${ask.context.index + 1} of ${ask.context.total}` : ''}</p>
+      ${ask.context.round > 0 || ask.context.total > 1
+        ? html`<p part="progress">${[ask.context.round > 0 ? `Round ${ask.context.round}` : '', ask.context.total > 1 ? `request ${ask.context.index + 1} of ${ask.context.total}` : ''].filter(Boolean).join(' · ')}</p>`
+        : nothing}
     </header>`;
   }
 
@@ -760,7 +762,7 @@ export class McpElicitationDialog extends LitElement {
     const roots = ask.roots ?? [];
     return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), this.#finish(ask, { response: { roots } }))}>
       ${this.#renderHeader(ask, 'The server asks which folders it may use')}
-      <p id="message" part="message">${roots.length ? `Share these ${roots.length} root${roots.length === 1 ? '' : 's'} with the server?` : 'There are no roots configured to share.'}</p>
+      <p id="message" part="message">${roots.length === 1 ? 'Share this root with the server?' : roots.length ? `Share these ${roots.length} roots with the server?` : 'There are no roots configured to share.'}</p>
       <ul>
         ${roots.map((root) => html`<li>${root.name ? html`<strong>${root.name}</strong> — ` : nothing}${root.uri}</li>`)}
       </ul>

@@ -52,7 +52,9 @@ export async function answerElicitation(page: Page, values: Record<string, Answe
     } else if ((await group.count()) > 0) {
       await group.getByRole('radio', { name: String(value), exact: true }).check();
     } else {
-      const field = dialog.getByLabel(label, { exact: false }).first();
+      // An exact label first ("String" must not pick "String with default"), then a partial one.
+      const exact = dialog.getByLabel(label, { exact: true });
+      const field = (await exact.count()) > 0 ? exact.first() : dialog.getByLabel(label, { exact: false }).first();
       const tag = await field.evaluate((el) => el.tagName.toLowerCase());
       if (tag === 'select') await field.selectOption({ label: String(value) });
       else await field.fill(String(value));

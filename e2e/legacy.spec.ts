@@ -1,0 +1,32 @@
+/**
+ * The playground against a legacy (2025-11-25) server — the reference
+ * server-everything over Streamable HTTP: the kit detects the era, and the same
+ * form and dialog work, with the server's elicitation request arriving on its
+ * SSE stream instead of an input_required result.
+ */
+import { expect, test } from '@playwright/test';
+import { e2eEverythingUrl } from '../playwright.config.js';
+import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
+
+test('calls a plain tool and a tool that elicits through the dialog', async ({ page }) => {
+  await page.goto(`/?server=${encodeURIComponent(e2eEverythingUrl)}`);
+  await waitForConnection(page);
+  await expect(page.locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');
+  // A legacy server may ask for the roots as soon as it is initialized (a request on its stream).
+  await answerRoots(page, true);
+  const tools = page.getByRole('region', { name: 'Tools' });
+  const form = page.locator('mcp-tool-form');
+
+  await tools.getByRole('button', { name: 'Echo Tool' }).click();
+  await form.getByRole('textbox', { name: /message/i }).fill('hello from the kit');
+  await form.getByRole('button', { name: 'Call tool' }).click();
+  await expect(form.locator('[part="result"]')).toContainText('hello from the kit');
+
+  await tools.getByRole('button', { name: 'Trigger Elicitation Request Tool' }).click();
+  await form.getByRole('button', { name: 'Call tool' }).click();
+  const dialog = page.locator('mcp-elicitation-dialog dialog[open]');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('[part="server"]')).toContainText('Everything Reference Server');
+  await answerElicitation(page, { String: 'Ada Lovelace', 'String with email format': 'ada@example.org' });
+  await expect(form.locator('[part="result"]')).toContainText('Ada Lovelace');
+});
