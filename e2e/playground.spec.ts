@@ -148,3 +148,29 @@ test('under a strict Content-Security-Policy (no unsafe-eval) forms still work a
   await form(page).getByRole('button', { name: 'Call tool' }).click();
   await expect(result(page)).toContainText('"city":"Lisbon"');
 });
+
+test('keyboard only: pick a tool, fill its form, call it', async ({ page }) => {
+  await open(page);
+  /** Presses Tab until the focused element (through shadow roots) matches, within a bound. */
+  async function tabTo(match: (text: string) => boolean, limit = 60): Promise<void> {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        let el = document.activeElement as Element | null;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+        return `${el?.tagName} ${el?.getAttribute('aria-label') ?? ''} ${(el as HTMLElement | null)?.innerText ?? ''} ${(el as HTMLInputElement | null)?.labels?.[0]?.innerText ?? ''}`.trim();
+      });
+      if (match(focused)) return;
+    }
+    throw new Error('focus never reached the target');
+  }
+  await tabTo((text) => text.startsWith('BUTTON') && text.includes('Weather'));
+  await page.keyboard.press('Enter');
+  await expect(form(page).getByRole('heading', { name: 'Weather' })).toBeVisible();
+  await tabTo((text) => text.startsWith('INPUT') && text.includes('City'));
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Guimarães');
+  await tabTo((text) => text.startsWith('BUTTON') && text.includes('Call tool'));
+  await page.keyboard.press('Enter');
+  await expect(result(page)).toContainText('"city":"Guimarães"');
+});

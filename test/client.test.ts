@@ -445,6 +445,19 @@ describe('resources and prompts', () => {
   });
 });
 
+describe('completion (server/utilities/completion)', () => {
+  test('completion/complete returns the server\'s suggestions for a prompt argument', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const description = await client.connect();
+    expect(description.capabilities.completions).toBeDefined();
+    const result = await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'language', value: 't' });
+    expect(result.completion.values).toEqual(['typescript', 'tcl']);
+    const sent = posts().at(-1)!;
+    expect(sent.body.method).toBe('completion/complete');
+    expect(sent.body.params).toMatchObject({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 't' } });
+  });
+});
+
 describe('failures become typed errors that name the URL', () => {
   test('nothing listening: network error', async () => {
     const raw = await startRawServer(() => {});

@@ -237,6 +237,23 @@ describe('sampling and roots', () => {
     expect(calls('summarize')).toHaveLength(1);
   });
 
+  test('keyboard only: sampling reply and send, then roots shared', async () => {
+    await setup();
+    const sampled = client.callTool('summarize', { text: 'Keys only.' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    // Focus starts on the reply box.
+    await vi.waitFor(() => expect(dialog.shadowRoot!.activeElement?.id).toBe('reply'));
+    await userEvent.keyboard('Typed with keys.');
+    await userEvent.keyboard('{Tab}{Tab}{Tab}'); // model name, the call's history, then Send
+    expect(dialog.shadowRoot!.activeElement?.textContent?.trim()).toBe('Send');
+    await userEvent.keyboard('{Enter}');
+    expect(textOf(await sampled)).toBe('Summary: Typed with keys.');
+    const shared = client.callTool('list_workspace', {});
+    await vi.waitFor(() => expect(dialog.shadowRoot!.activeElement?.textContent?.trim()).toBe('Share'));
+    await userEvent.keyboard('{Enter}');
+    expect(textOf(await shared)).toBe('Roots: project');
+  });
+
   test('roots: shared only after asking; declining shares none', async () => {
     await setup();
     const shared = client.callTool('list_workspace', {});

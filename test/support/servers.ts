@@ -10,8 +10,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import * as z from 'zod/v4';
 import {
   acceptedContent,
+  completable,
   createMcpHandler,
   fromJsonSchema,
   inputRequired,
@@ -301,6 +303,14 @@ function buildServer(state: { bonus: boolean; cancelled: string[] }, options: Mo
     'greet',
     { title: 'Greeting', description: 'Greets someone', argsSchema: schema({ type: 'object', properties: { who: { type: 'string' } }, required: ['who'] }) as never },
     async (args: any) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${args.who}!` } }] }),
+  );
+  server.registerPrompt(
+    'review',
+    {
+      description: 'A prompt with a completable argument',
+      argsSchema: z.object({ language: completable(z.string(), (value: string) => ['typescript', 'tcl', 'python'].filter((l) => l.startsWith(value))) }),
+    },
+    async ({ language }: { language: string }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review ${language}` } }] }),
   );
   return server;
 }
