@@ -17,6 +17,7 @@
  */
 import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
+import { sleep } from './sleep.js';
 import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { paramHeaders, screenTools, type HeaderBinding, type RejectedTool } from './headers.js';
 import type { IncomingMessage } from './jsonrpc.js';
@@ -274,21 +275,6 @@ const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
   'notifications/prompts/list_changed': ['prompts/list'],
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
 };
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

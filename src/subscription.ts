@@ -8,6 +8,7 @@
  * @module
  */
 import { McpClientError, McpError, McpRpcError } from './errors.js';
+import { sleep } from './sleep.js';
 import type { ListenOptions, Subscription } from './client.js';
 import type { Session } from './session.js';
 import { MetaKey, type JsonObject, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from './types.js';
@@ -28,16 +29,6 @@ export interface SubscriptionRun {
 }
 
 const SERVER_CANCELLED = 'The server cancelled the subscription';
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-}
 
 export async function runSubscription(run: SubscriptionRun): Promise<void> {
   const { options, controller } = run;
@@ -93,7 +84,8 @@ export async function runSubscription(run: SubscriptionRun): Promise<void> {
       run.invalidateAll();
       run.setState('reconnecting');
       run.warn('listen-dropped', `The subscriptions/listen stream to ${run.url} dropped (${failure.message}); re-listening`);
-      await sleep(backoff * (0.75 + Math.random() * 0.5), controller.signal);
+      // An abort during the pause ends the loop at the next turn.
+      await sleep(backoff * (0.75 + Math.random() * 0.5), controller.signal).catch(() => {});
       backoff = Math.min(backoff * 2, 30_000);
     }
   }

@@ -95,21 +95,7 @@ export function isModernSignature(error: unknown): boolean {
   return error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability;
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep } from '../sleep.js';
 
 /**
  * The capabilities to declare at `initialize`: those of the registered handlers,
