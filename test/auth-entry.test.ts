@@ -35,11 +35,13 @@ test('the core entry contains no OAuth code', async () => {
   expect(modules(all).filter((id) => id.includes('/src/auth/'))).toEqual([]);
 });
 
-test('the auth entry loads the flow, DPoP and IndexedDB code on demand, and stays small', async () => {
+test('the auth entry loads the flow, DPoP, the machine-to-machine grants and IndexedDB code on demand, and stays small', async () => {
   const { eager, all } = await bundle('src/auth/index.ts');
   const lazy = modules(all).filter((id) => !modules(eager).includes(id));
   expect(lazy.some((id) => id.endsWith('/src/auth/flow.ts'))).toBe(true);
   expect(lazy.some((id) => id.endsWith('/src/auth/dpop.ts'))).toBe(true);
+  expect(lazy.some((id) => id.endsWith('/src/auth/grants.ts'))).toBe(true);
+  expect(lazy.some((id) => id.endsWith('/src/auth/jwt.ts'))).toBe(true);
   expect(lazy.some((id) => id.includes('idb-keyval'))).toBe(true);
   const code = eager.map((c) => c.code).join('\n');
   expect(code).not.toMatch(/from\s*["']node:/);

@@ -38,8 +38,10 @@ export type McpAuthErrorReason =
   | 'iss_mismatch'
   /** The authorization server answered the authorization request with an error (e.g. `access_denied`). */
   | 'authorization_error'
-  /** The token endpoint refused the code or the credentials. */
+  /** The token endpoint (or, for enterprise-managed authorization, the identity provider) refused the code, the grant or the credentials. */
   | 'token_failed'
+  /** A machine-to-machine grant's own credentials are unusable: a private key that cannot be imported, an assertion source that failed or gave nothing. */
+  | 'invalid_credentials'
   /** Refreshing the access token failed; a new sign-in is needed. */
   | 'refresh_failed'
   /** The server kept asking for more scope after the allowed number of authorizations. */

@@ -36,13 +36,16 @@ export interface ResourceMetadata {
 /** Authorization server metadata (RFC 8414 §2 / OpenID Discovery), the fields the client reads. */
 export interface AuthorizationServerMetadata {
   issuer: string;
-  authorization_endpoint: string;
+  /** Present (and checked) whenever the authorization code flow is used; machine-to-machine grants do without. */
+  authorization_endpoint?: string;
   token_endpoint: string;
   registration_endpoint?: string;
   revocation_endpoint?: string;
   scopes_supported?: string[];
-  code_challenge_methods_supported: string[];
+  code_challenge_methods_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  token_endpoint_auth_signing_alg_values_supported?: string[];
+  grant_types_supported?: string[];
   dpop_signing_alg_values_supported?: string[];
   authorization_response_iss_parameter_supported?: boolean;
   client_id_metadata_document_supported?: boolean;
@@ -55,7 +58,8 @@ export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_s
 export interface ClientIdentity {
   clientId: string;
   clientSecret?: string;
-  authMethod: TokenEndpointAuthMethod;
+  /** `private_key_jwt` only for the machine-to-machine grants (grants.ts), which sign each assertion. */
+  authMethod: TokenEndpointAuthMethod | 'private_key_jwt';
   /** Where the identity came from. */
   source: 'pre-registered' | 'metadata-document' | 'dynamic-registration';
   /** The authorization server it belongs to (registrations are never used with another). */
@@ -101,7 +105,8 @@ export interface FlowContext {
   /** `fetch` without tokens (OAuth endpoints never get the MCP access token). */
   fetch: FetchLike;
   resourceUrl: URL;
-  redirectUri: string;
+  /** Absent with a machine-to-machine grant: nothing is registered or redirected then. */
+  redirectUri?: string;
   storage: AuthStorage;
   /** DPoP nonces by origin (RFC 9449 §8, §9). */
   nonces: Map<string, string>;
@@ -125,11 +130,11 @@ interface Exchange {
   json: unknown;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function oauthErrorFields(json: unknown): { oauthError?: string; oauthErrorDescription?: string } {
+export function oauthErrorFields(json: unknown): { oauthError?: string; oauthErrorDescription?: string } {
   if (!isObject(json)) return {};
   return {
     ...(typeof json.error === 'string' ? { oauthError: json.error } : {}),
@@ -137,7 +142,7 @@ function oauthErrorFields(json: unknown): { oauthError?: string; oauthErrorDescr
   };
 }
 
-function describeOAuthError(json: unknown): string {
+export function describeOAuthError(json: unknown): string {
   const { oauthError, oauthErrorDescription } = oauthErrorFields(json);
   if (!oauthError) return '';
   return oauthErrorDescription ? ` (${oauthError}: ${oauthErrorDescription})` : ` (${oauthError})`;
@@ -148,7 +153,7 @@ function describeOAuthError(json: unknown): string {
  * `network` naming the endpoint (in a browser that is most often CORS); an abort
  * keeps the caller's reason.
  */
-async function exchange(ctx: FlowContext, url: string, endpoint: string, init: RequestInit): Promise<Exchange> {
+export async function exchange(ctx: FlowContext, url: string, endpoint: string, init: RequestInit): Promise<Exchange> {
   const timeout = AbortSignal.timeout(EXCHANGE_TIMEOUT_MS);
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   let response: Response;
@@ -304,12 +309,15 @@ function checkEndpoint(doc: Record<string, unknown>, field: string, metadataUrl:
  * authorization-server-discovery "Authorization Server Metadata Discovery"):
  * OAuth and OpenID variants in the required order; the document's `issuer` must
  * equal `issuer` exactly; PKCE with `S256` must be offered (security-considerations
- * "Authorization Code Protection").
+ * "Authorization Code Protection"). With `authorizationCode: false` (the
+ * machine-to-machine grants, which never visit the authorization endpoint)
+ * only the token endpoint is required.
  *
  * @throws McpAuthError `issuer_mismatch`, `pkce_unsupported`, `insecure_endpoint`,
  *   `discovery_failed`, `network`, `invalid_response`.
  */
-export async function discoverAuthorizationServer(ctx: FlowContext, issuer: string): Promise<AuthorizationServerMetadata> {
+export async function discoverAuthorizationServer(ctx: FlowContext, issuer: string, options: { authorizationCode?: boolean } = {}): Promise<AuthorizationServerMetadata> {
+  const codeFlow = options.authorizationCode !== false;
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
@@ -349,14 +357,14 @@ export async function discoverAuthorizationServer(ctx: FlowContext, issuer: stri
       continue;
     }
     const methods = doc.code_challenge_methods_supported;
-    if (!Array.isArray(methods) || !methods.includes('S256')) {
+    if (codeFlow && (!Array.isArray(methods) || !methods.includes('S256'))) {
       throw new McpAuthError(
         'pkce_unsupported',
         `The authorization server ${issuer} does not list S256 in code_challenge_methods_supported (${url}); refusing to authorize without PKCE`,
         { url, endpoint: 'authorization server metadata' },
       );
     }
-    checkEndpoint(doc, 'authorization_endpoint', url, true);
+    checkEndpoint(doc, 'authorization_endpoint', url, codeFlow);
     checkEndpoint(doc, 'token_endpoint', url, true);
     checkEndpoint(doc, 'registration_endpoint', url, false);
     checkEndpoint(doc, 'revocation_endpoint', url, false);
@@ -380,7 +388,7 @@ export async function discoverAuthorizationServer(ctx: FlowContext, issuer: stri
 // --- client identity ----------------------------------------------------------------------------
 
 /** The token endpoint auth method to use with a secret (or `none` without one). */
-function authMethodFor(as: AuthorizationServerMetadata, hasSecret: boolean): TokenEndpointAuthMethod {
+export function authMethodFor(as: AuthorizationServerMetadata, hasSecret: boolean): TokenEndpointAuthMethod {
   if (!hasSecret) return 'none';
   // RFC 8414 §2: absent means client_secret_basic.
   const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
@@ -419,7 +427,9 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
     // CIMD ids are portable across authorization servers: nothing to store.
     return { clientId: ctx.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' };
   }
-  const key = storageKeys.client(as.issuer, ctx.redirectUri);
+  const redirectUri = ctx.redirectUri;
+  if (!redirectUri) throw new McpAuthError('no_client', `No redirect URI is configured, so no client can be registered at ${as.issuer}; configure a redirectUri or a grant`, { url: as.issuer });
+  const key = storageKeys.client(as.issuer, redirectUri);
   const stored = (await ctx.storage.get(key)) as (ClientIdentity & { secretExpiresAt?: number }) | undefined;
   if (stored && stored.issuer === as.issuer && typeof stored.clientId === 'string' && !(stored.secretExpiresAt && stored.secretExpiresAt < Date.now())) {
     return stored;
@@ -431,22 +441,22 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
       { url: as.issuer },
     );
   }
-  const identity = await register(ctx, as);
+  const identity = await register(ctx, as, redirectUri);
   await ctx.storage.set(key, identity);
   return identity;
 }
 
 /** Dynamic Client Registration (RFC 7591; spec: client-registration "Dynamic Client Registration"). */
-async function register(ctx: FlowContext, as: AuthorizationServerMetadata): Promise<ClientIdentity & { secretExpiresAt?: number }> {
+async function register(ctx: FlowContext, as: AuthorizationServerMetadata, redirectUri: string): Promise<ClientIdentity & { secretExpiresAt?: number }> {
   const url = as.registration_endpoint!;
   const supported = as.token_endpoint_auth_methods_supported;
   const requested: TokenEndpointAuthMethod =
     !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : supported.includes('client_secret_post') ? 'client_secret_post' : 'none';
   // "native" for apps served from localhost, "web" for hosted ones (OpenID Registration; SEP-837).
-  const applicationType = ctx.applicationType ?? (isLoopback(new URL(ctx.redirectUri)) ? 'native' : 'web');
+  const applicationType = ctx.applicationType ?? (isLoopback(new URL(redirectUri)) ? 'native' : 'web');
   const body = {
     client_name: ctx.clientName,
-    redirect_uris: [ctx.redirectUri],
+    redirect_uris: [redirectUri],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: requested,
@@ -461,7 +471,7 @@ async function register(ctx: FlowContext, as: AuthorizationServerMetadata): Prom
   if (result.status < 200 || result.status >= 300 || !isObject(doc) || typeof doc.client_id !== 'string' || doc.client_id === '') {
     throw new McpAuthError(
       'registration_failed',
-      `Dynamic client registration at ${url} failed with HTTP ${result.status}${describeOAuthError(doc)}; registered redirect URI ${ctx.redirectUri} as application_type ${applicationType}`,
+      `Dynamic client registration at ${url} failed with HTTP ${result.status}${describeOAuthError(doc)}; registered redirect URI ${redirectUri} as application_type ${applicationType}`,
       { url, endpoint: 'registration endpoint', status: result.status, ...oauthErrorFields(doc) },
     );
   }
@@ -519,7 +529,7 @@ export async function prepareAuthorization(input: {
 }): Promise<{ url: URL; pending: PendingAuthorization }> {
   const state = randomToken(24);
   const codeVerifier = randomToken(32);
-  const url = new URL(input.as.authorization_endpoint);
+  const url = new URL(input.as.authorization_endpoint!);
   const params = url.searchParams;
   params.set('response_type', 'code');
   params.set('client_id', input.client.clientId);
@@ -595,7 +605,7 @@ export function checkCallback(pending: PendingAuthorization, callbackUrl: string
   if (error !== null) {
     const description = params.get('error_description')?.slice(0, 500);
     throw new McpAuthError('authorization_error', `The authorization server ${pending.issuer} refused the authorization: ${error}${description ? ` (${description})` : ''}`, {
-      url: pending.as.authorization_endpoint,
+      url: pending.as.authorization_endpoint ?? pending.issuer,
       endpoint: 'authorization',
       oauthError: error,
       ...(description ? { oauthErrorDescription: description } : {}),
@@ -617,32 +627,80 @@ function basicCredentials(id: string, secret: string): string {
   return `Basic ${btoa(binary)}`;
 }
 
+/** `client_assertion_type` of `private_key_jwt` (RFC 7523 §2.2). */
+const JWT_CLIENT_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
 /**
- * One token endpoint request (authorization code or refresh), with client
- * authentication and, for DPoP, a proof (retried once with the server's nonce on
- * `use_dpop_nonce`, RFC 9449 §8).
- *
- * @throws McpAuthError `token_failed` / `refresh_failed` (with the OAuth error), `network`, `invalid_response`.
+ * Adds client authentication to a token endpoint request (RFC 6749 §2.3,
+ * RFC 7523 §2.2): Basic, the secret in the body, a signed assertion (made by
+ * `assertion`, fresh for every request), or the bare `client_id`. Without a
+ * client nothing is added (workload identity: the grant's assertion is all).
  */
-export async function tokenRequest(
-  ctx: FlowContext,
-  input: { as: AuthorizationServerMetadata; client: ClientIdentity; params: Record<string, string>; requestedScopes: string[]; dpopKey?: DpopKeyPair },
-): Promise<TokenSet> {
-  const url = input.as.token_endpoint;
-  const refresh = input.params.grant_type === 'refresh_token';
-  const failure: McpAuthErrorReason = refresh ? 'refresh_failed' : 'token_failed';
-  const body = new URLSearchParams(input.params);
-  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
-  const { client } = input;
+export async function authenticateClient(
+  client: ClientIdentity | undefined,
+  body: URLSearchParams,
+  headers: Record<string, string>,
+  assertion?: () => Promise<string>,
+): Promise<void> {
+  if (!client) return;
   if (client.authMethod === 'client_secret_basic' && client.clientSecret !== undefined) {
     headers.Authorization = basicCredentials(client.clientId, client.clientSecret);
+  } else if (client.authMethod === 'private_key_jwt' && assertion) {
+    // The assertion's sub identifies the client; client_id is left out (RFC 7521 §4.2).
+    body.set('client_assertion_type', JWT_CLIENT_ASSERTION);
+    body.set('client_assertion', await assertion());
   } else {
     body.set('client_id', client.clientId);
     if (client.authMethod === 'client_secret_post' && client.clientSecret !== undefined) body.set('client_secret', client.clientSecret);
   }
+}
+
+/** What a token request asks for, in words (error messages). */
+function grantLabel(grantType: string | undefined): string {
+  switch (grantType) {
+    case 'authorization_code':
+      return 'authorization code';
+    case 'refresh_token':
+      return 'refresh';
+    case 'client_credentials':
+      return 'client credentials grant';
+    case 'urn:ietf:params:oauth:grant-type:jwt-bearer':
+      return 'JWT bearer grant';
+    default:
+      return `${grantType ?? 'token'} request`;
+  }
+}
+
+/**
+ * One token endpoint request (authorization code, refresh or a
+ * machine-to-machine grant), with client authentication and, for DPoP, a proof
+ * (retried once with the server's nonce on `use_dpop_nonce`, RFC 9449 §8).
+ *
+ * @param input.client - how the client authenticates; undefined: not at all.
+ * @param input.clientAssertion - makes a `private_key_jwt` assertion (one per request sent).
+ * @throws McpAuthError `token_failed` / `refresh_failed` (with the OAuth error), `network`, `invalid_response`.
+ */
+export async function tokenRequest(
+  ctx: FlowContext,
+  input: {
+    as: AuthorizationServerMetadata;
+    client: ClientIdentity | undefined;
+    params: Record<string, string>;
+    requestedScopes: string[];
+    dpopKey?: DpopKeyPair;
+    clientAssertion?: () => Promise<string>;
+  },
+): Promise<TokenSet> {
+  const url = input.as.token_endpoint;
+  const refresh = input.params.grant_type === 'refresh_token';
+  const failure: McpAuthErrorReason = refresh ? 'refresh_failed' : 'token_failed';
   const origin = new URL(url).origin;
   let result: Exchange | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
+    // Built per attempt: a signed client assertion is single-use (its jti).
+    const body = new URLSearchParams(input.params);
+    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+    await authenticateClient(input.client, body, headers, input.clientAssertion);
     if (input.dpopKey) {
       try {
         headers.DPoP = await createDpopProof(input.dpopKey, { method: 'POST', url, nonce: ctx.nonces.get(origin) });
@@ -656,7 +714,7 @@ export async function tokenRequest(
   }
   const doc = result!.json;
   if (result!.status < 200 || result!.status >= 300) {
-    throw new McpAuthError(failure, `The token endpoint ${url} refused the ${refresh ? 'refresh' : 'authorization code'} with HTTP ${result!.status}${describeOAuthError(doc)}`, {
+    throw new McpAuthError(failure, `The token endpoint ${url} refused the ${grantLabel(input.params.grant_type)} with HTTP ${result!.status}${describeOAuthError(doc)}`, {
       url,
       endpoint: 'token endpoint',
       status: result!.status,
@@ -719,11 +777,7 @@ export async function revokeToken(ctx: FlowContext, input: { as: AuthorizationSe
   if (!url) return;
   const body = new URLSearchParams({ token: input.token, token_type_hint: input.hint });
   const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
-  if (input.client.authMethod === 'client_secret_basic' && input.client.clientSecret !== undefined) headers.Authorization = basicCredentials(input.client.clientId, input.client.clientSecret);
-  else {
-    body.set('client_id', input.client.clientId);
-    if (input.client.authMethod === 'client_secret_post' && input.client.clientSecret !== undefined) body.set('client_secret', input.client.clientSecret);
-  }
+  await authenticateClient(input.client, body, headers);
   try {
     await exchange(ctx, url, 'revocation endpoint', { method: 'POST', headers, body: body.toString() });
   } catch {

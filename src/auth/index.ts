@@ -12,6 +12,9 @@
  *
  * const auth = createOAuth({ resourceUrl, redirectUri, clientMetadataUrl, openAuthorizationUrl: popupAuthorization() });
  * const client = new McpClient(resourceUrl, { fetch: auth.fetch, authContext: auth.authContext });
+ *
+ * // Node or a backend, no user: a machine-to-machine grant.
+ * const service = createOAuth({ resourceUrl, grant: { type: 'client_credentials', clientId, privateKey: pem } });
  * ```
  *
  * @module
@@ -22,3 +25,5 @@ export { followRedirects, type AuthorizationOpener, type AuthorizationRequestInf
 export { MemoryAuthStorage, IndexedDbAuthStorage, type AuthStorage } from './storage.js';
 export { parseWwwAuthenticate, type AuthChallenge } from './challenge.js';
 export type { TokenEndpointAuthMethod } from './flow.js';
+export type { OAuthGrant, ClientCredentialsGrant, JwtBearerGrant, EnterpriseManagedGrant, GrantClientCredentials, GrantTarget, TokenSource } from './grants.js';
+export type { JwtSigningAlgorithm } from './jwt.js';

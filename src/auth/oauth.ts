@@ -21,7 +21,9 @@
  * insufficient_scope` it re-authorizes with the union of scopes, at most three
  * authorizations per request; it refreshes shortly before expiry, once at a
  * time across tabs (Web Locks). The discovery and token code is loaded on
- * demand. Threat model: docs/oauth.md.
+ * demand. With a `grant` (Node and backends), the same wrapper gets its tokens
+ * from a machine-to-machine grant (grants.ts) instead of a user. Threat model:
+ * docs/oauth.md.
  *
  * @module
  */
@@ -32,6 +34,7 @@ import { findChallenge, parseWwwAuthenticate, splitScopes, type AuthChallenge } 
 import { randomToken } from './encoding.js';
 import { McpAuthError } from './errors.js';
 import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './flow.js';
+import type { OAuthGrant } from './grants.js';
 import { storageKeys } from './keys.js';
 import type { AuthorizationOpener, AuthorizationRequestInfo } from './opener.js';
 import { defaultAuthStorage, IndexedDbAuthStorage, MemoryAuthStorage, type AuthStorage } from './storage.js';
@@ -51,13 +54,25 @@ export type OAuthStatus =
 export interface OAuthOptions {
   /** The MCP endpoint to authorize for (the same URL the client uses). */
   resourceUrl: string | URL;
-  /** The registered redirect URI: the callback page (popup) or the app page (redirect mode). */
-  redirectUri: string | URL;
+  /** The registered redirect URI: the callback page (popup) or the app page (redirect mode). Required unless `grant` is set. */
+  redirectUri?: string | URL;
+  /**
+   * A machine-to-machine grant instead of the user's authorization code flow
+   * (Node and backends only: it needs a client secret, a private key or a
+   * workload token, which a page cannot keep). `client_credentials`,
+   * `jwt_bearer` (workload identity) or `enterprise_managed` (ID-JAG); see
+   * {@link OAuthGrant}. The grant runs on the first 401, again when its token
+   * expires or is refused, never with a user; the authorization code options
+   * (`redirectUri`, `openAuthorizationUrl`, `clientMetadataUrl`, DPoP…) are
+   * not used, nor is `autoSignIn`. `clientIssuer` pins the credentials to
+   * their authorization server.
+   */
+  grant?: OAuthGrant;
   /** A pre-registered client id (spec: client-registration "Pre-registration"); tried first. */
   clientId?: string;
   /** Secret of a confidential pre-registered client. Only where it can be kept secret (Node, a backend), never in a page. */
   clientSecret?: string;
-  /** The issuer the pre-registered client belongs to; with another issuer, authorization fails (`client_mismatch`). */
+  /** The issuer the pre-registered client (or the grant's client) belongs to; with another issuer, authorization fails (`client_mismatch`) before any credential is sent. */
   clientIssuer?: string;
   /** Token endpoint auth method of the pre-registered client; default from the secret and the server's metadata. */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
@@ -121,7 +136,8 @@ interface Binding {
   resource: string;
   prmUrl: string;
   as: AuthorizationServerMetadata;
-  client: ClientIdentity;
+  /** Absent for a workload (JWT bearer) grant without client authentication. */
+  client?: ClientIdentity;
   scopes: string[];
   /** Random id of the grant: the authorization context for private cache entries. */
   grantId: string;
@@ -177,8 +193,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undef
 export class OAuth {
   /** The MCP endpoint. */
   readonly resourceUrl: URL;
-  /** The redirect URI. */
-  readonly redirectUri: string;
+  /** The redirect URI; undefined with a machine-to-machine `grant`. */
+  readonly redirectUri: string | undefined;
   readonly #options: OAuthOptions;
   readonly #opener: AuthorizationOpener | undefined;
   readonly #emitter = new Emitter<OAuthEvents>();
@@ -198,7 +214,9 @@ export class OAuth {
   /** @see createOAuth */
   constructor(options: OAuthOptions) {
     this.resourceUrl = new URL(options.resourceUrl);
-    this.redirectUri = new URL(options.redirectUri).href;
+    // A grant's own fields are checked when it first runs (grants.ts), so their code stays out of this entry.
+    if (!options.grant && options.redirectUri === undefined) throw new TypeError('createOAuth: redirectUri or grant is required');
+    this.redirectUri = options.redirectUri === undefined ? undefined : new URL(options.redirectUri).href;
     this.#options = options;
     const open = options.openAuthorizationUrl;
     this.#opener = typeof open === 'function' ? { open } : open;
@@ -294,7 +312,8 @@ export class OAuth {
     this.#wanted = { scopes: [] };
     this.#lastError = undefined;
     this.#setStatus('signed_out');
-    if (binding && tokens && options.revoke !== false && binding.as.revocation_endpoint) {
+    // A grant's client keeps no secret in the store, so it cannot authenticate a revocation: its token just expires.
+    if (binding?.client && !this.#options.grant && tokens && options.revoke !== false && binding.as.revocation_endpoint) {
       const flow = await loadFlow();
       const token = tokens.refreshToken ?? tokens.accessToken;
       await flow.revokeToken(this.#context(), { as: binding.as, client: binding.client, token, hint: tokens.refreshToken ? 'refresh_token' : 'access_token' });
@@ -313,7 +332,7 @@ export class OAuth {
    */
   async handleRedirect(url?: string | URL): Promise<boolean> {
     const href = url ?? (globalThis as { location?: { href: string } }).location?.href;
-    if (!href) return false;
+    if (!href || !this.redirectUri) return false;
     const callback = new URL(href);
     const redirect = new URL(this.redirectUri);
     if (callback.origin !== redirect.origin || callback.pathname !== redirect.pathname) return false;
@@ -431,6 +450,16 @@ export class OAuth {
     if (!tokens) return undefined;
     if (!this.#dueForRefresh(tokens)) return tokens;
     const unexpired = (tokens.expiresAt ?? Infinity) > Date.now();
+    if (!tokens.refreshToken && this.#options.grant) {
+      // Machine-to-machine grants are simply run again (no refresh token is kept).
+      try {
+        await this.#authorize({ interactive: false });
+        return this.#tokens;
+      } catch (error) {
+        if (unexpired) return tokens;
+        throw error;
+      }
+    }
     if (!tokens.refreshToken) return unexpired ? tokens : undefined;
     try {
       return await this.#refresh(tokens);
@@ -488,7 +517,8 @@ export class OAuth {
   async #runAuthorization(input: AuthorizeInput): Promise<void> {
     const scopes = [...new Set([...this.#wanted.scopes, ...(input.scopes ?? [])])];
     const challenge = input.challenge ?? this.#wanted.challenge;
-    if (!input.interactive && this.#options.autoSignIn === false) {
+    const grant = this.#options.grant;
+    if (!input.interactive && this.#options.autoSignIn === false && !grant) {
       this.#wanted = { scopes, challenge };
       throw this.#fail(
         new McpAuthError('needs_user_gesture', `${this.resourceUrl.href} requires signing in; call signIn() from a user action`, { url: this.resourceUrl.href, scopes }),
@@ -506,21 +536,27 @@ export class OAuth {
       const { metadata: prm, url: prmUrl } = await flow.discoverResource(ctx, challenge?.params.resource_metadata);
       const current = this.#binding;
       const issuer = current && prm.authorization_servers.includes(current.issuer) ? current.issuer : prm.authorization_servers[0]!;
-      const as = await flow.discoverAuthorizationServer(ctx, issuer);
+      const as = await flow.discoverAuthorizationServer(ctx, issuer, { authorizationCode: !grant });
       const sameGrant = current !== undefined && current.issuer === as.issuer && current.resource === prm.resource;
       // A new authorization server or resource: nothing of the old grant carries over.
       if (current && !sameGrant) await this.#forget();
-      const client = await flow.resolveClient(ctx, as);
       const selected = flow.selectScopes({
         challenge,
         resource: prm,
         as,
         previous: sameGrant ? current.scopes : undefined,
         extra: [...(this.#options.scopes ?? []), ...scopes],
-        offlineAccess: this.#options.offlineAccess !== false,
+        // A machine grant is run again instead of refreshed.
+        offlineAccess: !grant && this.#options.offlineAccess !== false,
       });
+      if (grant) {
+        const { requestGrant } = await import('./grants.js');
+        const { tokens, client } = await requestGrant(ctx, { grant, as, resource: prm.resource, scopes: selected, clientIssuer: this.#options.clientIssuer });
+        return await this.#adopt({ issuer: as.issuer, resource: prm.resource, prmUrl, as, client, scopes: selected, grantId: randomToken(12), dpop: false }, tokens);
+      }
+      const client = await flow.resolveClient(ctx, as);
       const dpopKey = this.#wantsDpop(challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
-      const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
+      const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri!, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
       // Persisted before leaving, so a full-page redirect can finish after the return.
       await this.#storage.set(storageKeys.pending(pending.state), pending);
       if (!this.#opener) {
@@ -531,14 +567,14 @@ export class OAuth {
       }
       let callback: string | URL;
       try {
-        callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: this.redirectUri, signal, interactive: input.interactive }), signal);
+        callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: this.redirectUri!, signal, interactive: input.interactive }), signal);
       } catch (error) {
         await this.#storage.delete(storageKeys.pending(pending.state));
         if (timeout.aborted && !McpAuthError.isInstance(error)) {
-          throw new McpAuthError('timeout', `The authorization at ${as.issuer} did not complete within ${timeoutMs} ms`, { url: as.authorization_endpoint, endpoint: 'authorization' });
+          throw new McpAuthError('timeout', `The authorization at ${as.issuer} did not complete within ${timeoutMs} ms`, { url: as.authorization_endpoint!, endpoint: 'authorization' });
         }
         if (signal.aborted && !McpAuthError.isInstance(error)) {
-          throw new McpAuthError('cancelled', `The authorization at ${as.issuer} was cancelled`, { url: as.authorization_endpoint, endpoint: 'authorization' }, { cause: error });
+          throw new McpAuthError('cancelled', `The authorization at ${as.issuer} was cancelled`, { url: as.authorization_endpoint!, endpoint: 'authorization' }, { cause: error });
         }
         throw error;
       }
@@ -573,14 +609,19 @@ export class OAuth {
         grantId: randomToken(12),
         dpop: tokens.tokenType === 'DPoP',
       };
-      await this.#save(binding, tokens);
-      this.#wanted = { scopes: [] };
-      this.#lastError = undefined;
-      this.#setStatus('signed_in');
-      this.#emitter.emit('token', { kind: 'authorized', session: this.session! });
+      await this.#adopt(binding, tokens);
     } finally {
       await this.#storage.delete(storageKeys.pending(pending.state));
     }
+  }
+
+  /** Stores a new grant's tokens and announces them. */
+  async #adopt(binding: Binding, tokens: TokenSet): Promise<void> {
+    await this.#save(binding, tokens);
+    this.#wanted = { scopes: [] };
+    this.#lastError = undefined;
+    this.#setStatus('signed_in');
+    this.#emitter.emit('token', { kind: 'authorized', session: this.session! });
   }
 
   /** Refreshes once at a time in this page, and once at a time across tabs (Web Locks). */
@@ -596,7 +637,7 @@ export class OAuth {
         this.#tokens = current;
         if (!this.#dueForRefresh(current)) return current;
       }
-      if (!current.refreshToken) return undefined;
+      if (!current.refreshToken || !binding.client) return undefined;
       const flow = await loadFlow();
       const dpopKey = binding.dpop ? await this.#dpopKey(binding.issuer, binding.resource, false) : undefined;
       try {
@@ -658,7 +699,7 @@ export class OAuth {
     return {
       fetch: this.#rawFetch,
       resourceUrl: this.resourceUrl,
-      redirectUri: this.redirectUri,
+      ...(this.redirectUri !== undefined ? { redirectUri: this.redirectUri } : {}),
       storage: this.#storage,
       nonces: this.#nonces,
       clientName: o.clientName ?? 'mcp-elements',
@@ -728,10 +769,13 @@ export class OAuth {
 }
 
 /**
- * Creates the OAuth layer for one MCP endpoint (spec: basic/authorization).
+ * Creates the OAuth layer for one MCP endpoint (spec: basic/authorization):
+ * the user's authorization code flow (`redirectUri`, `openAuthorizationUrl`),
+ * or, in Node and backends, a machine-to-machine `grant` (docs/oauth.md).
  *
  * @returns an {@link OAuth}: pass `auth.fetch` and `auth.authContext` to `new McpClient(url, …)`;
  *   `auth.signIn()` from a click; `auth.signOut()`; `auth.status` and `auth.on('status', …)`.
+ * @throws TypeError without `redirectUri` and without `grant`.
  */
 export function createOAuth(options: OAuthOptions): OAuth {
   return new OAuth(options);
