@@ -6,10 +6,12 @@
  * Every scenario runs the same client flow — connect, list tools, call the first
  * tool — and the suite judges what it saw on the wire. The scenarios that must
  * refuse (resource mismatch, issuer mismatch, the `iss` negatives) end with the
- * kit's typed error, which is logged.
+ * kit's typed error, which is logged. The machine-to-machine extensions
+ * (client credentials, enterprise-managed authorization, workload identity) use
+ * the `grant` option with the credentials the suite puts in the context.
  */
 import type { McpClient, McpClientOptions } from '../src/index.js';
-import { createOAuth, followRedirects, McpAuthError, type OAuthOptions } from '../src/auth/index.js';
+import { createOAuth, followRedirects, McpAuthError, type OAuthGrant, type OAuthOptions } from '../src/auth/index.js';
 
 export interface AuthScenarioInput {
   url: string;
@@ -24,7 +26,33 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 /** Any absolute redirect URI: the suite's authorization server never calls it. */
 const REDIRECT_URI = 'http://localhost:3000/callback';
 
+/** The machine-to-machine extension scenarios: a grant from the context's credentials, no authorization code. */
+function grantFor(input: AuthScenarioInput): OAuthGrant | undefined {
+  const c = input.context;
+  switch (input.scenario) {
+    case 'auth/client-credentials-basic':
+      return { type: 'client_credentials', clientId: c.client_id, clientSecret: c.client_secret };
+    case 'auth/client-credentials-jwt':
+      return { type: 'client_credentials', clientId: c.client_id, privateKey: c.private_key_pem, ...(c.signing_algorithm ? { signingAlgorithm: c.signing_algorithm } : {}) };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        type: 'enterprise_managed',
+        clientId: c.client_id,
+        clientSecret: c.client_secret,
+        idp: { tokenEndpoint: c.idp_token_endpoint, clientId: c.idp_client_id },
+        subjectToken: c.idp_id_token,
+      };
+    case 'auth/wif-jwt-bearer':
+      // Only the valid workload token is presented; the wrong-audience and expired ones are there to catch a client that tries them all.
+      return { type: 'jwt_bearer', clientId: c.client_id, assertion: c.valid_jwt };
+    default:
+      return undefined;
+  }
+}
+
 function oauthOptions(input: AuthScenarioInput): OAuthOptions {
+  const grant = grantFor(input);
+  if (grant) return { resourceUrl: input.url, grant, storage: 'memory' };
   const options: OAuthOptions = {
     resourceUrl: input.url,
     redirectUri: REDIRECT_URI,
