@@ -1,0 +1,139 @@
+/**
+ * The Chromium sections: call overhead in a page, and `<mcp-tool-form>` render
+ * time against a plain baseline. Headless Chromium through Playwright with the
+ * project's launch options; the page and bundles come from a loopback static
+ * server, the MCP server is another loopback origin (CORS, as in a real app).
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
+import { build } from 'vite';
+import { chromiumLaunchOptions } from '../scripts/browser.js';
+import { measureCalls, type CallPlan, type CallsResult, CANDIDATES } from './calls.js';
+import { startStaticServer, wideSchema, type BenchServer } from './servers.js';
+import { median, round } from './stats.js';
+
+export interface BenchBrowser {
+  browser: Browser;
+  page: Page;
+  /** The static server; its counts say which files the page loaded. */
+  files: BenchServer;
+  version: string;
+  close(): Promise<void>;
+}
+
+/** Builds the page module into `www` and opens it in headless Chromium. */
+export async function openBenchPage(root: string, www: string): Promise<BenchBrowser> {
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    build: { outDir: join(www, 'page'), emptyOutDir: true, minify: true, target: 'es2022', lib: { entry: join(root, 'bench/page.ts'), formats: ['es'], fileName: 'page' } },
+  });
+  writeFileSync(join(www, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><title>mcp-elements bench</title><body><script type="module" src="/page/page.js"></script></body></html>\n');
+  const files = await startStaticServer(www);
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(files.url);
+  await page.waitForFunction(() => window.benchPage !== undefined, undefined, { timeout: 30_000 }).catch(() => {
+    throw new Error(`the bench page did not start: ${errors.join('; ') || 'no error reported'}`);
+  });
+  return {
+    browser,
+    page,
+    files,
+    version: browser.version(),
+    async close() {
+      await browser.close();
+      await files.close();
+    },
+  };
+}
+
+/** Call overhead in the page against the MCP server at `url` (whose counters `counts` reads). */
+export async function chromiumCalls(bench: BenchBrowser, url: string, counts: () => Promise<Record<string, number>>, plan: CallPlan): Promise<CallsResult> {
+  const { page } = bench;
+  for (const name of CANDIDATES) await page.evaluate(([n, u]) => window.benchPage!.open(n, u), [name, url] as const);
+  try {
+    return await measureCalls('chromium', (name, n, concurrency) => page.evaluate(([a, b, c]) => window.benchPage!.loop(a, b, c), [name, n, concurrency] as const), counts, plan);
+  } finally {
+    await page.evaluate(() => window.benchPage!.close());
+  }
+}
+
+export interface FormResult {
+  schema: string;
+  /** `generated` or the corpus file the schema came from. */
+  source: string;
+  properties: number;
+  controls: number;
+  /** Median render time of `<mcp-tool-form>`, in ms. */
+  formMs: number;
+  /** Median render time of as many plain labelled inputs, in ms. */
+  baselineMs: number;
+  /** formMs / baselineMs. */
+  ratio: number;
+  repeats: number;
+}
+
+export interface FormsResult {
+  results: FormResult[];
+  /** Why the corpus schemas are missing, when they are. */
+  note?: string;
+}
+
+interface SchemaCase {
+  schema: string;
+  source: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** The `count` largest tool `inputSchema`s (by serialized length) in a corpus folder of `tools/list` dumps. */
+export function largestSchemas(dir: string, count: number): SchemaCase[] {
+  const found: (SchemaCase & { size: number })[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tools?: { name?: unknown; inputSchema?: unknown }[] };
+    for (const tool of Array.isArray(data.tools) ? data.tools : []) {
+      if (typeof tool?.name !== 'string' || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) continue;
+      found.push({ schema: tool.name, source: file, inputSchema: tool.inputSchema as Record<string, unknown>, size: JSON.stringify(tool.inputSchema).length });
+    }
+  }
+  return found
+    .sort((a, b) => b.size - a.size)
+    .slice(0, count)
+    .map(({ schema, source, inputSchema }) => ({ schema, source, inputSchema }));
+}
+
+/** Renders each schema's form and the plain baseline `repeats` times; medians per schema. */
+export async function chromiumForms(bench: BenchBrowser, corpus: string, repeats: number, log: (line: string) => void): Promise<FormsResult> {
+  const { page } = bench;
+  await page.evaluate(() => window.benchPage!.loadKit());
+  const cases: SchemaCase[] = [{ schema: 'wide_200', source: 'generated', inputSchema: wideSchema(0, 200) }];
+  let note: string | undefined;
+  if (existsSync(corpus)) cases.push(...largestSchemas(corpus, 3));
+  else note = `${corpus} is not present: only the generated 200-property schema was measured`;
+  // Warm-up: the first form loads the validator chunk and adopts the styles.
+  await page.evaluate((schema) => window.benchPage!.renderForm(schema, 2), cases[0]!.inputSchema);
+  const results: FormResult[] = [];
+  for (const entry of cases) {
+    const samples = await page.evaluate(([schema, n]) => window.benchPage!.renderForm(schema, n), [entry.inputSchema, repeats] as const);
+    const formMs = median(samples.map((s) => s.formMs));
+    const baselineMs = median(samples.map((s) => s.baselineMs));
+    const properties = Object.keys((entry.inputSchema.properties as Record<string, unknown> | undefined) ?? {}).length;
+    const result: FormResult = {
+      schema: entry.schema,
+      source: entry.source,
+      properties,
+      controls: samples[0]!.controls,
+      formMs: round(formMs, 2),
+      baselineMs: round(baselineMs, 2),
+      ratio: round(formMs / baselineMs, 1),
+      repeats,
+    };
+    log(`  ${entry.schema}: ${result.controls} controls, form ${result.formMs} ms, baseline ${result.baselineMs} ms (×${result.ratio})`);
+    results.push(result);
+  }
+  return { results, ...(note ? { note } : {}) };
+}

@@ -1,0 +1,133 @@
+/**
+ * Big list: `tools/list` of N and 2N tools with 20-property schemas, through
+ * each client's list call. The results were recorded once from the official
+ * SDK server and are replayed from memory, so the time is the client's (plus a
+ * loopback transfer that raw fetch (c) shows on its own).
+ *
+ * Both sizes are served at once and every round times each candidate at N and
+ * at 2N back to back, so time(2N)/time(N) is a paired ratio per round.
+ */
+import { open as openKit } from './entries/kit.js';
+import { open as openOfficial } from './entries/official.js';
+import { open as openRaw } from './entries/raw.js';
+import type { Candidate, OpenCandidate } from './entries/candidate.js';
+import { startEchoServer, startReplayServer } from './servers.js';
+import { canCollect, collect, median, rotation, round } from './stats.js';
+import { CANDIDATES, type CandidateName } from './calls.js';
+
+const OPEN: Record<CandidateName, OpenCandidate> = { kit: openKit, official: openOfficial, raw: openRaw };
+
+export interface ListPlan {
+  /** Tool counts; the second must be twice the first. */
+  sizes: [number, number];
+  /** Properties per tool schema. */
+  props: number;
+  rounds: number;
+  /** Fresh clients per candidate and size for the retained-heap measurement. */
+  memoryRepeats: number;
+}
+
+export interface ListAtSize {
+  tools: number;
+  /** Bytes of the `tools/list` result on the wire. */
+  resultBytes: number;
+  candidates: Record<
+    CandidateName,
+    {
+      /** Median time of one `listTools()` (request, read, parse, checks), in ms. */
+      ms: number;
+      roundsMs: number[];
+      /** `ms` minus raw fetch's: the client's own work beyond fetch + JSON.parse. */
+      overRawMs: number;
+      /** Median heap retained by a connected client plus the list it returned (after full GC), in bytes; null without --expose-gc. */
+      retainedBytes: number | null;
+    }
+  >;
+}
+
+export interface ListResult {
+  plan: ListPlan;
+  sizes: [ListAtSize, ListAtSize];
+  /** Median over rounds of time(2N) / time(N), per candidate: 2 is linear. */
+  scaling: Record<CandidateName, number>;
+}
+
+async function retained(open: OpenCandidate, url: string, expected: number): Promise<number> {
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const candidate = await open(url);
+  const tools = await candidate.listTools();
+  collect();
+  const after = process.memoryUsage().heapUsed;
+  if (tools.length !== expected) throw new Error(`listed ${tools.length} tools, expected ${expected}`);
+  await candidate.close();
+  return after - before;
+}
+
+async function record(tools: number, props: number) {
+  const source = await startEchoServer({ tools: tools - 1, props });
+  return startReplayServer(source.url).finally(() => source.close());
+}
+
+export async function measureList(plan: ListPlan, log: (line: string) => void): Promise<ListResult> {
+  const servers = [await record(plan.sizes[0], plan.props), await record(plan.sizes[1], plan.props)] as const;
+  try {
+    const opened = new Map<string, Candidate>();
+    for (const [s, server] of servers.entries()) {
+      for (const name of CANDIDATES) {
+        const candidate = await OPEN[name](server.url);
+        for (let i = 0; i < 2; i++) {
+          const listed = await candidate.listTools();
+          if (listed.length !== plan.sizes[s]) throw new Error(`${name} listed ${listed.length} tools, expected ${plan.sizes[s]}`);
+        }
+        opened.set(`${name} ${s}`, candidate);
+      }
+    }
+    const times = new Map<string, number[]>([...opened.keys()].map((key) => [key, []]));
+    for (let r = 0; r < plan.rounds; r++) {
+      for (const name of rotation(CANDIDATES, r)) {
+        for (const s of r % 2 === 0 ? [0, 1] : [1, 0]) {
+          collect(); // garbage left by the previous measurement must not be collected inside this one
+          const start = performance.now();
+          await opened.get(`${name} ${s}`)!.listTools();
+          times.get(`${name} ${s}`)!.push(performance.now() - start);
+        }
+      }
+    }
+    for (const candidate of opened.values()) await candidate.close();
+    opened.clear();
+
+    const sizes = servers.map((server, s): ListAtSize => {
+      const rawMs = median(times.get(`raw ${s}`)!);
+      const candidates = Object.fromEntries(
+        CANDIDATES.map((name) => {
+          const list = times.get(`${name} ${s}`)!;
+          const ms = median(list);
+          return [name, { ms: round(ms, 2), roundsMs: list.map((v) => round(v, 2)), overRawMs: round(ms - rawMs, 2), retainedBytes: null }];
+        }),
+      ) as ListAtSize['candidates'];
+      return { tools: plan.sizes[s]!, resultBytes: server.bytes, candidates };
+    }) as [ListAtSize, ListAtSize];
+
+    if (canCollect()) {
+      for (const [s, size] of sizes.entries()) {
+        for (const name of CANDIDATES) {
+          const bytes: number[] = [];
+          for (let r = 0; r < plan.memoryRepeats; r++) bytes.push(await retained(OPEN[name], servers[s]!.url, size.tools));
+          size.candidates[name].retainedBytes = Math.round(median(bytes));
+        }
+      }
+    }
+    for (const size of sizes) log(`  ${size.tools} tools: ${CANDIDATES.map((name) => `${name} ${size.candidates[name].ms} ms`).join(', ')}`);
+    const scaling = Object.fromEntries(
+      CANDIDATES.map((name) => {
+        const small = times.get(`${name} 0`)!;
+        const large = times.get(`${name} 1`)!;
+        return [name, round(median(large.map((t, i) => t / small[i]!)), 2)];
+      }),
+    ) as ListResult['scaling'];
+    return { plan, sizes, scaling };
+  } finally {
+    for (const server of servers) await server.close();
+  }
+}

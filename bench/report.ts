@@ -1,0 +1,232 @@
+/**
+ * The shape of one run's JSON, the targets of issue 8 evaluated on it, and the
+ * Markdown section of bench/README.md generated from it.
+ */
+import type { CallsResult, CandidateName, Ratio } from './calls.js';
+import type { FormsResult } from './chromium.js';
+import type { ListResult } from './list.js';
+import type { BundleSize, Bytes } from './size.js';
+import type { SseResult } from './sse.js';
+import type { Machine } from './stats.js';
+
+export type BundleName = CandidateName | 'fullKit';
+
+export interface SizedBundle extends BundleSize {
+  /** The bundle's files the Chromium page actually fetched while doing its job (null when Chromium did not run). */
+  loaded: (Bytes & { files: string[] }) | null;
+  /** Share of the pre-minification code per origin in the loaded files (the eager ones without Chromium), largest first. */
+  composition: { origin: string; share: number }[];
+}
+
+export interface Target {
+  id: string;
+  description: string;
+  /** The measured value, as shown. */
+  value: string;
+  /** null when the section did not run. */
+  met: boolean | null;
+}
+
+export interface RunResult {
+  schema: 'mcp-elements-bench/1';
+  date: string;
+  mode: 'quick' | 'standard';
+  machine: Machine;
+  /** Load averages (1, 5, 15 min) when the run started and ended. */
+  load: { start: number[]; end: number[] };
+  durationSeconds: number;
+  size?: Record<BundleName, SizedBundle>;
+  calls?: { server: string; node?: CallsResult; chromium?: CallsResult };
+  list?: ListResult;
+  sse?: SseResult;
+  forms?: FormsResult;
+  targets: Target[];
+}
+
+/** 15 KB and 81 KB as the issue counts them (KiB). */
+export const CORE_BUDGET = 15 * 1024;
+export const KIT_BUDGET = 81 * 1024;
+/** Doubling the input may at most double the time; 10 % is allowed for timer noise on a shared machine. */
+export const LINEAR_LIMIT = 2.2;
+
+const range = (r: Ratio) => `${r.median} [${r.p25}–${r.p75}]`;
+
+/** Evaluates the issue's targets on a run. */
+export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
+  const targets: Target[] = [];
+  const core = run.size?.kit;
+  targets.push({
+    id: 'core-size',
+    description: 'core (a) ≤ 15 KB gzip (eager chunks, each gzipped as served)',
+    value: core ? `${core.eager.gzip} B (one-file gzip ${core.eagerGzipConcatenated} B)` : 'not measured',
+    met: core ? core.eager.gzip <= CORE_BUDGET : null,
+  });
+  const kit = run.size?.fullKit;
+  const official = run.size?.official;
+  targets.push({
+    id: 'kit-size',
+    description: 'full kit < 81 KB gzip and smaller than the official client (files a form page loads: eager + ajv)',
+    value: kit?.loaded ? `${kit.loaded.gzip} B (official ${official?.eager.gzip ?? '?'} B)` : 'not measured',
+    met: kit?.loaded ? kit.loaded.gzip < KIT_BUDGET && (!official || kit.loaded.gzip < official.eager.gzip) : null,
+  });
+  for (const env of ['node', 'chromium'] as const) {
+    const calls = run.calls?.[env];
+    for (const mode of ['sequential', 'concurrent'] as const) {
+      const ratio = calls?.ratios[mode];
+      targets.push({
+        id: `calls-${env}-${mode}-raw`,
+        description: `${env}, ${mode}: (a) calls/s ≥ 0.9 × raw fetch (c) (median [IQR] of per-round ratios)`,
+        value: ratio ? range(ratio.kitToRaw) : 'not measured',
+        met: ratio ? ratio.kitToRaw.median >= 0.9 : null,
+      });
+      targets.push({
+        id: `calls-${env}-${mode}-official`,
+        description: `${env}, ${mode}: (a) calls/s ≥ official client (b) (median [IQR] of per-round ratios)`,
+        value: ratio ? range(ratio.kitToOfficial) : 'not measured',
+        met: ratio ? ratio.kitToOfficial.median >= 1 : null,
+      });
+    }
+  }
+  targets.push({
+    id: 'list-linear',
+    description: `big list: time(2N)/time(N) of (a) ≤ ${LINEAR_LIMIT}`,
+    value: run.list ? `${run.list.scaling.kit}` : 'not measured',
+    met: run.list ? run.list.scaling.kit <= LINEAR_LIMIT : null,
+  });
+  targets.push({
+    id: 'sse-linear',
+    description: `SSE: time(2N)/time(N) of readSse and the transport ≤ ${LINEAR_LIMIT}`,
+    value: run.sse ? `${run.sse.scaling.readSse} / ${run.sse.scaling.transport}` : 'not measured',
+    met: run.sse ? run.sse.scaling.readSse <= LINEAR_LIMIT && run.sse.scaling.transport <= LINEAR_LIMIT : null,
+  });
+  return targets;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
+const NAMES: Record<BundleName, string> = { kit: '(a) mcp-elements core', official: '(b) official client 2.4.0', raw: '(c) raw fetch', fullKit: 'full kit (core + 3 elements + Lit + ajv)' };
+
+function table(head: string[], rows: (string | number)[][]): string {
+  return [`| ${head.join(' | ')} |`, `| ${head.map((h, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** The generated part of bench/README.md for one run. */
+export function renderSection(run: RunResult, file: string): string {
+  const m = run.machine;
+  const out: string[] = [];
+  out.push(`Run \`${file}\` (${run.mode}), ${run.date.slice(0, 16).replace('T', ' ')} UTC, ${run.durationSeconds} s.`);
+  out.push('');
+  out.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}, Chromium ${m.chromium ?? 'not run'}. Load average (1/5/15 min) at start ${run.load.start.join(' / ')}, at end ${run.load.end.join(' / ')} — the machine is shared, so absolute numbers are noisy; the ratios come from candidates alternated in the same run.`);
+  out.push('');
+  out.push('### Targets');
+  out.push('');
+  out.push(table(['Target', 'Measured', 'Verdict'], run.targets.map((t) => [t.description, t.value, mark(t.met)])));
+  if (run.size) {
+    out.push('');
+    out.push('### Size (Vite build, minified ES modules)');
+    out.push('');
+    out.push(
+      table(
+        ['Bundle', 'eager raw', 'eager gzip', 'eager brotli', 'loaded in Chromium (gzip)', 'all chunks gzip', 'largest parts of what loads (share before minification)'],
+        (Object.keys(NAMES) as BundleName[]).map((name) => {
+          const b = run.size![name];
+          return [
+            NAMES[name],
+            b.eager.raw,
+            b.eager.gzip,
+            b.eager.brotli,
+            b.loaded ? `${b.loaded.gzip} (${b.loaded.files.length} files)` : '–',
+            `${b.all.gzip} (${b.chunks.length} files)`,
+            b.composition
+              .slice(0, 4)
+              .map((c) => `${c.origin} ${c.share}%`)
+              .join(', '),
+          ];
+        }),
+      ),
+    );
+    out.push('');
+    out.push(`Bytes. "eager" is the entry plus its static imports, each file compressed on its own as a server sends it; the core's eager chunks gzipped as one file are ${run.size.kit.eagerGzipConcatenated} B. "loaded in Chromium" is what the bench page fetched: for (a)–(c) while connecting, listing and calling; for the full kit while rendering \`<mcp-tool-form>\` (the validator chunk included). "all chunks" adds code loaded only on demand (legacy era, OAuth, MRTR answering).`);
+  }
+  for (const env of ['node', 'chromium'] as const) {
+    const calls = run.calls?.[env];
+    if (!calls) continue;
+    out.push('');
+    out.push(`### Call overhead, ${env === 'node' ? 'Node' : 'headless Chromium'}`);
+    out.push('');
+    const rows: (string | number)[][] = [];
+    for (const mode of ['sequential', 'concurrent'] as const) {
+      for (const name of ['kit', 'official', 'raw'] as const) {
+        const s = calls.candidates[name][mode];
+        const row: (string | number)[] = [`${mode === 'sequential' ? 'sequential' : `${calls.plan.concurrency} in flight`} · ${NAMES[name]}`, s.callsPerSecond, s.p50Ms, s.p99Ms, s.requestsPerCall];
+        if (env === 'node') row.push(s.cpuMicrosPerCall ?? '–');
+        rows.push(row);
+      }
+    }
+    const head = ['Mode · candidate', 'calls/s (median of rounds)', 'p50 ms', 'p99 ms', 'HTTP requests per call'];
+    out.push(table(env === 'node' ? [...head, 'client CPU µs per call'] : head, rows));
+    out.push('');
+    const r = calls.ratios;
+    out.push(
+      `Ratios of calls/s, median of the per-round ratios [interquartile range]: sequential (a)/(c) ${range(r.sequential.kitToRaw)}, (a)/(b) ${range(r.sequential.kitToOfficial)}; concurrent (a)/(c) ${range(r.concurrent.kitToRaw)}, (a)/(b) ${range(r.concurrent.kitToOfficial)}. ${calls.plan.rounds} rounds of ${calls.plan.sequential} sequential and ${calls.plan.concurrent} concurrent calls per candidate, order rotated each round${calls.preflights !== undefined ? `; ${calls.preflights} CORS preflights during the measured rounds` : ''}.`,
+    );
+  }
+  if (run.list) {
+    const l = run.list;
+    out.push('');
+    out.push(`### Big list (tools/list, ${l.plan.props}-property schemas, Node)`);
+    out.push('');
+    const rows: (string | number)[][] = [];
+    for (const size of l.sizes) {
+      for (const name of ['kit', 'official', 'raw'] as const) {
+        const c = size.candidates[name];
+        rows.push([`${size.tools} tools (${kb(size.resultBytes)}) · ${NAMES[name]}`, c.ms, name === 'raw' ? '–' : c.overRawMs, c.retainedBytes === null ? '–' : kb(c.retainedBytes)]);
+      }
+    }
+    out.push(table(['Size · candidate', 'ms (median)', 'ms over raw fetch', 'retained heap'], rows));
+    out.push('');
+    out.push(`time(2N)/time(N): (a) ${l.scaling.kit}, (b) ${l.scaling.official}, (c) ${l.scaling.raw}. Results recorded from the official SDK server and replayed from memory; retained heap = heap after full GC holding a connected client and its returned list, minus before (median of ${l.plan.memoryRepeats}).`);
+  }
+  if (run.sse) {
+    const s = run.sse;
+    out.push('');
+    out.push('### SSE throughput (1 KiB events, Node)');
+    out.push('');
+    const rows: (string | number)[][] = [];
+    for (const size of s.sizes) {
+      for (const name of ['drain', 'eventsource-parser', 'readSse', 'transport'] as const) {
+        const r = size.readers[name];
+        rows.push([`${size.mib} MiB · ${name}`, r.ms, r.mibPerSecond]);
+      }
+    }
+    out.push(table(['Stream · reader', 'ms (median)', 'MiB/s'], rows));
+    out.push('');
+    const big = s.sizes[1];
+    out.push(`At ${big.mib} MiB: readSse takes ${big.overParser.readSse}× eventsource-parser's time, the whole transport path ${big.overParser.transport}×. time(2N)/time(N): ${Object.entries(s.scaling).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+  }
+  if (run.forms) {
+    out.push('');
+    out.push('### Form render (headless Chromium)');
+    out.push('');
+    out.push(
+      table(
+        ['Schema', 'properties', 'controls', '<mcp-tool-form> ms', 'plain inputs ms', 'ratio'],
+        run.forms.results.map((f) => [`${f.schema} (${f.source})`, f.properties, f.controls, f.formMs, f.baselineMs, `×${f.ratio}`]),
+      ),
+    );
+    out.push('');
+    out.push(`Median of ${run.forms.results[0]?.repeats ?? 0} renders each: append → every pending update done → layout. The baseline appends as many labelled \`<input>\`s in a shadow root.${run.forms.note ? ` ${run.forms.note}.` : ''}`);
+  }
+  return out.join('\n');
+}
+
+export const BEGIN = '<!-- results:begin (generated by bench/run.ts from the latest JSON in bench/results) -->';
+export const END = '<!-- results:end -->';
+
+/** Replaces the generated section of the README text. */
+export function spliceReadme(readme: string, section: string): string {
+  const start = readme.indexOf(BEGIN);
+  const end = readme.indexOf(END);
+  if (start === -1 || end === -1 || end < start) throw new Error('bench/README.md lacks the results markers');
+  return `${readme.slice(0, start + BEGIN.length)}\n${section}\n${readme.slice(end)}`;
+}

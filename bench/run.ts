@@ -1,0 +1,228 @@
+/**
+ * `npm run bench`: measures mcp-elements against the official client and raw
+ * fetch (issue 8) and writes one JSON per run to bench/results/, then
+ * regenerates the results section of bench/README.md from the latest JSON.
+ *
+ * Options:
+ * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
+ * - `--only size,calls,list,sse,form`: run only these sections.
+ * - `--readme`: only regenerate the README from the latest JSON.
+ *
+ * Run it with `node --expose-gc` (the npm script does) so the big-list section
+ * can measure retained heap. Never part of `npm test`: nothing here asserts a time.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
+import { chromiumCalls, chromiumForms, openBenchPage, type BenchBrowser } from './chromium.js';
+import type { Candidate, OpenCandidate } from './entries/candidate.js';
+import { open as openKit } from './entries/kit.js';
+import { open as openOfficial } from './entries/official.js';
+import { open as openRaw } from './entries/raw.js';
+import { measureList, type ListPlan } from './list.js';
+import { callLoop } from './loop.js';
+import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
+import { COUNTS_PATH } from './servers.js';
+import { buildAndMeasure, composition } from './size.js';
+import { measureSse, type SsePlan } from './sse.js';
+import { canCollect, load, machine } from './stats.js';
+
+const root = resolve(import.meta.dirname, '..');
+const resultsDir = join(root, 'bench/results');
+const readmePath = join(root, 'bench/README.md');
+const www = join(root, '.cache/bench/www');
+const corpus = resolve(root, '../shared/schemas');
+
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only'));
+const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? args[args.indexOf(onlyArg) + 1] : undefined;
+const only = new Set<Section>(onlyValue ? (onlyValue.split(',') as Section[]) : SECTIONS);
+for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`Unknown section "${section}"; choose from ${SECTIONS.join(', ')}`);
+
+const PLAN = quick
+  ? {
+      calls: {
+        node: { rounds: 7, sequential: 50, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
+        chromium: { rounds: 5, sequential: 30, concurrent: 96, concurrency: 16, warmup: 20 } satisfies CallPlan,
+      },
+      list: { sizes: [1000, 2000], props: 20, rounds: 3, memoryRepeats: 1 } satisfies ListPlan,
+      sse: { sizesMiB: [25, 50], rounds: 2 } satisfies SsePlan,
+      formRepeats: 5,
+    }
+  : {
+      calls: {
+        node: { rounds: 25, sequential: 80, concurrent: 240, concurrency: 16, warmup: 500 } satisfies CallPlan,
+        chromium: { rounds: 15, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
+      },
+      list: { sizes: [1000, 2000], props: 20, rounds: 9, memoryRepeats: 3 } satisfies ListPlan,
+      sse: { sizesMiB: [25, 50], rounds: 5 } satisfies SsePlan,
+      formRepeats: 11,
+    };
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+function logCalls(calls: CallsResult): void {
+  for (const mode of ['sequential', 'concurrent'] as const) {
+    const rates = CANDIDATES.map((n) => `${n} ${calls.candidates[n][mode].callsPerSecond}`).join(', ');
+    log(`  ${mode}: calls/s ${rates}; (a)/(c) ${calls.ratios[mode].kitToRaw.median}, (a)/(b) ${calls.ratios[mode].kitToOfficial.median}`);
+  }
+}
+
+/** Starts bench/echo-server.ts in its own Node process (a real server is not in the client's process). */
+async function spawnEchoServer(): Promise<{ url: string; counts: () => Promise<Record<string, number>>; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/echo-server.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    // The SDK announces what responseMode 'json' implies on every start; anything else is shown.
+    for (const line of text.split('\n')) if (line.trim() && !line.startsWith("responseMode: 'json'")) process.stderr.write(`echo-server: ${line}\n`);
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      buffered += text;
+      const match = /READY (\S+)/.exec(buffered);
+      if (match) resolveUrl(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`bench/echo-server.ts exited with ${code} before it was ready`)));
+  });
+  const countsUrl = new URL(COUNTS_PATH, url).href;
+  return {
+    url,
+    counts: async () => (await (await fetch(countsUrl)).json()) as Record<string, number>,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        const timer = setTimeout(() => child.kill(), 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolveClose();
+        });
+        child.stdin.end();
+      }),
+  };
+}
+
+/** The JSON files in bench/results, newest run first. */
+function runs(): { file: string; run: RunResult }[] {
+  if (!existsSync(resultsDir)) return [];
+  return readdirSync(resultsDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((file) => ({ file, run: JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as RunResult }))
+    .sort((a, b) => b.run.date.localeCompare(a.run.date));
+}
+
+function writeReadme(): void {
+  const latest = runs()[0];
+  if (!latest) throw new Error('No results in bench/results yet: run `npm run bench` first');
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file)));
+  log(`bench/README.md regenerated from bench/results/${latest.file}`);
+}
+
+async function main(): Promise<void> {
+  if (args.includes('--readme')) return writeReadme();
+  const started = performance.now();
+  const run: Omit<RunResult, 'targets' | 'durationSeconds'> & { durationSeconds?: number } = {
+    schema: 'mcp-elements-bench/1',
+    date: new Date().toISOString(),
+    mode: quick ? 'quick' : 'standard',
+    machine: machine(),
+    load: { start: load(), end: [] },
+  };
+  log(`mcp-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);
+  if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
+
+  // Size: also builds the bundles the Chromium sections load.
+  const needBundles = only.has('size') || only.has('calls') || only.has('form');
+  const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
+  if (needBundles) {
+    log('size: building the minimal entries and the full kit with Vite');
+    for (const [name, entry] of [
+      ['kit', 'bench/entries/kit.ts'],
+      ['official', 'bench/entries/official.ts'],
+      ['raw', 'bench/entries/raw.ts'],
+      ['fullKit', 'bench/entries/full-kit.ts'],
+    ] as const) {
+      const dir = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
+      const size = await buildAndMeasure(root, entry, join(www, dir));
+      sizes.set(name, size);
+      log(`  ${name}: eager ${size.eager.raw} B raw, ${size.eager.gzip} B gzip, ${size.eager.brotli} B brotli; all chunks ${size.all.gzip} B gzip`);
+    }
+  }
+
+  let browser: BenchBrowser | undefined;
+  try {
+    if (only.has('calls') || only.has('form')) {
+      browser = await openBenchPage(root, www);
+      run.machine.chromium = browser.version;
+    }
+    if (only.has('calls')) {
+      const server = await spawnEchoServer();
+      try {
+        run.calls = { server: 'official SDK @modelcontextprotocol/server 2.4.0 in its own Node process: createMcpHandler, 2026-07-28 only, responseMode json, one echo tool' };
+        const opens: Record<CandidateName, OpenCandidate> = { kit: openKit, official: openOfficial, raw: openRaw };
+        const opened = new Map<CandidateName, Candidate>();
+        for (const name of CANDIDATES) opened.set(name, await opens[name](server.url));
+        log('calls: Node');
+        const nodeLoop: LoopDriver = async (name, n, c) => {
+          const cpu = process.cpuUsage();
+          const result = await callLoop(opened.get(name)!, n, c);
+          const used = process.cpuUsage(cpu);
+          return { ...result, cpuMicros: used.user + used.system };
+        };
+        run.calls.node = await measureCalls('node', nodeLoop, server.counts, PLAN.calls.node);
+        for (const candidate of opened.values()) await candidate.close();
+        logCalls(run.calls.node);
+        log('calls: Chromium');
+        run.calls.chromium = await chromiumCalls(browser!, server.url, server.counts, PLAN.calls.chromium);
+        logCalls(run.calls.chromium);
+      } finally {
+        await server.close();
+      }
+    }
+    if (only.has('form')) {
+      log('form: <mcp-tool-form> vs plain inputs');
+      run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+    }
+  } finally {
+    await browser?.close();
+  }
+
+  if (only.has('size')) {
+    const requested = browser ? browser.files.counts : undefined;
+    run.size = Object.fromEntries(
+      [...sizes].map(([name, size]) => {
+        const dir = size.entry.replace(/^.*\//, '').replace(/\.ts$/, '');
+        const files = requested ? size.chunks.filter((c) => requested.has(`/${dir}/${c.file}`)) : [];
+        const loaded: SizedBundle['loaded'] = files.length
+          ? { raw: files.reduce((s, c) => s + c.raw, 0), gzip: files.reduce((s, c) => s + c.gzip, 0), brotli: files.reduce((s, c) => s + c.brotli, 0), files: files.map((c) => c.file) }
+          : null;
+        return [name, { ...size, loaded, composition: composition(files.length ? files : size.chunks.filter((c) => c.eager)) }];
+      }),
+    ) as Record<BundleName, SizedBundle>;
+  }
+  if (only.has('list')) {
+    log('list: tools/list of wide tools');
+    run.list = await measureList(PLAN.list, log);
+  }
+  if (only.has('sse')) {
+    log('sse: 1 KiB events');
+    run.sse = await measureSse(PLAN.sse, log);
+  }
+
+  run.load.end = load();
+  const done: RunResult = { ...run, durationSeconds: Math.round((performance.now() - started) / 1000), targets: [] };
+  done.targets = evaluateTargets(done);
+  mkdirSync(resultsDir, { recursive: true });
+  const base = `${done.date.slice(0, 10)}-${done.machine.host}`;
+  let file = `${base}.json`;
+  for (let i = 2; existsSync(join(resultsDir, file)); i++) file = `${base}-${i}.json`;
+  writeFileSync(join(resultsDir, file), `${JSON.stringify(done, null, 2)}\n`);
+  log(`wrote bench/results/${file} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
+  for (const target of done.targets) log(`  ${target.met === null ? '–' : target.met ? 'met   ' : 'MISSED'} ${target.description}: ${target.value}`);
+  writeReadme();
+}
+
+await main();

@@ -1,0 +1,123 @@
+/**
+ * Size: each candidate's minimal entry (and the full kit) built with Vite as an
+ * app would (ES modules, minified, browser conditions), written to disk so the
+ * Chromium sections load the very bundles that were measured.
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { build, type Rollup } from 'vite';
+
+export interface Bytes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface ChunkSize extends Bytes {
+  file: string;
+  /** Loaded with the entry (statically imported), as opposed to `import()`ed on demand. */
+  eager: boolean;
+  /** Pre-minification code length per origin (package or project folder). */
+  origins: Record<string, number>;
+}
+
+export interface BundleSize {
+  /** The entry module path the bundle was built from. */
+  entry: string;
+  /** Entry file inside `dir`. */
+  file: string;
+  /** Entry and its static imports: what a page downloads before it can run. Each chunk compressed on its own, as served. */
+  eager: Bytes;
+  /** The eager chunks concatenated and gzipped as one file (what test/architecture.test.ts budgets). */
+  eagerGzipConcatenated: number;
+  /** Every chunk, including those loaded on demand (ajv, the legacy session…). */
+  all: Bytes;
+  chunks: ChunkSize[];
+}
+
+/** Share of the pre-minification code per origin in `chunks`, largest first (origins under 0.5 % left out). */
+export function composition(chunks: readonly ChunkSize[]): { origin: string; share: number }[] {
+  const totals = new Map<string, number>();
+  let total = 0;
+  for (const chunk of chunks) {
+    for (const [origin, length] of Object.entries(chunk.origins)) {
+      totals.set(origin, (totals.get(origin) ?? 0) + length);
+      total += length;
+    }
+  }
+  return [...totals]
+    .map(([origin, length]) => ({ origin, share: Math.round((length / total) * 1000) / 10 }))
+    .filter((c) => c.share >= 0.5)
+    .sort((a, b) => b.share - a.share);
+}
+
+function measure(code: string): Bytes {
+  const buffer = Buffer.from(code);
+  return {
+    raw: buffer.length,
+    gzip: gzipSync(buffer, { level: 9 }).length,
+    brotli: brotliCompressSync(buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+function sum(list: Bytes[]): Bytes {
+  return list.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+}
+
+function origin(id: string, root: string): string {
+  const modules = id.lastIndexOf('node_modules/');
+  if (modules >= 0) {
+    const parts = id.slice(modules + 'node_modules/'.length).split('/');
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  }
+  const relative = id.startsWith(root) ? id.slice(root.length + 1) : id;
+  return relative.split('/').slice(0, relative.startsWith('components/') ? 2 : 1).join('/');
+}
+
+/**
+ * Builds `entry` into `outDir` and measures it.
+ * @param root - the project root (module ids are reported relative to it).
+ */
+export async function buildAndMeasure(root: string, entry: string, outDir: string): Promise<BundleSize> {
+  const name = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
+  const output = (await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    // An app build replaces NODE_ENV; libraries that check it must see production.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: join(root, entry), formats: ['es'], fileName: name },
+    },
+  })) as Rollup.RollupOutput[];
+  const chunks = output.flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const main = chunks.find((c) => c.isEntry)!;
+  const eager = new Set<Rollup.OutputChunk>();
+  const visit = (chunk: Rollup.OutputChunk) => {
+    if (eager.has(chunk)) return;
+    eager.add(chunk);
+    for (const file of chunk.imports) visit(byName.get(file)!);
+  };
+  visit(main);
+  const sizes: ChunkSize[] = chunks.map((c) => {
+    const origins: Record<string, number> = {};
+    for (const [id, info] of Object.entries(c.modules)) {
+      const key = origin(id, root);
+      origins[key] = (origins[key] ?? 0) + info.renderedLength;
+    }
+    return { file: c.fileName, eager: eager.has(c), ...measure(c.code), origins };
+  });
+  return {
+    entry,
+    file: main.fileName,
+    eager: sum(sizes.filter((s) => s.eager)),
+    eagerGzipConcatenated: gzipSync([...eager].map((c) => c.code).join('\n'), { level: 9 }).length,
+    all: sum(sizes),
+    chunks: sizes.sort((a, b) => b.gzip - a.gzip),
+  };
+}

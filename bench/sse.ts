@@ -1,0 +1,143 @@
+/**
+ * SSE throughput: one `text/event-stream` of 1 KiB JSON-RPC notification
+ * events (ending with the response) from a raw node:http server, read four ways
+ * on the same bytes:
+ *
+ * - `drain`: the body's bytes read and dropped (the floor: loopback + streams);
+ * - `eventsource-parser`: TextDecoder + the parser alone, counting events;
+ * - `readSse`: the kit's SSE reader (src/sse.ts) around the same parser;
+ * - `transport`: `HttpTransport.request()`, the kit's whole reply path (each
+ *   event JSON-parsed, checked as JSON-RPC and handed to `onMessage`).
+ *
+ * Run at N and 2N bytes to show the cost is linear.
+ */
+import { createParser } from 'eventsource-parser';
+import { readSse } from '../src/sse.js';
+import { HttpTransport } from '../src/transport.js';
+import { startSseServer } from './servers.js';
+import { median, rotation, round } from './stats.js';
+
+export const READERS = ['drain', 'eventsource-parser', 'readSse', 'transport'] as const;
+export type ReaderName = (typeof READERS)[number];
+
+const EVENT_BYTES = 1024;
+
+export interface SsePlan {
+  /** Stream sizes in MiB; the second must be twice the first. */
+  sizesMiB: [number, number];
+  rounds: number;
+}
+
+export interface SseAtSize {
+  mib: number;
+  events: number;
+  readers: Record<ReaderName, { ms: number; roundsMs: number[]; mibPerSecond: number }>;
+  /** Time over eventsource-parser's alone (1 = no overhead). */
+  overParser: { readSse: number; transport: number };
+}
+
+export interface SseResult {
+  plan: SsePlan;
+  sizes: [SseAtSize, SseAtSize];
+  /** Median over rounds of time(2N) / time(N), per reader (both sizes run back to back each round): 2 is linear. */
+  scaling: Record<ReaderName, number>;
+}
+
+/** `count` events of exactly EVENT_BYTES bytes: notifications, then the response to request id 1. */
+export function sseBody(count: number): Buffer {
+  const event = (head: string, tail: string) => head + 'x'.repeat(EVENT_BYTES - head.length - tail.length) + tail;
+  const out = Buffer.alloc(count * EVENT_BYTES);
+  for (let i = 0; i < count - 1; i++) {
+    out.write(event(`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"${i}:`, '"}}\n\n'), i * EVENT_BYTES, 'latin1');
+  }
+  out.write(event('data: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"', '"}]}}\n\n'), (count - 1) * EVENT_BYTES, 'latin1');
+  return out;
+}
+
+async function post(url: string): Promise<ReadableStream<Uint8Array>> {
+  const response = await fetch(url, { method: 'POST', body: '{}' });
+  return response.body!;
+}
+
+/** Reads the stream at `url` with `reader`; resolves to the number of events (or bytes for `drain`). */
+async function read(reader: ReaderName, url: string): Promise<number> {
+  switch (reader) {
+    case 'drain': {
+      const body = (await post(url)).getReader();
+      let bytes = 0;
+      for (;;) {
+        const { value, done } = await body.read();
+        if (done) return bytes;
+        bytes += value.byteLength;
+      }
+    }
+    case 'eventsource-parser': {
+      const body = (await post(url)).getReader();
+      let events = 0;
+      const parser = createParser({ onEvent: () => events++ });
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await body.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+      return events;
+    }
+    case 'readSse': {
+      let events = 0;
+      for await (const _event of readSse(await post(url))) events++;
+      return events;
+    }
+    case 'transport': {
+      let notifications = 0;
+      const transport = new HttpTransport({ url });
+      const { response } = await transport.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'stream' } }, { onMessage: () => notifications++ });
+      if (!('result' in response)) throw new Error('the stream did not end with the result');
+      return notifications + 1;
+    }
+  }
+}
+
+export async function measureSse(plan: SsePlan, log: (line: string) => void): Promise<SseResult> {
+  const counts = plan.sizesMiB.map((mib) => (mib * 1024 * 1024) / EVENT_BYTES);
+  const bodies = counts.map((events) => sseBody(events));
+  const servers = [await startSseServer(bodies[0]!), await startSseServer(bodies[1]!)];
+  try {
+    const times = new Map<string, number[]>();
+    for (const name of READERS) for (const s of [0, 1]) times.set(`${name} ${s}`, []);
+    for (const name of READERS) await read(name, servers[0]!.url); // warm-up
+    for (let r = 0; r < plan.rounds; r++) {
+      for (const name of rotation(READERS, r)) {
+        for (const s of r % 2 === 0 ? [0, 1] : [1, 0]) {
+          const start = performance.now();
+          const got = await read(name, servers[s]!.url);
+          times.get(`${name} ${s}`)!.push(performance.now() - start);
+          const expected = name === 'drain' ? bodies[s]!.length : counts[s];
+          if (got !== expected) throw new Error(`${name} read ${got}, expected ${expected}`);
+        }
+      }
+    }
+    const sizes = plan.sizesMiB.map((mib, s): SseAtSize => {
+      const readers = Object.fromEntries(
+        READERS.map((name) => {
+          const list = times.get(`${name} ${s}`)!;
+          const ms = median(list);
+          return [name, { ms: round(ms, 1), roundsMs: list.map((v) => round(v, 1)), mibPerSecond: round(mib / (ms / 1000), 1) }];
+        }),
+      ) as SseAtSize['readers'];
+      const parserMs = readers['eventsource-parser'].ms;
+      log(`  ${mib} MiB: ${READERS.map((name) => `${name} ${readers[name].mibPerSecond} MiB/s`).join(', ')}`);
+      return { mib, events: counts[s]!, readers, overParser: { readSse: round(readers.readSse.ms / parserMs, 2), transport: round(readers.transport.ms / parserMs, 2) } };
+    }) as [SseAtSize, SseAtSize];
+    const scaling = Object.fromEntries(
+      READERS.map((name) => {
+        const small = times.get(`${name} 0`)!;
+        const large = times.get(`${name} 1`)!;
+        return [name, round(median(large.map((t, i) => t / small[i]!)), 2)];
+      }),
+    ) as SseResult['scaling'];
+    return { plan, sizes, scaling };
+  } finally {
+    for (const server of servers) await server.close();
+  }
+}
