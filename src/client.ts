@@ -19,7 +19,8 @@ import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
 import { sleep } from './sleep.js';
 import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
-import { paramHeaders, screenTools, type HeaderBinding, type RejectedTool } from './headers.js';
+import { mentionsHeaderBindings } from './headers.js';
+import type { HeaderBinding, RejectedTool } from './header-bindings.js';
 import type { IncomingMessage } from './jsonrpc.js';
 import { compileSchema, type ValidationIssue } from './schema.js';
 import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
@@ -276,6 +277,20 @@ const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
 };
 
+/** `promise`, or a rejection as soon as `signal` aborts (the work behind the promise goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reason: () => unknown): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -309,6 +324,13 @@ export class McpClient {
   #rejected = new Map<string, RejectedTool>();
   #listedTools = false;
   #firstListing: Promise<void> | undefined;
+  // Single-flight tools/list: a listing in flight, the generation it answers, and
+  // the one follow-up shared by callers who arrive after an invalidation.
+  #toolsFlight: { promise: Promise<Tool[]>; generation: number } | undefined;
+  #toolsFollowUp: Promise<Tool[]> | undefined;
+  #toolsGeneration = 0;
+  #toolsFresh = false;
+  #changedPending = new Set<keyof ClientEvents>();
 
   /**
    * @param url - the MCP endpoint (`https://host/mcp`).
@@ -420,20 +442,33 @@ export class McpClient {
   connect(options: { signal?: AbortSignal } = {}): Promise<ServerDescription> {
     if (this.#status === 'connected' && this.#session) return Promise.resolve(this.#session.description);
     if (this.#status === 'closed') return Promise.reject(new McpClientError('closed', 'The client is closed', { url: this.url.href }));
-    this.#connecting ??= this.#connect(options.signal).finally(() => {
-      this.#connecting = undefined;
-    });
-    return this.#connecting;
+    if (!this.#connecting) {
+      // One attempt shared by every caller and bound to none of their signals: a caller that
+      // gives up (a component unmounting) must not fail the others. close() aborts it.
+      const controller = new AbortController();
+      this.#inflight.add(controller);
+      this.#connecting = this.#connect(controller.signal).finally(() => {
+        this.#inflight.delete(controller);
+        this.#connecting = undefined;
+      });
+    }
+    return untilAborted(this.#connecting, options.signal, () => new McpClientError('aborted', `Connecting to ${this.url.href} was aborted`, { url: this.url.href }));
   }
 
-  async #connect(signal: AbortSignal | undefined): Promise<ServerDescription> {
+  async #connect(signal: AbortSignal): Promise<ServerDescription> {
     this.#setStatus('connecting');
     try {
       const session = await this.#openSession(signal);
+      if (this.#status === 'closed') {
+        // close() was called while connecting: don't come back to life.
+        await session.close();
+        throw new McpClientError('closed', 'The client was closed while connecting', { url: this.url.href });
+      }
       this.#session = session;
       this.#setStatus('connected');
       return session.description;
     } catch (error) {
+      if (this.#status === 'closed') throw McpClientError.isInstance(error) && error.code === 'closed' ? error : new McpClientError('closed', 'The client was closed while connecting', { url: this.url.href }, { cause: error });
       const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.url.href }, { cause: error });
       this.#error = failure;
       this.#setStatus('error', failure);
@@ -449,7 +484,7 @@ export class McpClient {
 
     if (preference === 'legacy' || cached === 'legacy') {
       try {
-        const session = await this.#openLegacy(signal);
+        const session = await this.#openLegacy(this.#withTimeout(signal));
         if (preference === 'auto') await eraCache.set(key, 'legacy');
         return session;
       } catch (error) {
@@ -465,7 +500,7 @@ export class McpClient {
       if (preference === 'auto' && classifyDiscoverResult(result.result) === 'legacy') {
         // A 200 without supportedVersions (e.g. `{}`) is a legacy server answering unknown methods generically.
         try {
-          const session = await this.#openLegacy(signal);
+          const session = await this.#openLegacy(this.#withTimeout(signal));
           await eraCache.set(key, 'legacy');
           return session;
         } catch (error) {
@@ -474,7 +509,7 @@ export class McpClient {
       }
       this.#checkResultType('server/discover', result.result);
       modern.adopt(result.result as DiscoverResult);
-      this.#cache.set('server/discover', {}, result.result as DiscoverResult, this.#authContext());
+      this.#cache.set('server/discover', {}, result.result as DiscoverResult, await this.#authContext());
       if (preference === 'auto') await eraCache.set(key, 'modern');
       return modern;
     } catch (error) {
@@ -496,7 +531,7 @@ export class McpClient {
         throw error;
       }
       if (verdict === 'legacy') {
-        const session = await this.#openLegacy(signal, error);
+        const session = await this.#openLegacy(this.#withTimeout(signal), error);
         await eraCache.set(key, 'legacy');
         return session;
       }
@@ -607,19 +642,28 @@ export class McpClient {
     else console.warn(`[mcp-elements] ${message}`);
   }
 
-  #authContext(): string | undefined {
+  /**
+   * Identifies the authorization context of the next request, for private cache
+   * entries: the `authContext` option, else a hash of the `Authorization` header
+   * the request will carry (static or from the `headers` function).
+   */
+  async #authContext(): Promise<string | undefined> {
     if (this.#options.authContext) return this.#options.authContext();
     const headers = this.#options.headers;
-    if (headers && typeof headers === 'object') {
-      const auth = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-      return auth ? hashKey(auth) : undefined;
-    }
-    return undefined;
+    if (!headers) return undefined;
+    const current = typeof headers === 'function' ? await headers() : headers;
+    const auth = Object.entries(current).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    return auth ? hashKey(auth) : undefined;
   }
 
+  /** `signal` plus the connect timeout (`requestTimeoutMs`), which aborts with a typed `timeout` error. */
   #withTimeout(signal: AbortSignal | undefined): AbortSignal {
-    const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs ?? 60_000);
-    return signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const ms = this.#options.requestTimeoutMs ?? 60_000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new McpClientError('timeout', `Connecting to ${this.url.href} timed out after ${ms} ms`, { url: this.url.href, timeoutMs: ms })), ms);
+    // Node: a pending connect timer must not keep a finished script alive.
+    (timer as { unref?: () => void }).unref?.();
+    return signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<Session> {
@@ -721,7 +765,7 @@ export class McpClient {
   /** A cacheable request: served from the cache while fresh. */
   async #cached<T extends ResultBase>(method: string, params: JsonObject, options: RequestOptions): Promise<T> {
     const useCache = this.#options.cache !== false && CACHEABLE_METHODS.has(method);
-    const auth = useCache ? this.#authContext() : undefined;
+    const auth = useCache ? await this.#authContext() : undefined;
     if (useCache && !options.fresh) {
       const hit = this.#cache.get(method, params, auth);
       if (hit) return hit as T;
@@ -783,24 +827,75 @@ export class McpClient {
    * Tools with an invalid `x-mcp-header` annotation are excluded, with a warning
    * naming the tool and the reason (basic/transports/streamable-http "Schema Extension");
    * see {@link rejectedTools}. Tools without a `name` or an object `inputSchema` are
-   * excluded too.
+   * excluded too; a non-string `title` or `description` is dropped (with a warning).
+   * Concurrent calls share one listing; `fresh` skips the cache.
    *
    * @returns the usable tools in server order.
    */
-  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    const raw = await this.#listAll<Tool>('tools/list', 'tools', options, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)));
+  listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    if (options.fresh) {
+      this.#toolsGeneration++;
+      this.#toolsFresh = true;
+    }
+    return untilAborted(this.#sharedToolListing(), options.signal, () => new McpClientError('aborted', 'tools/list was aborted', { url: this.url.href, method: 'tools/list' }));
+  }
+
+  // Everyone asking while a current listing is in flight shares it; after an invalidation
+  // (list_changed, `fresh`) one follow-up runs when the stale flight ends, so a flood of
+  // notifications costs at most two listings at a time.
+  #sharedToolListing(): Promise<Tool[]> {
+    const flight = this.#toolsFlight;
+    if (!flight) {
+      const generation = this.#toolsGeneration;
+      const fresh = this.#toolsFresh;
+      this.#toolsFresh = false;
+      const promise = this.#listToolsOnce(fresh).finally(() => {
+        if (this.#toolsFlight?.promise === promise) this.#toolsFlight = undefined;
+      });
+      this.#toolsFlight = { promise, generation };
+      return promise;
+    }
+    if (flight.generation === this.#toolsGeneration) return flight.promise;
+    return (this.#toolsFollowUp ??= flight.promise
+      .catch(() => undefined)
+      .then(() => {
+        this.#toolsFollowUp = undefined;
+        return this.#sharedToolListing();
+      }));
+  }
+
+  async #listToolsOnce(fresh: boolean): Promise<Tool[]> {
+    const raw = await this.#listAll<Tool>('tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)));
     const wellFormed = raw.filter((tool) => {
       const ok = isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema);
       if (!ok) this.#warn('tool-malformed', `Excluded a tool without a name or an object inputSchema: ${JSON.stringify(tool).slice(0, 120)}`);
+      for (const key of ['title', 'description'] as const) {
+        // Shown as text by every UI: a number, object or array here would be rendered as "[object Object]" or break it.
+        if (ok && key in tool && typeof tool[key] !== 'string') {
+          this.#warn('tool-malformed', `Dropped the non-string ${key} of tool "${tool.name}"`);
+          delete tool[key];
+        }
+      }
       return ok;
     });
-    const { tools, bindings, rejected } = screenTools(wellFormed);
+    const { tools, bindings, rejected } = await this.#screenTools(wellFormed);
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.#bindings = bindings;
     this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
     this.#listedTools = true;
     for (const entry of rejected) this.#warn('tool-rejected', `Excluded tool "${entry.name}": ${entry.reason}`);
     return tools;
+  }
+
+  // The x-mcp-header checker is loaded only when some tool mentions the annotation.
+  async #screenTools(tools: Tool[]): Promise<{ tools: Tool[]; bindings: Map<string, HeaderBinding[]>; rejected: RejectedTool[] }> {
+    if (!tools.some((tool) => mentionsHeaderBindings(tool.inputSchema))) return { tools, bindings: new Map(), rejected: [] };
+    return (await import('./header-bindings.js')).screenTools(tools);
+  }
+
+  async #paramHeaders(name: string, args: JsonObject, tool: Tool | undefined): Promise<Record<string, string>> {
+    const bindings = tool ? (await this.#screenTools([tool])).bindings.get(name) : this.#bindings.get(name);
+    return bindings?.length ? (await import('./header-bindings.js')).paramHeaders(bindings, args) : {};
   }
 
   /** The definition of a tool from the last listing, if any. */
@@ -841,8 +936,7 @@ export class McpClient {
     if (rejected && !options.tool) {
       throw new McpClientError('invalid_arguments', `Tool "${name}" was excluded from tools/list: ${rejected.reason}`, { url: this.url.href, method: 'tools/call', tool: name });
     }
-    const bindings = options.tool ? (screenTools([options.tool]).bindings.get(name) ?? []) : (this.#bindings.get(name) ?? []);
-    const headers = paramHeaders(bindings, args);
+    const headers = await this.#paramHeaders(name, args, options.tool);
     let result: ResultBase;
     try {
       result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers });
@@ -851,7 +945,7 @@ export class McpClient {
       if (!(McpRpcError.isInstance(error) && error.code === ErrorCode.HeaderMismatch) || options.tool) throw error;
       await this.listTools({ signal: options.signal, fresh: true });
       tool = this.#tools.get(name);
-      const retryHeaders = paramHeaders(this.#bindings.get(name) ?? [], args);
+      const retryHeaders = await this.#paramHeaders(name, args, undefined);
       result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers: retryHeaders });
     }
     if (result.resultType === 'input_required') return result as InputRequiredResult;
@@ -894,7 +988,7 @@ export class McpClient {
    */
   async readResource(uri: string, options: InputRequiredOptions = {}): Promise<ReadResourceResult | InputRequiredResult> {
     const useCache = this.#options.cache !== false && !options.fresh && !options.inputResponses && !options.requestState && !options.resumeFrom;
-    const auth = this.#authContext();
+    const auth = await this.#authContext();
     if (useCache) {
       const hit = this.#cache.get('resources/read', { uri }, auth);
       if (hit) return hit as ReadResourceResult;
@@ -1020,18 +1114,30 @@ export class McpClient {
 
   // --- notifications and subscriptions ------------------------------------------------------------
 
+  // A burst of list_changed notifications (a flood, or one per page of a server's
+  // update) becomes one event, so listeners re-list once.
+  #emitChanged(event: 'toolsChanged' | 'promptsChanged' | 'resourcesChanged'): void {
+    if (this.#changedPending.has(event)) return;
+    this.#changedPending.add(event);
+    setTimeout(() => {
+      this.#changedPending.delete(event);
+      if (this.#status !== 'closed') this.#emitter.emit(event, {});
+    }, 0);
+  }
+
   #dispatchNotification(notification: JsonRpcNotification): void {
-    const invalidates = NOTIFICATION_INVALIDATES[notification.method];
+    const invalidates = Object.hasOwn(NOTIFICATION_INVALIDATES, notification.method) ? NOTIFICATION_INVALIDATES[notification.method] : undefined;
     if (invalidates) this.#cache.invalidate(...invalidates);
     switch (notification.method) {
       case 'notifications/tools/list_changed':
-        this.#emitter.emit('toolsChanged', {});
+        this.#toolsGeneration++;
+        this.#emitChanged('toolsChanged');
         break;
       case 'notifications/prompts/list_changed':
-        this.#emitter.emit('promptsChanged', {});
+        this.#emitChanged('promptsChanged');
         break;
       case 'notifications/resources/list_changed':
-        this.#emitter.emit('resourcesChanged', {});
+        this.#emitChanged('resourcesChanged');
         break;
       case 'notifications/resources/updated': {
         const uri = notification.params?.uri;

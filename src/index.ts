@@ -29,7 +29,8 @@ export {
 export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './errors.js';
 export { HttpTransport, type FetchLike } from './transport.js';
 export type { ServerDescription, TrafficEvent } from './session.js';
-export { encodeHeaderValue, checkHeaderBindings, type HeaderBinding, type RejectedTool } from './headers.js';
+export { encodeHeaderValue } from './headers.js';
+export type { HeaderBinding, RejectedTool } from './header-bindings.js';
 export { compileSchema, compileSchemaSync, ensureValidator, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 export { MemoryEraCache, type EraCache } from './era.js';
 export {

@@ -174,6 +174,51 @@ describe('server/discover and versions (basic/versioning)', () => {
   });
 });
 
+describe('connecting (shared attempt, close, timeouts)', () => {
+  test('one caller aborting its connect does not fail the others sharing the attempt', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const leaving = new AbortController();
+    const first = client.connect({ signal: leaving.signal });
+    const second = client.connect();
+    leaving.abort();
+    await expect(first).rejects.toMatchObject({ code: 'aborted' });
+    expect((await second).serverInfo?.name).toBeTruthy();
+    expect(client.status).toBe('connected');
+  });
+
+  test('close() while connecting ends in "closed" and stays there', async () => {
+    const raw = await startRawServer(async (req, res) => {
+      await new Promise((r) => setTimeout(r, 150));
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: req.json.id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const connecting = client.connect();
+      await new Promise((r) => setTimeout(r, 20));
+      await client.close();
+      await expect(connecting).rejects.toMatchObject({ code: 'closed' });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(client.status).toBe('closed');
+      await expect(client.listTools()).rejects.toMatchObject({ code: 'closed' });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a legacy server that never answers initialize times out after requestTimeoutMs', async () => {
+    const raw = await startRawServer(() => new Promise(() => {})); // accepts, never responds
+    try {
+      const client = new McpClient(raw.url, { protocol: 'legacy', requestTimeoutMs: 300, ...quiet });
+      const started = Date.now();
+      await expect(client.connect()).rejects.toMatchObject({ code: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
 describe('resultType (basic/index "ResultType")', () => {
   async function serverAnswering(result: Record<string, unknown>) {
     return startRawServer((req, res) => {
@@ -265,6 +310,46 @@ describe('tools', () => {
     } finally {
       await raw.close();
     }
+  });
+
+  test('a non-string title or description is dropped with a warning, the tool kept', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const tools = [
+        { name: 'odd', title: { text: 'not a string' }, description: 42, inputSchema: { type: 'object' } },
+        { name: 'plain', title: 'Plain', description: 'Fine as is', inputSchema: { type: 'object' } },
+      ];
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } : { tools } }));
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const [odd, plain] = await client.listTools();
+      expect(odd).toEqual({ name: 'odd', inputSchema: { type: 'object' } });
+      expect(plain).toMatchObject({ title: 'Plain', description: 'Fine as is' });
+      expect(warnings).toEqual([expect.stringMatching(/non-string title of tool "odd"/), expect.stringMatching(/non-string description of tool "odd"/)]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('concurrent listings share one tools/list request; fresh asks again', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', cache: false, ...quiet });
+    await client.connect();
+    const mark = posts().length;
+    const lists = await Promise.all([client.listTools(), client.listTools(), client.listTools()]);
+    expect(since(mark).filter((r) => r.body.method === 'tools/list')).toHaveLength(1);
+    expect(lists[1]).toBe(lists[0]);
+    const aborted = new AbortController();
+    const joined = client.listTools({ signal: aborted.signal });
+    const other = client.listTools();
+    aborted.abort();
+    // One caller giving up does not fail the others sharing the request.
+    await expect(joined).rejects.toMatchObject({ code: 'aborted' });
+    expect((await other).length).toBeGreaterThan(0);
+    await client.listTools({ fresh: true });
+    expect(since(mark).filter((r) => r.body.method === 'tools/list')).toHaveLength(3);
   });
 
   test('one hostile, 50,000-level deep tool schema does not break the listing', async () => {

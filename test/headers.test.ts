@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { checkHeaderBindings, encodeHeaderValue, McpClientError } from '../src/index.js';
-import { paramHeaders } from '../src/headers.js';
+import { encodeHeaderValue, McpClientError } from '../src/index.js';
+import { checkHeaderBindings, paramHeaders } from '../src/header-bindings.js';
+import { mentionsHeaderBindings } from '../src/headers.js';
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -137,5 +138,31 @@ describe('Mcp-Param-* headers of a call', () => {
   test('refuses a value whose type does not match the declared primitive', () => {
     expect(() => paramHeaders(bindings, { count: 1.5 })).toThrow(/must be a integer/);
     expect(() => paramHeaders(bindings, { verbose: 'yes' })).toThrow(/must be a boolean/);
+  });
+
+  test('reads own argument keys only: a binding path through __proto__ or constructor finds nothing inherited', () => {
+    const hostile = [
+      { name: 'Proto', path: ['__proto__', 'polluted'], type: 'string' as const },
+      { name: 'Ctor', path: ['constructor'], type: 'string' as const },
+    ];
+    // Following inherited properties would find Object and fail the call ("got function").
+    expect(paramHeaders(hostile, {})).toEqual({});
+    const args = JSON.parse('{"__proto__": {"polluted": "own value"}}') as Record<string, unknown>;
+    expect(paramHeaders(hostile, args)).toEqual({ 'Mcp-Param-Proto': 'own value' });
+  });
+});
+
+describe('deciding whether the x-mcp-header checker is needed', () => {
+  test('only schemas that mention the annotation load it', () => {
+    expect(mentionsHeaderBindings({ type: 'object', properties: { q: { type: 'string' } } })).toBe(false);
+    expect(mentionsHeaderBindings({ type: 'object', properties: { q: { type: 'string', 'x-mcp-header': 'Q' } } })).toBe(true);
+    // A description quoting the word is not an annotation.
+    expect(mentionsHeaderBindings({ type: 'object', description: 'no x-mcp-header here' })).toBe(false);
+  });
+
+  test('a schema too deep to serialize counts as mentioning it (the bounded checker then decides)', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200_000; i++) deep = { not: deep };
+    expect(mentionsHeaderBindings(deep)).toBe(true);
   });
 });

@@ -55,6 +55,34 @@ describe('subscriptions/listen', () => {
     server.setBonus(false);
   });
 
+  test('a flood of tools/list_changed costs a few events and listings, not one per notification', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    let events = 0;
+    // What <mcp-connection> does: re-list on every change.
+    const listings: Promise<unknown>[] = [];
+    client.on('toolsChanged', () => {
+      events++;
+      listings.push(client.listTools());
+    });
+    let notifications = 0;
+    const subscription = client.listen({ toolsListChanged: true }, { onNotification: () => notifications++ });
+    await expect.poll(() => subscription.state).toBe('open');
+    const before = count('tools/list');
+    for (let i = 0; i < 300; i++) server.handler.notify.toolsChanged();
+    server.setBonus(true); // the 301st, after which the list has "bonus"
+    await expect.poll(() => notifications, { timeout: 5000 }).toBe(301);
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(listings);
+    expect(events).toBeGreaterThan(0);
+    expect(events).toBeLessThan(30);
+    // At most one listing in flight plus one follow-up per wave of notifications.
+    expect(count('tools/list') - before).toBeLessThanOrEqual(2 * events);
+    expect(client.tool('bonus')).toBeDefined();
+    subscription.close();
+    await subscription.closed;
+    server.setBonus(false);
+  });
+
   /** A listen endpoint scripted per attempt. */
   async function listenServer(onListen: (attempt: number, id: number, res: ServerResponse) => void) {
     let attempt = 0;
@@ -164,6 +192,28 @@ describe('result cache (server/utilities/caching)', () => {
       expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(1);
       token = 'Bearer bob';
       expect((await client.listResources())[0]!.name).toBe('Bearer bob');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(2);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('without authContext, the Authorization header from a headers function scopes private entries', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const who = String(req.headers.authorization ?? 'nobody');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: {} } : { resources: [{ uri: 'mem://x', name: who }], ttlMs: 60_000, cacheScope: 'private' } }));
+    });
+    try {
+      let token = 'Bearer carol';
+      // What createOAuth() hands the client: a function, called per request.
+      const client = new McpClient(raw.url, { protocol: 'modern', headers: async () => ({ Authorization: token }), ...quiet });
+      expect((await client.listResources())[0]!.name).toBe('Bearer carol');
+      expect((await client.listResources())[0]!.name).toBe('Bearer carol');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(1);
+      token = 'Bearer dave';
+      expect((await client.listResources())[0]!.name).toBe('Bearer dave');
       expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(2);
     } finally {
       await raw.close();

@@ -2,7 +2,6 @@ import { consume } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import {
-  checkHeaderBindings,
   compileSchemaSync,
   encodeHeaderValue,
   ensureValidator,
@@ -16,6 +15,7 @@ import {
   type ValidationIssue,
   type Validator,
 } from '../../src/index.js';
+import { checkHeaderBindings } from '../../src/header-bindings.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
