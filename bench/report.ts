@@ -32,6 +32,8 @@ export interface RunResult {
   date: string;
   mode: 'quick' | 'standard';
   machine: Machine;
+  /** The commit measured, and files under src/, components/ or bench/entries/ that differed from it. */
+  source?: { commit: string; uncommitted: string[] };
   /** Load averages (1, 5, 15 min) when the run started and ended. */
   load: { start: number[]; end: number[] };
   durationSeconds: number;
@@ -102,6 +104,7 @@ export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
   return targets;
 }
 
+const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
 const NAMES: Record<BundleName, string> = { kit: '(a) mcp-elements core', official: '(b) official client 2.4.0', raw: '(c) raw fetch', fullKit: 'full kit (core + 3 elements + Lit + ajv)' };
@@ -114,7 +117,10 @@ function table(head: string[], rows: (string | number)[][]): string {
 export function renderSection(run: RunResult, file: string): string {
   const m = run.machine;
   const out: string[] = [];
-  out.push(`Run \`${file}\` (${run.mode}), ${run.date.slice(0, 16).replace('T', ' ')} UTC, ${run.durationSeconds} s.`);
+  // Runs written before the source was recorded have none.
+  const source = run.source ?? { commit: 'unrecorded', uncommitted: [] };
+  const tree = source.uncommitted.length ? ` plus uncommitted changes to ${source.uncommitted.map((f) => `\`${f}\``).join(', ')}` : '';
+  out.push(`Run \`${file}\` (${run.mode}), ${run.date.slice(0, 16).replace('T', ' ')} UTC, ${run.durationSeconds} s, of commit ${source.commit}${tree}.`);
   out.push('');
   out.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}, Chromium ${m.chromium ?? 'not run'}. Load average (1/5/15 min) at start ${run.load.start.join(' / ')}, at end ${run.load.end.join(' / ')} — the machine is shared, so absolute numbers are noisy; the ratios come from candidates alternated in the same run.`);
   out.push('');
@@ -135,10 +141,10 @@ export function renderSection(run: RunResult, file: string): string {
             b.eager.raw,
             b.eager.gzip,
             b.eager.brotli,
-            b.loaded ? `${b.loaded.gzip} (${b.loaded.files.length} files)` : '–',
-            `${b.all.gzip} (${b.chunks.length} files)`,
+            b.loaded ? `${b.loaded.gzip} (${files(b.loaded.files.length)})` : '–',
+            `${b.all.gzip} (${files(b.chunks.length)})`,
             b.composition
-              .slice(0, 4)
+              .slice(0, 5)
               .map((c) => `${c.origin} ${c.share}%`)
               .join(', '),
           ];
@@ -210,7 +216,7 @@ export function renderSection(run: RunResult, file: string): string {
     out.push('');
     out.push(
       table(
-        ['Schema', 'properties', 'controls', '<mcp-tool-form> ms', 'plain inputs ms', 'ratio'],
+        ['Schema', 'properties', 'controls', '`<mcp-tool-form>` ms', 'plain inputs ms', 'ratio'],
         run.forms.results.map((f) => [`${f.schema} (${f.source})`, f.properties, f.controls, f.formMs, f.baselineMs, `×${f.ratio}`]),
       ),
     );

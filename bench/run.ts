@@ -11,7 +11,7 @@
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
  * can measure retained heap. Never part of `npm test`: nothing here asserts a time.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
@@ -121,6 +121,21 @@ function writeReadme(): void {
   log(`bench/README.md regenerated from bench/results/${latest.file}`);
 }
 
+/** The commit measured, and the measured files that differ from it (the tree is shared and often mid-change). */
+function source(): RunResult['source'] {
+  // Not trimmed: a porcelain line starts with a status column that may be a space.
+  const git = (...command: string[]) => execFileSync('git', command, { cwd: root, encoding: 'utf8' }).replace(/\n$/, '');
+  try {
+    const changed = git('status', '--porcelain', '--', 'src', 'components', 'bench/entries')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3));
+    return { commit: git('rev-parse', '--short', 'HEAD'), uncommitted: changed };
+  } catch {
+    return { commit: 'unknown', uncommitted: [] };
+  }
+}
+
 async function main(): Promise<void> {
   if (args.includes('--readme')) return writeReadme();
   const started = performance.now();
@@ -129,6 +144,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     mode: quick ? 'quick' : 'standard',
     machine: machine(),
+    source: source(),
     load: { start: load(), end: [] },
   };
   log(`mcp-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);

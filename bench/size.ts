@@ -17,7 +17,7 @@ export interface ChunkSize extends Bytes {
   file: string;
   /** Loaded with the entry (statically imported), as opposed to `import()`ed on demand. */
   eager: boolean;
-  /** Pre-minification code length per origin (package or project folder). */
+  /** Pre-minification code length per origin (package, core file, element folder). */
   origins: Record<string, number>;
 }
 
@@ -70,7 +70,9 @@ function origin(id: string, root: string): string {
     const parts = id.slice(modules + 'node_modules/'.length).split('/');
     return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
   }
+  // Project code by file for the core, by element folder for the components.
   const relative = id.startsWith(root) ? id.slice(root.length + 1) : id;
+  if (relative.startsWith('src/')) return relative;
   return relative.split('/').slice(0, relative.startsWith('components/') ? 2 : 1).join('/');
 }
 
