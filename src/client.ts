@@ -280,7 +280,10 @@ const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
 /** `promise`, or a rejection as soon as `signal` aborts (the work behind the promise goes on). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reason: () => unknown): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
+  if (signal.aborted) {
+    promise.catch(() => {}); // settled later, by nobody's await
+    return Promise.reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
     signal.addEventListener('abort', onAbort, { once: true });
@@ -570,8 +573,9 @@ export class McpClient {
     return {
       ...this.#sessionHost(),
       url: this.url,
-      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string }) =>
-        (await import('./input.js')).answerOne(this.#lookup, request, {
+      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string }) => {
+        const input = await import('./input.js');
+        return input.answerOne(this.#lookup, input.checkAnswerable(this.#lookup, this.url.href, context.key, request), {
           key: context.key,
           index: 0,
           total: 1,
@@ -582,7 +586,8 @@ export class McpClient {
           signal: context.signal,
           server: this.#session?.description ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
           url: this.url.href,
-        }),
+        });
+      },
       hasInputHandler: (method: string, mode?: string) => this.#canAnswer(method, mode),
       notification: (notification: JsonRpcNotification) => this.#dispatchNotification(notification),
       onHandlersChanged: (listener: () => void) => this.#emitter.on('capabilities', listener),
@@ -937,17 +942,16 @@ export class McpClient {
       throw new McpClientError('invalid_arguments', `Tool "${name}" was excluded from tools/list: ${rejected.reason}`, { url: this.url.href, method: 'tools/call', tool: name });
     }
     const headers = await this.#paramHeaders(name, args, options.tool);
-    let result: ResultBase;
-    try {
-      result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers });
-    } catch (error) {
-      // HeaderMismatch: the tool's schema may have changed; re-list and retry once (streamable-http "Client Behavior").
-      if (!(McpRpcError.isInstance(error) && error.code === ErrorCode.HeaderMismatch) || options.tool) throw error;
-      await this.listTools({ signal: options.signal, fresh: true });
-      tool = this.#tools.get(name);
-      const retryHeaders = await this.#paramHeaders(name, args, undefined);
-      result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers: retryHeaders });
-    }
+    // HeaderMismatch: the tool's schema may have changed; re-list and retry that round once
+    // (streamable-http "Client Behavior"), keeping the inputs already answered.
+    const onHeaderMismatch = options.tool
+      ? undefined
+      : async () => {
+          await this.listTools({ signal: options.signal, fresh: true });
+          tool = this.#tools.get(name);
+          return this.#paramHeaders(name, args, undefined);
+        };
+    const result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers, onHeaderMismatch });
     if (result.resultType === 'input_required') return result as InputRequiredResult;
     const final = result as ToolCallResult;
     Object.defineProperty(final, 'outputValidation', { value: await this.#validateOutput(tool, final), enumerable: false, configurable: true });
@@ -963,6 +967,7 @@ export class McpClient {
     }
     try {
       const validate = await compileSchema(tool.outputSchema);
+      for (const note of validate.skipped ?? []) this.#warn('schema-check-skipped', `outputSchema of ${tool.name}: ${note}`);
       const outcome = validate(result.structuredContent);
       return outcome.valid ? { status: 'valid' } : { status: 'invalid', issues: outcome.issues };
     } catch (error) {
@@ -1028,7 +1033,12 @@ export class McpClient {
    * new JSON-RPC id, `inputResponses` keyed exactly as asked, and `requestState`
    * echoed byte for byte — and only when the latest interim result had one.
    */
-  async #withInputs(method: string, params: JsonObject, target: string | undefined, options: InputRequiredOptions & { headers?: Record<string, string> }): Promise<ResultBase> {
+  async #withInputs(
+    method: string,
+    params: JsonObject,
+    target: string | undefined,
+    options: InputRequiredOptions & { headers?: Record<string, string>; onHeaderMismatch?: () => Promise<Record<string, string>> },
+  ): Promise<ResultBase> {
     const callId = this.#nextCall++;
     const maxRounds = options.maxRounds ?? this.#options.maxRounds ?? 10;
     const emit = (event: Omit<RoundEvent, 'callId' | 'method' | 'target' | 'params'>) => {
@@ -1053,19 +1063,27 @@ export class McpClient {
           stateOnlyRounds = 0;
           // Loaded on first use: pages that never meet input_required don't download it.
           const { answerAll } = await import('./input.js');
+          // The handlers' signal: the caller's, and close() (a dialog must not stay open on a closed client).
+          const handlers = new AbortController();
+          this.#inflight.add(handlers);
+          const signal = options.signal ? AbortSignal.any([options.signal, handlers.signal]) : handlers.signal;
           try {
-            inputResponses = await answerAll(this.#lookup, requests, {
+            // Raced with the signal: a handler that ignores it (awaits a user forever) must not hold the call.
+            inputResponses = await untilAborted(answerAll(this.#lookup, requests, {
               callId,
               method,
               target,
               round,
-              signal: options.signal ?? new AbortController().signal,
+              signal,
               server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
               url: this.url.href,
-            });
+            }), signal, () => new McpClientError('aborted', `${method} was aborted`, { url: this.url.href, method }));
           } catch (error) {
-            emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
-            throw error;
+            const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
+            emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });
+            throw failure;
+          } finally {
+            this.#inflight.delete(handlers);
           }
           emit({ round, phase: 'answered', inputResponses, requestState });
         } else {
@@ -1080,7 +1098,14 @@ export class McpClient {
       if (requestState !== undefined) roundParams.requestState = requestState;
       let result: ResultBase & { __id?: RequestId };
       try {
-        result = await this.request(method, roundParams, options);
+        try {
+          result = await this.request(method, roundParams, options);
+        } catch (error) {
+          const retry = options.onHeaderMismatch;
+          if (!retry || !(McpRpcError.isInstance(error) && error.code === ErrorCode.HeaderMismatch)) throw error;
+          options = { ...options, headers: await retry(), onHeaderMismatch: undefined };
+          result = await this.request(method, roundParams, options);
+        }
       } catch (error) {
         emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
         throw error;

@@ -29,6 +29,8 @@ function isObject(value: unknown): value is JsonObject {
 /**
  * Checks that a request can be answered — known method, declared capability and
  * mode — before the user is asked anything (MRTR-11 of the client checklist).
+ * Also checks the params every UI relies on: `message` (and `url` or an object
+ * `requestedSchema`) of an elicitation, `messages` of a sampling request.
  * @throws McpClientError `protocol` for a malformed request, `input_unsupported` for an undeclared one.
  */
 export function checkAnswerable(lookup: HandlerLookup, url: string, key: string, request: unknown): InputRequest {
@@ -40,16 +42,28 @@ export function checkAnswerable(lookup: HandlerLookup, url: string, key: string,
   }
   const method = request.method;
   const params = (request.params ?? {}) as JsonObject;
+  const malformed = (what: string) => new McpClientError('protocol', `Input request "${key}" (${method}) is malformed: ${what}`, { url, key, inputMethod: method });
   const refuse = (what: string, data: JsonObject = {}) =>
     new McpClientError('input_unsupported', `The server asked for ${what} ("${key}"), which this client did not declare`, { url, key, ...data });
   if (method === 'elicitation/create') {
     const mode = params.mode ?? 'form';
     if (mode !== 'form' && mode !== 'url') throw new McpClientError('input_unsupported', `Input request "${key}" asks for elicitation mode ${JSON.stringify(mode)}`, { url, key, mode });
     if (!lookup('elicitation/create')?.modes.includes(mode)) throw refuse(`${mode}-mode elicitation`, { mode });
+    // The shapes every UI relies on (schema.json ElicitRequestFormParams / ElicitRequestURLParams).
+    if (typeof params.message !== 'string') throw malformed('"message" is not a string');
+    if (mode === 'url' && typeof params.url !== 'string') throw malformed('"url" is not a string');
+    if (mode === 'form') {
+      const schema = params.requestedSchema;
+      if (!isObject(schema) || (schema.properties !== undefined && !isObject(schema.properties))) throw malformed('"requestedSchema" is not an object schema with object "properties"');
+    }
   } else if (method === 'sampling/createMessage') {
     const handler = lookup('sampling/createMessage');
     if (!handler) throw refuse('sampling');
     if (params.tools !== undefined && !handler.tools) throw refuse('sampling with tools');
+    const messages = params.messages;
+    if (!Array.isArray(messages) || !messages.every((m) => isObject(m) && typeof m.role === 'string' && (isObject(m.content) || Array.isArray(m.content)))) {
+      throw malformed('"messages" is not an array of { role, content }');
+    }
   } else if (method === 'roots/list') {
     if (!lookup('roots/list')) throw refuse('roots');
   } else {
@@ -68,7 +82,9 @@ export async function answerAll(lookup: HandlerLookup, requests: InputRequests, 
   let index = 0;
   for (const [key, request] of entries) {
     if (base.signal.aborted) throw new McpClientError('aborted', `${base.method} was aborted`, { url: base.url, method: base.method });
-    responses[key] = await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length });
+    const response = await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length });
+    // Keys are the server's: "__proto__" must become an own key, not the prototype.
+    Object.defineProperty(responses, key, { value: response, enumerable: true, writable: true, configurable: true });
   }
   return responses;
 }

@@ -11,6 +11,7 @@ import * as AjvModule from 'ajv';
 import * as formatsModule from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 import { McpClientError } from './errors.js';
+import { backtrackingRisk } from './regex-safety.js';
 import { checkSchemaBounds, schemaDialect, type SchemaLimits, type ValidationIssue, type Validator } from './schema.js';
 
 type AjvInstance = {
@@ -62,6 +63,60 @@ function toIssue(error: ErrorObject): ValidationIssue {
   return { path, message, keyword: error.keyword, params: error.params as Record<string, unknown> };
 }
 
+// Keywords whose values are data, not subschemas: a "pattern" inside them is just a value.
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/**
+ * The schema without the regular expressions that could backtrack for exponential
+ * time (ReDoS): risky `pattern`s are dropped, and a risky `patternProperties` key
+ * drops that entry and the `additionalProperties` / `unevaluatedProperties` beside
+ * it, whose meaning depends on it. The input is not changed.
+ */
+function withoutRiskyPatterns(schema: object): { schema: object; skipped: string[] } {
+  const found: { path: (string | number)[]; pattern: string; key: boolean; reason: string }[] = [];
+  // Iterative: the schema is within the bounds already, but a stack is cheap insurance.
+  const stack: [unknown, (string | number)[]][] = [[schema, []]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      node.forEach((value, i) => stack.push([value, [...path, i]]));
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record.pattern === 'string') {
+      const reason = backtrackingRisk(record.pattern);
+      if (reason) found.push({ path, pattern: record.pattern, key: false, reason });
+    }
+    const patternProperties = record.patternProperties;
+    if (typeof patternProperties === 'object' && patternProperties !== null && !Array.isArray(patternProperties)) {
+      for (const key of Object.keys(patternProperties)) {
+        const reason = backtrackingRisk(key);
+        if (reason) found.push({ path, pattern: key, key: true, reason });
+      }
+    }
+    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) stack.push([value, [...path, key]]);
+  }
+  if (found.length === 0) return { schema, skipped: [] };
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  const skipped: string[] = [];
+  for (const { path, pattern, key, reason } of found) {
+    let target: any = copy;
+    for (const step of path) target = target[step];
+    const where = `#/${path.join('/')}`;
+    if (key) {
+      delete target.patternProperties[pattern];
+      delete target.additionalProperties;
+      delete target.unevaluatedProperties;
+      skipped.push(`patternProperties ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+    } else {
+      delete target.pattern;
+      skipped.push(`pattern ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+    }
+  }
+  return { schema: copy, skipped };
+}
+
 const compiled = new WeakMap<object, Validator>();
 
 /** See {@link ./schema.ts compileSchema}. */
@@ -79,11 +134,12 @@ export function compile(schema: unknown, limits: SchemaLimits): Validator {
   const overBound = checkSchemaBounds(schema, limits);
   if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
 
+  const safe = withoutRiskyPatterns(schema);
   // Schemas with `$id` register under that id, and two tools may reuse one id: give them their own instance.
   const ajv = hasId(schema) ? create(dialect) : (shared[dialect] ??= create(dialect));
   let check: ReturnType<AjvInstance['compile']>;
   try {
-    check = ajv.compile(schema);
+    check = ajv.compile(safe.schema);
   } catch (error) {
     const text = (error as Error)?.message ?? String(error);
     const missingRef = (error as { missingRef?: string }).missingRef;
@@ -100,10 +156,11 @@ export function compile(schema: unknown, limits: SchemaLimits): Validator {
       { cause: error },
     );
   }
-  const validator: Validator = (value) => {
+  const run = (value: unknown): ReturnType<Validator> => {
     if (check(value)) return { valid: true };
     return { valid: false, issues: (check.errors ?? []).map(toIssue) };
   };
+  const validator: Validator = safe.skipped.length > 0 ? Object.assign(run, { skipped: safe.skipped }) : run;
   compiled.set(schema, validator);
   return validator;
 }

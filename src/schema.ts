@@ -44,7 +44,8 @@ export function schemaDialect(schema: unknown): SchemaDialect | { unsupported: s
   if (declared === undefined) return '2020-12';
   if (typeof declared !== 'string') return { unsupported: String(declared) };
   const normalized = declared.replace(/#$/, '');
-  return DIALECTS[normalized] ?? { unsupported: declared };
+  // Own keys only: "$schema": "constructor" must not find Object.prototype's.
+  return Object.hasOwn(DIALECTS, normalized) ? DIALECTS[normalized]! : { unsupported: declared };
 }
 
 /**
@@ -82,7 +83,14 @@ export interface ValidationIssue {
 export type ValidationResult = { valid: true } | { valid: false; issues: ValidationIssue[] };
 
 /** A compiled validator: call it with a value. */
-export type Validator = (value: unknown) => ValidationResult;
+export type Validator = ((value: unknown) => ValidationResult) & {
+  /**
+   * Checks left out because running them was unsafe, one sentence each: a
+   * `pattern` (or `patternProperties` key) that could backtrack for exponential
+   * time is not run (see `regex-safety.ts`). Absent when nothing was left out.
+   */
+  readonly skipped?: readonly string[];
+};
 
 export interface CompileOptions {
   limits?: SchemaLimits;

@@ -118,6 +118,21 @@ export function pickVersion(offered: readonly unknown[], ours: readonly string[]
 }
 
 /** 2026-07-28 session: stateless requests with per-request `_meta`. */
+/**
+ * A server's `Implementation` (schema.json; basic/lifecycle) as UIs can trust it:
+ * the string fields only (`name` required), and `icons` with a string `src`.
+ * Anything else a server put there is dropped, so it never reaches a page as
+ * `[object Object]` or markup.
+ */
+export function implementationInfo(value: unknown): Implementation | undefined {
+  if (typeof value !== 'object' || value === null || typeof (value as JsonObject).name !== 'string') return undefined;
+  const source = value as JsonObject;
+  const info: JsonObject = {};
+  for (const key of ['name', 'version', 'title', 'description', 'websiteUrl']) if (typeof source[key] === 'string') info[key] = source[key];
+  if (Array.isArray(source.icons)) info.icons = source.icons.filter((icon) => typeof icon === 'object' && icon !== null && typeof (icon as JsonObject).src === 'string');
+  return info as Implementation;
+}
+
 export class ModernSession implements Session {
   readonly #host: SessionHost;
   #version: string;
@@ -135,12 +150,12 @@ export class ModernSession implements Session {
 
   /** Uses a `server/discover` result as the description of the server. */
   adopt(result: DiscoverResult): void {
-    const serverInfo = (result._meta?.[MetaKey.serverInfo] as Implementation | undefined) ?? (result as { serverInfo?: Implementation }).serverInfo;
+    const serverInfo = implementationInfo(result._meta?.[MetaKey.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo);
     this.#description = {
       era: 'modern',
       protocolVersion: this.#version,
       supportedVersions: Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [this.#version],
-      serverInfo: serverInfo && typeof serverInfo === 'object' ? serverInfo : undefined,
+      serverInfo,
       capabilities: result.capabilities && typeof result.capabilities === 'object' ? result.capabilities : {},
       instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
     };
@@ -219,10 +234,8 @@ export class ModernSession implements Session {
       const { code, message: text, data } = response.error;
       throw new McpRpcError(code, text, data, { httpStatus: status, url: host.transport.url.href });
     }
-    const serverInfo = (response.result._meta as JsonObject | undefined)?.[MetaKey.serverInfo];
-    if (serverInfo && typeof serverInfo === 'object' && !this.#description.serverInfo) {
-      this.#description = { ...this.#description, serverInfo: serverInfo as Implementation };
-    }
+    const serverInfo = implementationInfo((response.result._meta as JsonObject | undefined)?.[MetaKey.serverInfo]);
+    if (serverInfo && !this.#description.serverInfo) this.#description = { ...this.#description, serverInfo };
     return { id, result: response.result };
   }
 }

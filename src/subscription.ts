@@ -29,12 +29,15 @@ export interface SubscriptionRun {
 }
 
 const SERVER_CANCELLED = 'The server cancelled the subscription';
+/** A stream that stayed up this long (ms) counts as healthy: the next drop starts the backoff over. */
+const STABLE_MS = 10_000;
 
 export async function runSubscription(run: SubscriptionRun): Promise<void> {
   const { options, controller } = run;
   let backoff = options.backoffMs ?? 1000;
   for (;;) {
     let listenId: RequestId | undefined;
+    let openedAt: number | undefined;
     try {
       const session = await run.ready(controller.signal);
       await session.listen(run.filter, {
@@ -52,7 +55,8 @@ export async function runSubscription(run: SubscriptionRun): Promise<void> {
           if (message.method === 'notifications/subscriptions/acknowledged') {
             const acknowledged = (message.params?.notifications as SubscriptionFilter | undefined) ?? {};
             run.setAcknowledged(acknowledged);
-            backoff = options.backoffMs ?? 1000;
+            // Not a reset of the backoff yet: a server that acknowledges and drops at once must not get a tight loop.
+            openedAt = Date.now();
             run.setState('open');
             options.onAcknowledged?.(acknowledged);
             return;
@@ -81,6 +85,7 @@ export async function runSubscription(run: SubscriptionRun): Promise<void> {
         run.finish({ reason: 'error', error: failure });
         return;
       }
+      if (openedAt !== undefined && Date.now() - openedAt >= STABLE_MS) backoff = options.backoffMs ?? 1000;
       run.invalidateAll();
       run.setState('reconnecting');
       run.warn('listen-dropped', `The subscriptions/listen stream to ${run.url} dropped (${failure.message}); re-listening`);

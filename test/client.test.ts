@@ -129,6 +129,31 @@ describe('server/discover and versions (basic/versioning)', () => {
     expect(client.status).toBe('connected');
   });
 
+  test.each(['modern', 'legacy'] as const)('%s: serverInfo keeps only its string fields (a UI shows them as text)', async (era) => {
+    const serverInfo = { name: 'shop', version: { major: 1 }, title: ['<b>Shop</b>'], description: 'Sells things', websiteUrl: 42, icons: [{ src: 'data:image/png;base64,AAAA' }, 'nope', { src: 7 }] };
+    const raw = await startRawServer((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const { id, method } = req.json;
+      if (id === undefined) return void res.writeHead(202).end();
+      const result =
+        method === 'initialize'
+          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo }
+          : method === 'server/discover'
+            ? { supportedVersions: ['2026-07-28'], capabilities: {}, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } }
+            : {};
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: era, ...quiet });
+      const description = await client.connect();
+      expect(description.era).toBe(era);
+      expect(description.serverInfo).toEqual({ name: 'shop', description: 'Sells things', icons: [{ src: 'data:image/png;base64,AAAA' }] });
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('on -32022 the request is retried once with a version from `supported`', async () => {
     let first = true;
     const raw = await startRawServer((req, res) => {
@@ -407,6 +432,43 @@ describe('tools', () => {
     }
   });
 
+  test('a HeaderMismatch in a later MRTR round retries that round, keeping the answers (the user is not asked again)', async () => {
+    let lists = 0;
+    const raw = await startRawServer((req, res) => {
+      const { id, method, params } = req.json;
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (method === 'server/discover') return json(200, { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+      if (method === 'tools/list') {
+        lists++;
+        const properties = lists === 1 ? { site: { type: 'string' } } : { site: { type: 'string', 'x-mcp-header': 'Site' } };
+        return json(200, { jsonrpc: '2.0', id, result: { tools: [{ name: 'deploy', inputSchema: { type: 'object', properties } }] } });
+      }
+      if (!params.inputResponses) {
+        return json(200, { jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: 'round-2', inputRequests: { ok: { method: 'elicitation/create', params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } } } } } });
+      }
+      if (!req.headers['mcp-param-site']) return json(400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Site missing' } });
+      return json(200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `deployed ${req.headers['mcp-param-site']} after ${params.requestState}` }] } });
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      let asked = 0;
+      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => (asked++, { action: 'accept', content: {} }) });
+      const result = (await client.callTool('deploy', { site: 'north' })) as ToolCallResult;
+      expect(result.content).toEqual([{ type: 'text', text: 'deployed north after round-2' }]);
+      expect(asked).toBe(1);
+      const calls = raw.bodies().filter((b) => b.method === 'tools/call');
+      expect(calls).toHaveLength(3);
+      // The retry is round 2 again: same answers and state, not a fresh start.
+      expect(calls[2].params.inputResponses).toEqual({ ok: { action: 'accept', content: {} } });
+      expect(calls[2].params.requestState).toBe('round-2');
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('structuredContent is checked against outputSchema; isError results are not', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
     const good = (await client.callTool('weather', { city: 'Oslo' })) as ToolCallResult;
@@ -444,6 +506,30 @@ describe('tools', () => {
       expect(bad.content).toEqual([{ type: 'text', text: 'warm' }]);
       const missing = (await client.callTool('weather', { missing: true })) as ToolCallResult;
       expect(missing.outputValidation).toMatchObject({ status: 'invalid', issues: [{ message: expect.stringMatching(/no structuredContent/) }] });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an outputSchema pattern that would backtrack for minutes is skipped with a warning, not run', async () => {
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const outputSchema = { type: 'object', properties: { s: { type: 'string', pattern: '^(b+)+$' } }, required: ['s'] };
+      const result =
+        method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : method === 'tools/list'
+            ? { tools: [{ name: 'slowcheck', inputSchema: { type: 'object' }, outputSchema }] }
+            : { content: [], structuredContent: { s: 'b'.repeat(40) + '!' } };
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const result = (await client.callTool('slowcheck', {})) as ToolCallResult;
+      expect(result.outputValidation).toEqual({ status: 'valid' });
+      expect(warnings).toContainEqual(expect.stringMatching(/outputSchema of slowcheck: pattern "\^\(b\+\)\+\$" at #\/properties\/s is not checked/));
     } finally {
       await raw.close();
     }

@@ -121,6 +121,26 @@ describe('subscriptions/listen', () => {
     }
   });
 
+  test('a server that acknowledges and drops at once gets a growing backoff, not a tight loop', async () => {
+    const raw = await listenServer((_attempt, id, res) => {
+      sse(res, ack(id));
+      setTimeout(() => res.destroy(), 5);
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      const subscription = client.listen({ toolsListChanged: true }, { backoffMs: 40 });
+      await new Promise((r) => setTimeout(r, 1000));
+      const attempts = raw.bodies().filter((b) => b.method === 'subscriptions/listen').length;
+      subscription.close();
+      await subscription.closed;
+      // Doubling from 40 ms (±25 % jitter): about 5 attempts in a second; a reset on each acknowledgement would make ~20.
+      expect(attempts).toBeGreaterThanOrEqual(3);
+      expect(attempts).toBeLessThanOrEqual(7);
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('a completion result is a graceful end: no re-listen', async () => {
     const raw = await listenServer((_attempt, id, res) => {
       sse(res, ack(id));

@@ -312,12 +312,60 @@ describe('interim results the SDK cannot be made to send (raw server)', () => {
     ['neither inputRequests nor requestState', { resultType: 'input_required' }, /neither inputRequests nor requestState/],
     ['an unknown input method', { resultType: 'input_required', inputRequests: { x: { method: 'files/pick', params: {} } } }, /unknown method "files\/pick"/],
     ['non-string requestState', { resultType: 'input_required', requestState: 42 }, /requestState of tools\/call is not a string/],
+    ['an elicitation whose message is an object', { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: { html: '<b>x</b>' }, requestedSchema: { type: 'object', properties: {} } } } } }, /"q" \(elicitation\/create\) is malformed: "message" is not a string/],
+    ['a form elicitation without requestedSchema', { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'Hi' } } } }, /"requestedSchema" is not an object schema/],
+    ['a form elicitation whose properties is an array', { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'Hi', requestedSchema: { type: 'object', properties: [1] } } } } }, /"requestedSchema" is not an object schema/],
+    ['a URL elicitation without a url', { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { mode: 'url', message: 'Go' } } } }, /"url" is not a string/],
+    ['a sampling request whose messages is a string', { resultType: 'input_required', inputRequests: { s: { method: 'sampling/createMessage', params: { messages: 'hello', maxTokens: 5 } } } }, /"messages" is not an array of \{ role, content \}/],
   ])('an interim result with %s is rejected', async (_name, result, message) => {
     const raw = await rawMrtr(() => result);
     try {
       const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
-      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => ({ action: 'accept', content: {} }) });
+      let asked = 0;
+      client.setInputHandler('elicitation/create', { modes: ['form', 'url'], handle: async () => (asked++, { action: 'accept', content: {} }) });
+      client.setInputHandler('sampling/createMessage', { handle: async () => (asked++, { role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: 'm' }) });
       await expect(client.callTool('t', {}, { tool })).rejects.toThrow(message);
+      expect(asked).toBe(0);
+      expect(raw.bodies().filter((b) => b.method === 'tools/call')).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an input request keyed "__proto__" is answered under that key', async () => {
+    // Built as text: an object literal would set the prototype instead of a key.
+    const interim = JSON.parse(`{"resultType":"input_required","inputRequests":{"__proto__":${JSON.stringify(form)}}}`);
+    const raw = await rawMrtr((round) => (round === 0 ? interim : { resultType: 'complete', content: [] }));
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => ({ action: 'accept', content: { n: 'x' } }) });
+      await client.callTool('t', {}, { tool });
+      const retry = raw.bodies().filter((b) => b.method === 'tools/call')[1]!;
+      expect(Object.keys(retry.params.inputResponses)).toEqual(['__proto__']);
+      expect(retry.params.inputResponses['__proto__']).toEqual({ action: 'accept', content: { n: 'x' } });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('close() while a handler waits for the user ends the call at once, even if the handler ignores its signal', async () => {
+    const raw = await rawMrtr(() => ({ resultType: 'input_required', inputRequests: { q: form } }));
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+      let handlerSignal: AbortSignal | undefined;
+      client.setInputHandler('elicitation/create', {
+        modes: ['form'],
+        handle: (_params, context) => {
+          handlerSignal = context.signal;
+          return new Promise(() => {}); // a user who never answers
+        },
+      });
+      const call = client.callTool('t', {}, { tool });
+      await expect.poll(() => handlerSignal).toBeDefined();
+      await client.close();
+      await expect(call).rejects.toMatchObject({ code: 'closed' });
+      // The handler is told too, so a dialog can close itself.
+      expect(handlerSignal!.aborted).toBe(true);
       expect(raw.bodies().filter((b) => b.method === 'tools/call')).toHaveLength(1);
     } finally {
       await raw.close();

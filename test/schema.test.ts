@@ -22,6 +22,8 @@ describe('dialects', () => {
 
   test('an unknown dialect is refused with a clear error', async () => {
     expect(schemaDialect({ $schema: 'http://json-schema.org/draft-04/schema#' })).toEqual({ unsupported: 'http://json-schema.org/draft-04/schema#' });
+    // A $schema naming an Object.prototype member is just another unknown dialect.
+    for (const name of ['constructor', 'toString', '__proto__']) expect(schemaDialect({ $schema: name })).toEqual({ unsupported: name });
     const error = await compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }).catch((e) => e);
     expect(McpClientError.isInstance(error) && error.code).toBe('schema');
     expect(error.message).toMatch(/dialect "http:\/\/json-schema.org\/draft-04\/schema#" is not supported \(supported: 2020-12, draft-07\)/);
@@ -102,5 +104,29 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
     const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
     expect(checkSchemaBounds(schema)).toMatch(/more than 5000 parts/);
     expect(checkSchemaBounds(schema, { maxDepth: 64, maxNodes: 10_000 })).toBeUndefined();
+  });
+
+  test('a pattern that could backtrack for exponential time is not run; the rest of the schema still is', async () => {
+    const schema = {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^(x+)+$', maxLength: 50 }, zip: { type: 'string', pattern: '^\\d{5}$' } },
+      patternProperties: { '^(k+)+$': { type: 'number' } },
+      additionalProperties: false,
+      default: { pattern: '^(y+)+$' },
+    };
+    const before = JSON.stringify(schema);
+    const validate = await compileSchema(schema);
+    expect(validate.skipped).toEqual([
+      expect.stringMatching(/^patternProperties "\^\(k\+\)\+\$" at #\/ is not checked: a repeated group/),
+      expect.stringMatching(/^pattern "\^\(x\+\)\+\$" at #\/properties\/code is not checked/),
+    ]);
+    // Would take minutes with the pattern run; the unsafe checks are left out, the safe ones stay.
+    expect(validate({ code: 'x'.repeat(40) + '!' })).toEqual({ valid: true });
+    expect(validate({ code: 'x'.repeat(60) }).valid).toBe(false);
+    expect(validate({ zip: '1234' }).valid).toBe(false);
+    expect(validate({ kkk: 'not checked either' })).toEqual({ valid: true });
+    // The caller's schema is untouched.
+    expect(JSON.stringify(schema)).toBe(before);
+    expect((await compileSchema({ type: 'string', pattern: '^\\d+$' })).skipped).toBeUndefined();
   });
 });

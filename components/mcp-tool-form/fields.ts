@@ -12,6 +12,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
+import { backtrackingRisk } from '../../src/regex-safety.js';
 import { child, jsonEqual, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
 import {
@@ -140,10 +141,12 @@ function toInputValue(field: StringField, value: string): string {
  * A JSON Schema `pattern` as an HTML `pattern` attribute. JSON Schema searches
  * anywhere in the string; HTML anchors the whole value and compiles with the
  * `v` flag, which rejects some `u`-mode syntax. Undefined when it does not
- * compile that way (the validator still checks the original).
+ * compile that way (the validator still checks the original) and when it is
+ * unsafe to run (see `backtrackingRisk`).
  */
 export function htmlPattern(pattern: string | undefined): string | undefined {
-  if (pattern === undefined) return undefined;
+  // The browser runs the attribute on every keystroke: a pattern that can backtrack exponentially would freeze the page.
+  if (pattern === undefined || backtrackingRisk(pattern)) return undefined;
   const unanchored = `[\\s\\S]*(?:${pattern})[\\s\\S]*`;
   try {
     new RegExp(`^(?:${unanchored})$`, 'v');

@@ -446,6 +446,20 @@ describe('controls for each kind of schema', () => {
   });
 });
 
+describe('patterns that could backtrack for exponential time (ReDoS)', () => {
+  test('are not run, neither by the browser nor by the validator; the form says so and sends the value', async () => {
+    const form = await mount({ tool: tool('slug', { type: 'object', properties: { slug: { type: 'string', pattern: '^([a-z]+)+$' }, country: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['slug'] }) });
+    await vi.waitFor(() => expect(part(root(form), 'notice').textContent).toMatch(/left out because they are unsafe to run: pattern "\^\(\[a-z\]\+\)\+\$"/));
+    expect(control(form, '/slug').hasAttribute('pattern')).toBe(false);
+    // A safe pattern keeps its native attribute.
+    expect(control(form, '/country').getAttribute('pattern')).toContain('[A-Z]{3}');
+    // Would freeze the tab for minutes if either engine ran the pattern on it.
+    const value = 'a'.repeat(40) + '!';
+    await type(form, '/slug', value);
+    expect(await submitted(form)).toEqual({ slug: value });
+  });
+});
+
 describe('field case C15: empty and omitted arguments', () => {
   // Our own fixture teaching the same rules as C15.
   const schema = {

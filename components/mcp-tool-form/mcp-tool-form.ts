@@ -794,7 +794,11 @@ export class McpToolForm extends LitElement {
     const args = buildArguments(model, this._draft).arguments;
     const pending = this._phase === 'pending';
     const renderer = new FieldRenderer(this.#host(), this._attempted);
-    const notice = model.problem?.message ?? (this.#schemaError ? `The input schema cannot be checked (${this.#schemaError}); arguments are sent without checking.` : model.notice?.message);
+    const skipped = this.#validator?.skipped;
+    const notice =
+      model.problem?.message ??
+      (this.#schemaError ? `The input schema cannot be checked (${this.#schemaError}); arguments are sent without checking.` : model.notice?.message) ??
+      (skipped?.length ? `Some checks of the input schema are left out because they are unsafe to run: ${skipped.join('; ')}.` : undefined);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
         ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing}

@@ -18,13 +18,12 @@
  */
 import { ErrorCode, McpClientError, McpError, McpRpcError } from '../errors.js';
 import type { IncomingMessage } from '../jsonrpc.js';
-import type { ServerDescription, Session, SessionHost, SessionRequestOptions, SessionResponse } from '../session.js';
+import { implementationInfo, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type SessionResponse } from '../session.js';
 import {
   LEGACY_PROTOCOL_VERSIONS,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
   type ClientCapabilities,
-  type Implementation,
   type InputRequest,
   type InputResponse,
   type JsonObject,
@@ -320,7 +319,7 @@ export abstract class LegacySessionBase implements Session {
     }
     this.version = version;
     this.declared = capabilities;
-    const serverInfo = isObject(result.serverInfo) && typeof result.serverInfo.name === 'string' ? (result.serverInfo as Implementation) : undefined;
+    const serverInfo = implementationInfo(result.serverInfo);
     this.#description = {
       era: 'legacy',
       protocolVersion: version,
