@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, inject, test, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { ElicitResult, JsonRpcRequest, McpClient, ToolCallResult } from '../../src/index.js';
+import { McpClient, type ElicitResult, type JsonRpcRequest, type ToolCallResult } from '../../src/index.js';
 import '../index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
@@ -178,6 +178,112 @@ describe('form mode', () => {
     expect(second!.params!.inputResponses).toEqual({ when: { action: 'accept', content: { date: '2026-12-24', guests: 2 } } });
     expect(third!.params!.requestState).toBe(JSON.stringify({ date: '2026-12-24', guests: 2 }));
     expect(new Set([first!.id, second!.id, third!.id]).size).toBe(3);
+  });
+});
+
+/**
+ * A client whose server is scripted in the page: the first tools/call asks for the
+ * given input, the retry echoes the inputResponses back. For request shapes the SDK
+ * server refuses to send (hostile keys, other dialects, odd sampling params).
+ */
+function scriptedClient(inputRequests: Record<string, unknown>): { client: McpClient; answers: () => unknown[] } {
+  const answers: unknown[] = [];
+  const fetch = async (_input: RequestInfo | URL, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body));
+    let result: unknown;
+    if (body.method === 'server/discover') result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } } };
+    else if (body.method === 'tools/list') result = { tools: [{ name: 'ask', inputSchema: { type: 'object' } }] };
+    else if (!body.params.inputResponses) result = { resultType: 'input_required', inputRequests };
+    else {
+      answers.push(body.params.inputResponses);
+      result = { content: [{ type: 'text', text: 'thanks' }] };
+    }
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }), { headers: { 'Content-Type': 'application/json' } });
+  };
+  return { client: new McpClient('https://scripted.example/mcp', { protocol: 'modern', fetch, onWarning: () => {} }), answers: () => answers };
+}
+
+async function mountWithClient(scripted: McpClient): Promise<void> {
+  dialog = mount<McpElicitationDialog>('<mcp-elicitation-dialog no-resume></mcp-elicitation-dialog>');
+  dialog.client = scripted;
+  await dialog.updateComplete;
+}
+
+const formRequest = (requestedSchema: Record<string, unknown>) => ({ method: 'elicitation/create', params: { message: 'Details, please', requestedSchema } });
+
+describe('form mode: schemas the SDK server would not send', () => {
+  test('a root-level error clears once fixed, so the answer can be sent', async () => {
+    const { client: scripted, answers } = scriptedClient({ q: formRequest({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 }) });
+    await mountWithClient(scripted);
+    const call = scripted.callTool('ask', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await vi.waitFor(() => expect(shadow('[part="error"]')?.textContent).toMatch(/The answer is not valid/));
+    await userEvent.fill(page.getByRole('textbox', { name: 'a' }), 'filled');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await vi.waitFor(() => expect(shadow('[part="error"]')).toBeNull());
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    expect(textOf(await call)).toBe('thanks');
+    expect(answers()).toEqual([{ q: { action: 'accept', content: { a: 'filled' } } }]);
+  });
+
+  test('a schema the kit cannot compile is checked field by field, with a notice, and can still be answered', async () => {
+    const { client: scripted, answers } = scriptedClient({ q: formRequest({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }) });
+    await mountWithClient(scripted);
+    const call = scripted.callTool('ask', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    // The required check still runs locally.
+    await vi.waitFor(() => expect(shadow('[data-field="name"] [part="field-error"]')?.textContent).toBe('This field is required.'));
+    expect(shadow('[part="warning"]')!.textContent).toMatch(/checked field by field only: .*draft-04/);
+    await userEvent.fill(page.getByRole('textbox', { name: 'name' }), 'Ada');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    await call;
+    expect(answers()).toEqual([{ q: { action: 'accept', content: { name: 'Ada' } } }]);
+  });
+
+  test('property names are the server\'s: "50%" and "__proto__" get their own errors and values', async () => {
+    const { client: scripted, answers } = scriptedClient({
+      // Parsed, as a server's JSON is: in an object literal "__proto__" would set the prototype instead.
+      q: formRequest(JSON.parse('{"type":"object","properties":{"50%":{"type":"string","title":"Half","minLength":3},"__proto__":{"type":"string","title":"Proto"}},"required":["__proto__"]}')),
+    });
+    await mountWithClient(scripted);
+    const call = scripted.callTool('ask', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByRole('textbox', { name: 'Half' }), 'ab');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    // Not percent-decoded (that would throw on "50%"): the error lands on its field.
+    await vi.waitFor(() => expect(shadow('[data-field="50%"] [part="field-error"]')?.textContent).toMatch(/fewer than 3 characters/));
+    expect(shadow('[data-field="__proto__"] [part="field-error"]')!.textContent).toBe('This field is required.');
+    await userEvent.fill(page.getByRole('textbox', { name: 'Half' }), 'abc');
+    await userEvent.fill(page.getByRole('textbox', { name: 'Proto' }), 'own key');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    await call;
+    const content = (answers()[0] as { q: { content: Record<string, unknown> } }).q.content;
+    expect(Object.keys(content).sort()).toEqual(['50%', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(content, '__proto__')?.value).toBe('own key');
+  });
+
+  test('sampling params with odd shapes render as text; the reply can still be sent', async () => {
+    const { client: scripted, answers } = scriptedClient({
+      s: {
+        method: 'sampling/createMessage',
+        params: { maxTokens: 50, systemPrompt: { not: 'a string' }, modelPreferences: { hints: 'fast' }, messages: [{ role: 'user', content: [null, 7, { type: 'text', text: 'Hello <b>there</b>' }] }] },
+      },
+    });
+    await mountWithClient(scripted);
+    const call = scripted.callTool('ask', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    const messages = shadow('[part="messages"]')!;
+    expect(messages.textContent).toContain('Hello <b>there</b>');
+    expect(messages.querySelector('b')).toBeNull();
+    expect(messages.textContent).toContain('[unreadable content]');
+    await userEvent.fill(page.getByRole('textbox', { name: 'Reply' }), 'Hi');
+    await userEvent.click(page.getByRole('button', { name: 'Send' }));
+    await call;
+    expect(answers()).toEqual([{ s: { role: 'assistant', content: { type: 'text', text: 'Hi' }, model: 'user', stopReason: 'endTurn' } }]);
   });
 });
 

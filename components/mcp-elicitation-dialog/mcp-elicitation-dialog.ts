@@ -14,6 +14,7 @@ import {
   type ElicitResult,
   type InputContext,
   type InputRequest,
+  type Validator,
 
   type InputResponse,
   type ListRootsResult,
@@ -52,6 +53,8 @@ interface Ask {
   step: 'fill' | 'review' | 'opened';
   fields?: Field[];
   formError?: string;
+  /** A remark about checking the answer (schema not checkable, checks left out); does not block. */
+  notice?: string;
   values: Map<string, FieldValue>;
   errors: Map<string, string>;
   url?: UrlReview;
@@ -429,7 +432,8 @@ export class McpElicitationDialog extends LitElement {
       const value = ask.values.get(field.key);
       if (value === undefined || value === '') continue;
       if (Array.isArray(value) && value.length === 0 && !field.required) continue;
-      content[field.key] = value;
+      // Keys are the server's: "__proto__" must become an own key, not the prototype.
+      Object.defineProperty(content, field.key, { value, enumerable: true, writable: true, configurable: true });
     }
     return content;
   }
@@ -437,21 +441,29 @@ export class McpElicitationDialog extends LitElement {
   /** Validates the form; on failure marks the fields and focuses the first one. */
   #validate(ask: Ask): boolean {
     ask.errors.clear();
+    ask.formError = undefined;
+    ask.notice = undefined;
     const content = this.#content(ask);
     for (const field of ask.fields ?? []) {
-      if (field.required && !(field.key in content)) ask.errors.set(field.key, 'This field is required.');
+      if (field.required && !Object.hasOwn(content, field.key)) ask.errors.set(field.key, 'This field is required.');
     }
+    let validate: Validator | undefined;
     try {
-      const result = compileSchemaSync((ask.request.params as ElicitRequestFormParams).requestedSchema)(content);
-      if (!result.valid) {
-        for (const issue of result.issues) {
-          const key = decodeURIComponent(issue.path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
-          if (key && !ask.errors.has(key)) ask.errors.set(key, issue.keyword === 'required' ? 'This field is required.' : `This value ${issue.message}.`);
-          else if (!key) ask.formError = `The answer is not valid: ${issue.message}.`;
-        }
-      }
+      validate = compileSchemaSync((ask.request.params as ElicitRequestFormParams).requestedSchema);
     } catch (error) {
-      ask.formError = `The request's schema cannot be checked: ${(error as Error).message}`;
+      // A schema the kit cannot compile (unsupported dialect, a CSP without 'unsafe-eval') must not
+      // trap the user: the field checks above still apply, and the answer can be sent.
+      ask.notice = `The answer is checked field by field only: ${(error as Error).message}`;
+    }
+    if (validate?.skipped?.length) ask.notice = `Some checks are left out because they are unsafe to run: ${validate.skipped.join('; ')}.`;
+    const result = validate?.(content);
+    if (result && !result.valid) {
+      for (const issue of result.issues) {
+        // A JSON Pointer: only ~1 and ~0 are escapes (no percent-decoding: "%41" is a key as is).
+        const key = (issue.path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+        if (key && !ask.errors.has(key)) ask.errors.set(key, issue.keyword === 'required' ? 'This field is required.' : `This value ${issue.message}.`);
+        else if (!key) ask.formError = `The answer is not valid: ${issue.message}.`;
+      }
     }
     this.requestUpdate();
     if (ask.errors.size > 0) {
@@ -510,7 +522,7 @@ export class McpElicitationDialog extends LitElement {
   protected override render() {
     const ask = this._active;
     return html`<dialog part="dialog" aria-labelledby="title" aria-describedby="message" @cancel=${this.#onCancel} @keydown=${this.#onKeydown}>
-      ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderAsk(ask) : nothing}
+      ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderSafely(ask) : nothing}
     </dialog>`;
   }
 
@@ -532,6 +544,19 @@ export class McpElicitationDialog extends LitElement {
     </header>`;
   }
 
+  /**
+   * Renders a request; one the kit cannot show (a shape no check foresaw) is
+   * answered with an error instead of breaking the dialog, and the queue goes on.
+   */
+  #renderSafely(ask: Ask): TemplateResult | typeof nothing {
+    try {
+      return this.#renderAsk(ask);
+    } catch (error) {
+      queueMicrotask(() => this.#finish(ask, { error: new McpClientError('protocol', `The request could not be shown: ${(error as Error).message}`, { key: ask.context.key }) }));
+      return nothing;
+    }
+  }
+
   #renderAsk(ask: Ask): TemplateResult {
     switch (ask.kind) {
       case 'form':
@@ -550,7 +575,7 @@ export class McpElicitationDialog extends LitElement {
     if (!rounds || rounds.length === 0) return nothing;
     const describe = (event: RoundEvent) => {
       if (event.phase === 'input_required') {
-        const asked = Object.entries(event.inputRequests ?? {}).map(([key, r]) => `${key} (${r.method}${r.method === 'elicitation/create' && (r.params as { mode?: string }).mode === 'url' ? ', URL' : ''})`);
+        const asked = Object.entries(event.inputRequests ?? {}).map(([key, r]) => `${key} (${String(r?.method)}${r?.method === 'elicitation/create' && (r.params as { mode?: string } | undefined)?.mode === 'url' ? ', URL' : ''})`);
         return `Round ${event.round}: the server asked for ${asked.length ? asked.join(', ') : 'a retry'}`;
       }
       if (event.phase === 'answered') {
@@ -574,6 +599,7 @@ export class McpElicitationDialog extends LitElement {
       ${this.#renderHeader(ask, reviewing ? 'Review your answer' : 'The server asks for information')}
       <p id="message" part="message">${params.message}</p>
       ${ask.formError ? html`<p part="error" role="alert">${ask.formError}</p>` : nothing}
+      ${ask.notice ? html`<p part="warning">${ask.notice}</p>` : nothing}
       ${ask.fields && !reviewing ? html`<fieldset part="fields">${ask.fields.map((field, i) => this.#renderField(ask, field, i))}</fieldset>` : nothing}
       ${ask.fields && reviewing
         ? html`<dl part="review" aria-label="Values to send">
@@ -715,6 +741,7 @@ export class McpElicitationDialog extends LitElement {
   }
 
   #renderBlock(block: ContentBlock): TemplateResult {
+    if (typeof block !== 'object' || block === null) return html`<em>[unreadable content]</em>`;
     const b = block as { type: string; text?: string; data?: string; mimeType?: string };
     if (b.type === 'text') return html`${String(b.text ?? '')}`;
     if (b.type === 'image' && typeof b.data === 'string' && IMAGE_TYPES.has(String(b.mimeType))) return html`<img alt="Image from the server" src="data:${b.mimeType};base64,${b.data}" />`;
@@ -726,7 +753,8 @@ export class McpElicitationDialog extends LitElement {
     const params = ask.request.params as CreateMessageRequestParams;
     const draft = ask.draft!;
     const error = ask.errors.get('reply');
-    const hints = params.modelPreferences?.hints?.map((h) => h.name).filter(Boolean) ?? [];
+    const preferences = params.modelPreferences;
+    const hints = Array.isArray(preferences?.hints) ? preferences.hints.map((h) => (typeof h?.name === 'string' ? h.name : '')).filter(Boolean) : [];
     return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), this.#sendSample(ask))}>
       ${this.#renderHeader(ask, 'The server asks your model for a reply')}
       <p id="message" part="message">Review the conversation the server wants answered. You may edit the reply before sending it, or reject the request.</p>
