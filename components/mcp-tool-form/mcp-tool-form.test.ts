@@ -460,6 +460,25 @@ describe('patterns that could backtrack for exponential time (ReDoS)', () => {
   });
 });
 
+describe('lists that would start with too many controls', () => {
+  test('a required list with minItems 100000 is a JSON editor with the reason, not 100000 inputs', async () => {
+    const form = await mount({ tool: tool('bulk', { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' }, minItems: 100_000 } }, required: ['ids'] }) });
+    expect(field(form, '/ids').textContent).toMatch(/starts with 100000 items, too many to show as fields \(at most 200\); enter it as JSON/);
+    expect(root(form).querySelectorAll('input').length).toBeLessThan(10);
+    await type(form, '/ids', '["a","b"]');
+    // Sent as typed; the server's schema check (minItems) is reported by the validator, not by a frozen page.
+    expect(form.value).toEqual({ ids: ['a', 'b'] });
+  });
+
+  test('a default of 5000 items takes the JSON editor too; 200 items still get fields', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `item-${i}`);
+    const big = await mount({ tool: tool('big', { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: many } } }) });
+    expect(control(big, '/tags', 'textarea')).toBeTruthy();
+    const fine = await mount({ tool: tool('fine', { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, minItems: 200 } }, required: ['tags'] }) });
+    expect(field(fine, '/tags').querySelectorAll('input').length).toBe(200);
+  });
+});
+
 describe('field case C15: empty and omitted arguments', () => {
   // Our own fixture teaching the same rules as C15.
   const schema = {
@@ -862,6 +881,37 @@ describe('calling tools on the demo server', () => {
     await click(form, part(root(form), 'submit-button'));
     await expect.poll(() => form.result).toBeDefined();
     expect(form.result!.structuredContent).toMatchObject({ city: 'Porto' });
+  });
+
+  test('a tools/list_changed about another tool keeps what the user typed and the result shown', async () => {
+    const connection = document.createElement('mcp-connection');
+    connection.setAttribute('server-url', demoUrl());
+    const form = document.createElement('mcp-tool-form');
+    form.toolName = 'get_weather';
+    form.noDrafts = true;
+    connection.append(form);
+    document.body.append(connection);
+    await expect.poll(() => form.effectiveTool?.name, { timeout: 10_000 }).toBe('get_weather');
+    await expect.poll(() => connection.listening, { timeout: 10_000 }).toBe(true);
+    await type(form, '/city', 'Braga');
+    await click(form, part(root(form), 'submit-button'));
+    await expect.poll(() => form.result).toBeDefined();
+    await type(form, '/city', 'Coimbra');
+    const client = connection.client!;
+    const before = form.effectiveTool;
+    try {
+      await client.callTool('toggle_bonus', {});
+      // The connection and the form re-list after the notification.
+      await expect.poll(() => client.tool('bonus'), { timeout: 10_000 }).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await form.updateComplete;
+      expect(form.effectiveTool).toBe(before);
+      expect(control(form, '/city').value).toBe('Coimbra');
+      expect(form.value).toMatchObject({ city: 'Coimbra' });
+      expect(root(form).querySelector('mcp-tool-result')).not.toBeNull();
+    } finally {
+      await client.callTool('toggle_bonus', {}); // the demo server is shared: put the bonus tool away again
+    }
   });
 
   test('input and change reach the host for typing and for button actions', async () => {

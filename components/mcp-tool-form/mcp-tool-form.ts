@@ -21,7 +21,7 @@ import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
 import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
-import { isRecord, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
+import { isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { buildArguments, valueToDraft, type Draft, type LocalIssue, type UnionChoice } from './draft.js';
 import { FieldRenderer, type RenderHost } from './fields.js';
@@ -40,6 +40,15 @@ export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
 
 /** How long after the last keystroke a draft is saved, in ms. */
 const SAVE_DELAY_MS = 250;
+
+/** Whether two tool definitions are the same JSON (a schema too deep to compare counts as changed). */
+function sameDefinition(a: Tool, b: Tool): boolean {
+  try {
+    return jsonEqual(a, b);
+  } catch {
+    return false;
+  }
+}
 
 let validatorLoad: Promise<void> | undefined;
 
@@ -366,7 +375,9 @@ export class McpToolForm extends LitElement {
       if (token !== this.#loadToken) return;
       const found = tools.find((tool) => tool.name === name);
       if (found) {
-        this._tool = found;
+        // A list change about other tools re-lists this one too: an unchanged definition keeps
+        // the form as it is — what the user typed and the result shown.
+        if (!this._tool || !sameDefinition(this._tool, found)) this._tool = found;
         this._loadError = undefined;
       } else {
         this._tool = undefined;

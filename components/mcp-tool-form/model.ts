@@ -616,6 +616,12 @@ export class FormModel {
       items = schema.items;
     }
     if (prefix.length === 0 && isAny(items)) return this.#json(context, schema, 'free', undefined, 'array');
+    // A list that starts with thousands of items (minItems, a tuple, a default) would render thousands of
+    // controls at once: the JSON editor takes it instead, bounded.
+    const start = Math.max(num(schema.minItems) ?? 0, prefix.length, Array.isArray(schema.default) ? schema.default.length : 0);
+    if (start > MAX_LIST_ITEMS) {
+      return this.#json(context, schema, 'fallback', { keyword: 'minItems', message: `This list starts with ${start} items, too many to show as fields (at most ${MAX_LIST_ITEMS}); enter it as JSON.` }, 'array');
+    }
     const field: ArrayField = {
       ...this.#base('array', schema, context),
       kind: 'array',
@@ -634,6 +640,9 @@ export class FormModel {
     return field;
   }
 }
+
+/** The most items a list may start with and still be shown as fields. */
+export const MAX_LIST_ITEMS = 200;
 
 function inferType(schema: JsonRecord): string | undefined {
   if (isRecord(schema.properties) || isRecord(schema.patternProperties) || schema.additionalProperties !== undefined || Array.isArray(schema.required)) return 'object';
