@@ -11,7 +11,7 @@ import '../index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
 import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
-import { clearPending, loadPending } from './pending.js';
+import { clearAllPending, holdPending, loadAllPending, loadPending, savePending } from './pending.js';
 
 const url = inject('demoServerUrl');
 
@@ -40,7 +40,7 @@ const shadow = (selector: string) => dialog.shadowRoot!.querySelector<HTMLElemen
 
 beforeEach(async () => {
   cleanup();
-  await clearPending(url);
+  await clearAllPending(url);
 });
 afterEach(() => cleanup());
 
@@ -436,7 +436,9 @@ describe('resume after a reload', () => {
     await setup();
     const abandoned = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
     await vi.waitFor(() => expect(dialogOpen()).toBe(true));
-    await vi.waitFor(async () => expect((await loadPending(url))?.target).toBe('book_table'));
+    // Stored, and marked alive while this page is still asking.
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true }))[0]?.target).toBe('book_table'));
+    expect(await loadPending(url)).toBeUndefined();
     // "Reload": the page's elements go away with the call unanswered.
     cleanup();
     expect(await abandoned).toBeDefined();
@@ -456,6 +458,39 @@ describe('resume after a reload', () => {
     expect(textOf((await result).detail.result)).toBe('Booked Eira for 2 on 2026-07-07, indoor.');
     expect(await loadPending(url)).toBeUndefined();
   });
+
+  test('one record per call: two calls waiting at once are both kept', async () => {
+    await setup();
+    const first = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
+    const second = client.callTool('book_table', { restaurant: 'Mar' }).catch((e) => e);
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true })).map((p) => (p.params as { arguments: { restaurant: string } }).arguments.restaurant).sort()).toEqual(['Eira', 'Mar']));
+    cleanup();
+    await Promise.all([first, second]);
+    // Removed with the page: no longer alive, both can be offered.
+    await vi.waitFor(async () => expect(await loadAllPending(url)).toHaveLength(2));
+  });
+
+  test('a manual-mode call the dialog never shows is not stored', async () => {
+    await setup();
+    const interim = await client.callTool('book_table', { restaurant: 'Eira' }, { inputRequired: 'manual' });
+    expect(interim.resultType).toBe('input_required');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(dialogOpen()).toBe(false);
+    expect(await loadAllPending(url)).toEqual([]);
+  });
+
+  test('a call another open tab is still answering is not offered here', async () => {
+    // "Another tab": a stored call whose Web Lock is held.
+    await savePending({ id: 'other-tab', url, method: 'tools/call', target: 'book_table', params: { name: 'book_table', arguments: {} }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
+    const release = holdPending('other-tab');
+    await vi.waitFor(async () => expect(await loadPending(url)).toBeUndefined());
+    await setup();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(shadow('[data-action="resume"]')).toBeNull();
+    // Once that tab is gone (reloaded, closed), the call can be resumed.
+    release();
+    await vi.waitFor(async () => expect((await loadPending(url))?.id).toBe('other-tab'));
+  });
 });
 
 describe('storage', () => {
@@ -467,8 +502,7 @@ describe('storage', () => {
     await saveDraft('draft-key', { a: 1 });
     const other = createStore('mcp-elements', 'era');
     await set('x', 1, other);
-    const { savePending } = await import('./pending.js');
-    await savePending({ url, method: 'tools/call', target: 't', params: { name: 't' }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
+    await savePending({ id: 'storage-test', url, method: 'tools/call', target: 't', params: { name: 't' }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
     expect((await loadPending(url))?.interim.requestState).toBe('s');
     expect(await loadDraft('draft-key')).toEqual({ a: 1 });
     expect(await get('x', other)).toBe(1);

@@ -28,7 +28,7 @@ import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../eve
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
-import { clearPending, loadPending, savePending, type PendingCall } from './pending.js';
+import { clearPending, holdPending, loadPending, savePending, type PendingCall } from './pending.js';
 import { reviewUrl, type UrlReview } from './url.js';
 
 /** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
@@ -154,6 +154,8 @@ export class McpElicitationDialog extends LitElement {
   readonly #internals: ElementInternals;
   readonly #queue: Ask[] = [];
   readonly #rounds = new Map<number, RoundEvent[]>();
+  /** Calls this dialog is asking about, stored for resume: record id and the lock that marks them alive. */
+  readonly #pending = new Map<number, { id: string; release: () => void }>();
   #registered: { client: McpClient; off: (() => void)[] } | undefined;
   #returnFocus: HTMLElement | null = null;
 
@@ -175,6 +177,9 @@ export class McpElicitationDialog extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#unregister();
+    // The records stay, to be offered again; this page no longer answers them.
+    for (const { release } of this.#pending.values()) release();
+    this.#pending.clear();
     for (const ask of [...this.#queue, ...(this._active ? [this._active] : [])]) ask.reject(new McpClientError('aborted', 'The elicitation dialog was removed from the page'));
     this.#queue.length = 0;
     this._active = undefined;
@@ -231,19 +236,39 @@ export class McpElicitationDialog extends LitElement {
     this.#rounds.set(event.callId, list);
     if (this.#rounds.size > 50) this.#rounds.delete(this.#rounds.keys().next().value!);
     if (this._active?.context.callId === event.callId) this.requestUpdate();
-    if (this.noResume) return;
-    if (event.phase === 'input_required') {
-      void savePending({
-        url: client.url.href,
-        method: event.method,
-        target: event.target,
-        params: event.params,
-        interim: { resultType: 'input_required', ...(event.inputRequests ? { inputRequests: event.inputRequests } : {}), ...(event.requestState !== undefined ? { requestState: event.requestState } : {}) },
-        savedAt: Date.now(),
-      });
-    } else if (event.phase === 'complete' || event.phase === 'error') {
-      void clearPending(client.url.href);
+    const stored = this.#pending.get(event.callId);
+    if (stored && (event.phase === 'complete' || event.phase === 'error')) {
+      this.#pending.delete(event.callId);
+      stored.release();
+      void clearPending(stored.id);
     }
+  }
+
+  /**
+   * Stores the round the user is being asked about, so a reload can resume it. Only
+   * rounds this dialog shows are stored — not manual-mode calls, nor ones a host or
+   * a policy answered — one record per call, updated each round.
+   */
+  #persist(context: InputContext): void {
+    const client = this.client;
+    if (this.noResume || !client) return;
+    const round = this.#rounds.get(context.callId)?.findLast((event) => event.phase === 'input_required');
+    if (!round) return;
+    let stored = this.#pending.get(context.callId);
+    if (!stored) {
+      const id = crypto.randomUUID();
+      stored = { id, release: holdPending(id) };
+      this.#pending.set(context.callId, stored);
+    }
+    void savePending({
+      id: stored.id,
+      url: client.url.href,
+      method: round.method,
+      target: round.target,
+      params: round.params,
+      interim: { resultType: 'input_required', ...(round.inputRequests ? { inputRequests: round.inputRequests } : {}), ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) },
+      savedAt: Date.now(),
+    });
   }
 
   async #offerResume(client: McpClient): Promise<void> {
@@ -259,7 +284,7 @@ export class McpElicitationDialog extends LitElement {
     const client = this.client;
     this._resume = undefined;
     if (!pending || !client) return this.#hideIfIdle();
-    await clearPending(pending.url);
+    await clearPending(pending.id);
     if (!accept) return this.#hideIfIdle();
     this.#hideIfIdle();
     try {
@@ -290,6 +315,7 @@ export class McpElicitationDialog extends LitElement {
     }
     const automatic = await this.#policyAnswer(request, context);
     if (automatic !== undefined) return automatic;
+    this.#persist(context);
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator();
 
     return new Promise<InputResponse>((resolve, reject) => {
