@@ -377,7 +377,7 @@ export class McpConnection extends LitElement {
 
   protected override render() {
     const server = this._server;
-    const name = server?.serverInfo ? `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}` : this.#host();
+    const name = server?.serverInfo ? [server.serverInfo.title ?? server.serverInfo.name, server.serverInfo.version].filter(Boolean).join(' ') : this.#host();
     const statusText =
       this._status === 'connected'
         ? `Connected · ${this._tools.length} tool${this._tools.length === 1 ? '' : 's'}`

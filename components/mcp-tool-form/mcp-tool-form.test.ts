@@ -460,6 +460,21 @@ describe('patterns that could backtrack for exponential time (ReDoS)', () => {
   });
 });
 
+describe('a tool definition set directly (not checked by the client)', () => {
+  test('a title or name that is an object, even one shaped like a Lit template, is shown as text', async () => {
+    const template = { _$litType$: 1, strings: ['<img src=x data-injected>'], values: [] };
+    const hostile = { name: 'plain', title: template, inputSchema: { type: 'object', properties: { a: { type: 'string' } } } } as unknown as Tool;
+    const form = await mount({ tool: hostile });
+    expect(part(root(form), 'title').textContent).toBe('plain');
+    expect(root(form).querySelector('[data-injected]')).toBeNull();
+    expect(field(form, '/a')).toBeTruthy();
+    // A name that is not a string: no form (it could not be called), a clear message.
+    const odd = await mount({ tool: { name: { toString: 'x' }, inputSchema: { type: 'object', properties: { b: { type: 'string' } } } } as unknown as Tool });
+    expect(part(root(odd), 'call-error').textContent).toBe('The tool definition has no string name or no object inputSchema.');
+    expect(root(odd).querySelector('input')).toBeNull();
+  });
+});
+
 describe('lists that would start with too many controls', () => {
   test('a required list with minItems 100000 is a JSON editor with the reason, not 100000 inputs', async () => {
     const form = await mount({ tool: tool('bulk', { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' }, minItems: 100_000 } }, required: ['ids'] }) });

@@ -50,6 +50,21 @@ function sameDefinition(a: Tool, b: Tool): boolean {
   }
 }
 
+/**
+ * The tool's display name, always a string: a definition set directly on `.tool`
+ * has not been through the client's checks, and Lit would treat some objects as templates.
+ */
+function toolTitle(tool: Tool): string {
+  if (typeof tool.title === 'string') return tool.title;
+  if (typeof tool.annotations?.title === 'string') return tool.annotations.title;
+  return tool.name;
+}
+
+/** Whether a tool definition has what the form needs: a string name and an object inputSchema. */
+function usableTool(tool: Tool): boolean {
+  return typeof tool.name === 'string' && isRecord(tool.inputSchema);
+}
+
 let validatorLoad: Promise<void> | undefined;
 
 /** Issue keywords that only say "one of the alternatives failed": noise when a precise issue exists. */
@@ -270,7 +285,9 @@ export class McpToolForm extends LitElement {
 
   /** The tool definition in use. */
   get effectiveTool(): Tool | undefined {
-    return this.tool ?? this._tool;
+    // A definition set directly has not been through the client's checks.
+    if (this.tool) return usableTool(this.tool) ? this.tool : undefined;
+    return this._tool;
   }
 
   /** What the form is doing. */
@@ -718,7 +735,7 @@ export class McpToolForm extends LitElement {
   }
 
   #header(tool: Tool): TemplateResult {
-    const title = tool.title ?? (typeof tool.annotations?.title === 'string' ? tool.annotations.title : undefined) ?? tool.name;
+    const title = toolTitle(tool);
     return html`<slot name="header"
       ><header part="header">
         <h2 part="title">${title}</h2>
@@ -765,7 +782,7 @@ export class McpToolForm extends LitElement {
     if (this._phase !== 'confirming') return nothing;
     const id = idFor('c', tool.name);
     return html`<div part="confirm" role="group" aria-labelledby="${id}-title" aria-describedby="${id}-text">
-      <p id="${id}-title"><strong>${tool.title ?? tool.name} is marked as destructive.</strong></p>
+      <p id="${id}-title"><strong>${toolTitle(tool)} is marked as destructive.</strong></p>
       <p id="${id}-text">It may delete or overwrite data. Call it with these arguments?</p>
       <pre part="confirm-arguments">${stringifyBounded(args).text}</pre>
       <div part="actions">
@@ -797,7 +814,8 @@ export class McpToolForm extends LitElement {
       return html`<div part="form">
         ${this._phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${this.toolName}…</p>` : nothing}
         ${this._loadError ? html`<div part="call-error" role="alert">${this.#errorText(this._loadError)}</div>` : nothing}
-        ${!this._loadError && this._phase !== 'loading'
+        ${this.tool && !usableTool(this.tool) ? html`<div part="call-error" role="alert">The tool definition has no string name or no object inputSchema.</div>` : nothing}
+        ${!this._loadError && !this.tool && this._phase !== 'loading'
           ? html`<p part="status" role="status">${this.toolName ? (this.effectiveClient ? `Waiting for the tool ${this.toolName}…` : 'No client: put this form inside <mcp-connection> or set .client.') : 'No tool selected.'}</p>`
           : nothing}
       </div>`;
