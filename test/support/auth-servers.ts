@@ -14,10 +14,10 @@
  *
  * Every request is recorded so tests can assert what went over the wire.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AuthorizationOpener } from '../../src/auth/index.js';
 import { startModernServer, type ModernServer } from './servers.js';
+import { closeServer as close, listen, readBody } from './http.js';
 
 export interface Recorded {
   method: string;
@@ -36,14 +36,6 @@ async function sha256(text: string): Promise<string> {
   return b64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function parseBody(text: string, type: string | undefined): Record<string, any> {
   if (!text) return {};
@@ -57,17 +49,7 @@ function parseBody(text: string, type: string | undefined): Record<string, any> 
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
-  });
-}
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });

@@ -15,13 +15,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { fromJsonSchema, legacyStatelessFallback, McpServer, type CallToolResult, type EventStore } from '@modelcontextprotocol/server';
 import type { RecordedRequest, RunningServer } from './servers.js';
+import { listen, readBody } from './http.js';
 
 const require = createRequire(import.meta.url);
 
@@ -117,18 +118,7 @@ export function recordingFetch(base: typeof fetch = fetch): { fetch: typeof fetc
   return { fetch: wrapped, records, posts: () => records.filter((r) => r.method === 'POST').map((r) => r.body) };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
 
 const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });

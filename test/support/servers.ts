@@ -7,8 +7,7 @@
  * - {@link startRawServer}: a bare `node:http` server for faults a real server
  *   cannot be made to produce (exact bytes, broken framing, wrong content types).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod/v4';
 import {
@@ -24,6 +23,7 @@ import {
   type InputRequiredResult,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
+import { closeServer, listen, readBody } from './http.js';
 
 export interface RecordedRequest {
   method: string;
@@ -49,27 +49,8 @@ export interface ModernServer extends RunningServer {
   setBonus(enabled: boolean): void;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
-  });
-}
 
 /** A tool schema from plain JSON Schema (the SDK's JSON-Schema typing is narrower than real schemas). */
 const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
