@@ -98,7 +98,7 @@ export function checkHeaderBindings(inputSchema: unknown, maxNodes = 10_000): He
     for (const keyword of SCHEMA_VALUES) {
       const sub = schema[keyword];
       if (Array.isArray(sub)) sub.forEach((s, i) => pending.push({ schema: s, path: null, where: `${where}/${keyword}/${i}` }));
-      else pending.push({ schema: sub, path: null, where: `${where}/${keyword}` });
+      else if (isObject(sub)) pending.push({ schema: sub, path: null, where: `${where}/${keyword}` }); // absent keywords cost nothing
     }
     for (const keyword of SCHEMA_ARRAYS) {
       const list = schema[keyword];
