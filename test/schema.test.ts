@@ -37,6 +37,20 @@ describe('dialects', () => {
     expect(validate({ pet: 'p1', zone: 'z' })).toEqual({ valid: true });
   });
 
+  test('a schema that breaks its dialect\'s meta-schema is refused as invalid, in both dialects', async () => {
+    // The meta-schemas are what catch these: without them ajv compiles all three silently.
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, /^The schema is invalid: .*minLength must be >= 0/],
+      [{ type: 'object', properties: { a: 5 } }, /^The schema is invalid: .*properties\/a must be object,boolean/],
+      [{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['a', 'a'] }, /^The schema is invalid: .*required must NOT have duplicate items/],
+    ];
+    for (const [schema, message] of cases) {
+      const error = await compileSchema(schema).catch((e) => e);
+      expect(McpClientError.isInstance(error) && error.code).toBe('schema');
+      expect(error.message).toMatch(message);
+    }
+  });
+
   test('formats are checked (date, date-time, email, uri, uuid)', async () => {
     const validate = await compileSchema({
       type: 'object',
