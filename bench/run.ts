@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       ['fullKit', 'bench/entries/full-kit.ts'],
     ] as const) {
       const dir = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
-      const size = await buildAndMeasure(root, entry, join(www, dir));
+      const size = await buildAndMeasure(root, entry, join(www, dir), `/${dir}/`);
       sizes.set(name, size);
       log(`  ${name}: eager ${size.eager.raw} B raw, ${size.eager.gzip} B gzip, ${size.eager.brotli} B brotli; all chunks ${size.all.gzip} B gzip`);
     }

@@ -65,6 +65,8 @@ function sum(list: Bytes[]): Bytes {
 }
 
 function origin(id: string, root: string): string {
+  // Bundler-generated modules (`\0vite/preload-helper.js`, `\0rolldown/runtime.js`).
+  if (id.startsWith('\0')) return id.slice(1).replace(/\.js$/, '');
   const modules = id.lastIndexOf('node_modules/');
   if (modules >= 0) {
     const parts = id.slice(modules + 'node_modules/'.length).split('/');
@@ -77,14 +79,31 @@ function origin(id: string, root: string): string {
 }
 
 /**
- * Builds `entry` into `outDir` and measures it.
+ * Builds `entry` into `outDir` the way a page's app build does, and measures it.
+ *
+ * An app build, not library mode. Library mode keeps every entry's export
+ * signature strict, so Rolldown may not merge modules the entry shares with
+ * lazily loaded chunks into the entry chunk: they become small files of their
+ * own (8 eager files for the core instead of 1); it also leaves the whitespace
+ * of ES output for the consumer's bundler to remove. A consumer's app build
+ * does neither: its entry is the page's script, whose exports nobody imports,
+ * so shared modules join it. Here the entry's `open` export must survive (the
+ * bench page imports it), hence `preserveEntrySignatures: 'allow-extension'`:
+ * exports kept, merging allowed. (`false`, an app's default, would drop the
+ * unused exports and with them the whole entry.) Checked against a real HTML
+ * app build of the core entry: the same chunks, plus Vite's modulepreload
+ * polyfill (about 270 B gzip) in the HTML entry, which is not counted here.
+ *
  * @param root - the project root (module ids are reported relative to it).
+ * @param base - the URL path the files are served from (for the preload helper
+ *   Vite adds to dynamic imports, as in any app build).
  */
-export async function buildAndMeasure(root: string, entry: string, outDir: string): Promise<BundleSize> {
+export async function buildAndMeasure(root: string, entry: string, outDir: string, base = '/'): Promise<BundleSize> {
   const name = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
   const output = (await build({
     configFile: false,
     root,
+    base,
     logLevel: 'silent',
     // An app build replaces NODE_ENV; libraries that check it must see production.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
@@ -93,10 +112,15 @@ export async function buildAndMeasure(root: string, entry: string, outDir: strin
       emptyOutDir: true,
       minify: true,
       target: 'es2022',
-      lib: { entry: join(root, entry), formats: ['es'], fileName: name },
+      // Stable names: the bench page imports `/<name>/<name>.js`.
+      rolldownOptions: {
+        input: { [name]: join(root, entry) },
+        preserveEntrySignatures: 'allow-extension',
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      },
     },
-  })) as Rollup.RollupOutput[];
-  const chunks = output.flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const chunks = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
   const main = chunks.find((c) => c.isEntry)!;
   const eager = new Set<Rollup.OutputChunk>();
