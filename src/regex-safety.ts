@@ -1,70 +1,142 @@
 /**
  * A static check for regular expressions that can make a backtracking engine
- * (V8's, the browser's `pattern` attribute) run for exponential time — ReDoS.
+ * (V8's, the browser's `pattern` attribute) run for exponential or high-degree
+ * polynomial time — ReDoS.
  *
  * Schemas come from servers (spec: server/tools `inputSchema` / `outputSchema`,
  * client/elicitation `requestedSchema`), so a `pattern` like `^(a+)+$` checked
  * against 30 characters would freeze the page. The kit does not run such a
  * pattern: the check is skipped and reported instead.
  *
- * The check looks for the shapes behind exponential backtracking:
- * - a repeated group whose body has a variable-length part and no fixed,
- *   disjoint separator to split iterations (`(a+)+`, `(\w+\s?)*`, `(a{1,3})+`);
- * - a repeated group whose alternatives can start with the same character
- *   (`(a|ab)+`, `(\w|\d)*`).
- * Safe look-alikes pass: `(\.\d+)+`, `(;\d+)*`, `(\d{3})+`, `([a-z]+-)*`.
- * Polynomial (not exponential) backtracking, such as `\d+\d+$`, is not reported.
- * A pattern too long or too deeply nested to analyze counts as risky.
+ * What counts as risky:
+ * - a repeated group whose body has a variable part — a quantifier, an
+ *   alternation of different lengths or with alternatives that can start alike,
+ *   a back-reference — and no fixed, disjoint separator to split iterations
+ *   (`(a+)+`, `(\w+\s?)*`, `(a{1,3})+`, `((a|aa))+`);
+ * - a repeated group whose alternatives can start alike (`(a|ab)+`);
+ * - more than {@link MAX_AMBIGUOUS} alternations whose alternatives can start
+ *   alike (`(a|a)(a|a)…`: each one doubles the work on a failing input);
+ * - three or more adjacent unbounded repeats that can match the same characters
+ *   (`\d*\d*\d*x`: polynomial of that degree).
+ * Safe look-alikes pass: `(\.\d+)+`, `(;\d+)*`, `(\d{3})+`, `(\d+(?:,|;))*`,
+ * `[\p{L}]+(?:[ '-][\p{L}]+)*`. Character sets are exact for ASCII; case-insensitive
+ * groups fold ASCII letters; Unicode letter/number properties are taken as "not
+ * ASCII punctuation or space". A pattern too long or too deeply nested to analyze
+ * counts as risky.
  *
  * @module
  */
 
-/** Characters one atom can match: code point ranges, possibly negated, or anything. */
-type CharSet = { ranges: [number, number][]; negated: boolean } | 'any';
+/** Characters as sorted, disjoint, inclusive code point ranges. */
+type Ranges = readonly (readonly [number, number])[];
 
 interface Item {
   kind: 'atom' | 'group' | 'assertion' | 'backref';
-  set?: CharSet;
-  /** Alternatives of a group, each a sequence. */
+  /** Characters an atom matches. */
+  set?: Ranges;
+  /** Alternatives of a group or look-around, each a sequence. */
   alternatives?: Item[][];
+  /** Quantifier bounds (1, 1 when there is none). */
   min: number;
   max: number;
 }
 
 const MAX_LENGTH = 4096;
 const MAX_DEPTH = 48;
+/** How many ambiguous alternations a pattern may have (2^8 = 256 times the work at worst). */
+const MAX_AMBIGUOUS = 8;
+const TOP = 0x10ffff;
 
-const DIGIT: [number, number][] = [[48, 57]];
-const WORD: [number, number][] = [[48, 57], [65, 90], [95, 95], [97, 122]];
-const SPACE: [number, number][] = [[9, 13], [32, 32], [160, 160], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
+const ANY: Ranges = [[0, TOP]];
+const NONE: Ranges = [];
+const DIGIT: Ranges = [[48, 57]];
+const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]];
+const SPACE: Ranges = [[9, 13], [32, 32], [160, 160], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
+/** A superset of what a Unicode letter, number or mark property matches: anything but ASCII punctuation, space and controls. */
+const UNICODE_WORDISH: Ranges = [[48, 57], [65, 90], [97, 122], [128, TOP]];
+const WORDISH_PROPERTY = /^(?:L|Letter|Lu|Uppercase_Letter|Ll|Lowercase_Letter|Lt|Titlecase_Letter|Lm|Modifier_Letter|Lo|Other_Letter|LC|Cased_Letter|M|Mark|Mn|Mc|Me|N|Number|Nd|Decimal_Number|digit|Nl|No|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|(?:Script|sc|Script_Extensions|scx)=\w+)$/;
 const ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, v: 11, f: 12, '0': 0 };
 
 class Unanalyzable extends Error {}
 
-function single(code: number): CharSet {
-  return { ranges: [[code, code]], negated: false };
-}
+// --- character sets ----------------------------------------------------------------------------
 
-function overlaps(a: CharSet, b: CharSet): boolean {
-  if (a === 'any' || b === 'any') return true;
-  if (a.negated && b.negated) return true;
-  if (a.negated || b.negated) {
-    // A positive set overlaps a negated one unless every one of its ranges lies inside the negated ranges.
-    const [positive, negative] = a.negated ? [b, a] : [a, b];
-    return !positive.ranges.every(([lo, hi]) => negative.ranges.some(([nlo, nhi]) => nlo <= lo && hi <= nhi));
+function normalize(ranges: (readonly [number, number])[]): Ranges {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out.at(-1);
+    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
   }
-  return a.ranges.some(([lo, hi]) => b.ranges.some(([blo, bhi]) => lo <= bhi && blo <= hi));
+  return out;
 }
 
-function union(a: CharSet | undefined, b: CharSet): CharSet {
-  if (!a) return b;
-  if (a === 'any' || b === 'any' || a.negated || b.negated) return 'any';
-  return { ranges: [...a.ranges, ...b.ranges], negated: false };
+function complement(ranges: Ranges): Ranges {
+  const out: [number, number][] = [];
+  let next = 0;
+  for (const [lo, hi] of ranges) {
+    if (lo > next) out.push([next, lo - 1]);
+    next = hi + 1;
+  }
+  if (next <= TOP) out.push([next, TOP]);
+  return out;
 }
+
+function union(a: Ranges, b: Ranges): Ranges {
+  return a.length === 0 ? b : b.length === 0 ? a : normalize([...a, ...b]);
+}
+
+function overlaps(a: Ranges, b: Ranges): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const [alo, ahi] = a[i]!;
+    const [blo, bhi] = b[j]!;
+    if (alo <= bhi && blo <= ahi) return true;
+    if (ahi < bhi) i++;
+    else j++;
+  }
+  return false;
+}
+
+/** Adds the other case of ASCII letters (a case-insensitive group). */
+function foldCase(ranges: Ranges): Ranges {
+  const extra: [number, number][] = [];
+  for (const [lo, hi] of ranges) {
+    const upper: [number, number] = [Math.max(lo, 65), Math.min(hi, 90)];
+    const lower: [number, number] = [Math.max(lo, 97), Math.min(hi, 122)];
+    if (upper[0] <= upper[1]) extra.push([upper[0] + 32, upper[1] + 32]);
+    if (lower[0] <= lower[1]) extra.push([lower[0] - 32, lower[1] - 32]);
+  }
+  return extra.length ? normalize([...ranges, ...extra]) : ranges;
+}
+
+/** Whether any two of the sets overlap (a sweep, not every pair: alternations can be long). */
+function anyTwoOverlap(sets: Ranges[]): boolean {
+  const all = sets.flatMap((ranges, owner) => ranges.map(([lo, hi]) => ({ lo, hi, owner })));
+  all.sort((a, b) => a.lo - b.lo);
+  // The two furthest-reaching ranges seen so far, from different owners.
+  let first = { hi: -1, owner: -1 };
+  let second = { hi: -1, owner: -1 };
+  for (const { lo, hi, owner } of all) {
+    const other = first.owner !== owner ? first : second;
+    if (other.owner !== -1 && other.hi >= lo) return true;
+    if (owner === first.owner) first = { hi: Math.max(first.hi, hi), owner };
+    else if (hi > first.hi) [first, second] = [{ hi, owner }, first];
+    else if (hi > second.hi) second = { hi, owner };
+  }
+  return false;
+}
+
+const single = (code: number): Ranges => [[code, code]];
+
+// --- parsing -----------------------------------------------------------------------------------
 
 /** A recursive-descent reader of JavaScript regular expression syntax (u and v modes included, approximately). */
 class Parser {
   #i = 0;
+  #ignoreCase = false;
   constructor(readonly source: string) {}
 
   parse(): Item[][] {
@@ -75,6 +147,10 @@ class Parser {
 
   #peek(offset = 0): string | undefined {
     return this.source[this.#i + offset];
+  }
+
+  #chars(ranges: Ranges): Ranges {
+    return this.#ignoreCase ? foldCase(ranges) : ranges;
   }
 
   #alternation(depth: number): Item[][] {
@@ -96,90 +172,84 @@ class Parser {
   #atom(depth: number): Item {
     const c = this.source[this.#i++]!;
     if (c === '^' || c === '$') return { kind: 'assertion', min: 1, max: 1 };
-    if (c === '.') return { kind: 'atom', set: 'any', min: 1, max: 1 };
-    if (c === '[') return { kind: 'atom', set: this.#class(), min: 1, max: 1 };
-    if (c === '(') {
-      let kind: Item['kind'] = 'group';
-      if (this.#peek() === '?') {
-        const next = this.#peek(1);
-        if (next === '=' || next === '!') {
-          this.#i += 2;
-          kind = 'assertion';
-        } else if (next === '<' && (this.#peek(2) === '=' || this.#peek(2) === '!')) {
-          this.#i += 3;
-          kind = 'assertion';
-        } else if (next === '<') {
-          const end = this.source.indexOf('>', this.#i);
-          if (end < 0) throw new Unanalyzable('unterminated group name');
-          this.#i = end + 1;
-        } else {
-          // (?:…) and modifier groups such as (?i:…)
-          const colon = this.source.indexOf(':', this.#i);
-          if (colon < 0) throw new Unanalyzable('unknown group');
-          this.#i = colon + 1;
-        }
-      }
-      const alternatives = this.#alternation(depth + 1);
-      if (this.source[this.#i++] !== ')') throw new Unanalyzable('unterminated group');
-      // A look-around is zero width, but what it contains can still backtrack.
-      return { kind, alternatives, min: 1, max: 1 };
-    }
+    if (c === '.') return { kind: 'atom', set: ANY, min: 1, max: 1 };
+    if (c === '[') return { kind: 'atom', set: this.#chars(this.#class()), min: 1, max: 1 };
+    if (c === '(') return this.#group(depth);
     if (c === '\\') return this.#escape();
-    return { kind: 'atom', set: single(c.codePointAt(0)!), min: 1, max: 1 };
+    return { kind: 'atom', set: this.#chars(single(c.codePointAt(0)!)), min: 1, max: 1 };
+  }
+
+  #group(depth: number): Item {
+    let kind: Item['kind'] = 'group';
+    const outerCase = this.#ignoreCase;
+    if (this.#peek() === '?') {
+      const next = this.#peek(1);
+      if (next === '=' || next === '!') {
+        this.#i += 2;
+        kind = 'assertion';
+      } else if (next === '<' && (this.#peek(2) === '=' || this.#peek(2) === '!')) {
+        this.#i += 3;
+        kind = 'assertion';
+      } else if (next === '<') {
+        const end = this.source.indexOf('>', this.#i);
+        if (end < 0) throw new Unanalyzable('unterminated group name');
+        this.#i = end + 1;
+      } else {
+        // (?:…) and modifier groups: (?i:…), (?-i:…), (?ims-s:…)
+        const match = /\?([a-z]*)(?:-([a-z]*))?:/y;
+        match.lastIndex = this.#i;
+        const found = match.exec(this.source);
+        if (!found) throw new Unanalyzable('unknown group');
+        if (found[1]!.includes('i')) this.#ignoreCase = true;
+        if (found[2]?.includes('i')) this.#ignoreCase = false;
+        this.#i = match.lastIndex;
+      }
+    }
+    const alternatives = this.#alternation(depth + 1);
+    this.#ignoreCase = outerCase;
+    if (this.source[this.#i++] !== ')') throw new Unanalyzable('unterminated group');
+    // A look-around is zero width, but what it contains can still backtrack.
+    return { kind, alternatives, min: 1, max: 1 };
   }
 
   #escape(): Item {
-    const c = this.source[this.#i++];
+    const c = this.source[this.#i];
     if (c === undefined) throw new Unanalyzable('trailing backslash');
-    const atom = (set: CharSet): Item => ({ kind: 'atom', set, min: 1, max: 1 });
-    switch (c) {
-      case 'b':
-      case 'B':
-        return { kind: 'assertion', min: 1, max: 1 };
-      case 'd':
-        return atom({ ranges: DIGIT, negated: false });
-      case 'D':
-        return atom({ ranges: DIGIT, negated: true });
-      case 'w':
-        return atom({ ranges: WORD, negated: false });
-      case 'W':
-        return atom({ ranges: WORD, negated: true });
-      case 's':
-        return atom({ ranges: SPACE, negated: false });
-      case 'S':
-        return atom({ ranges: SPACE, negated: true });
-      case 'k': {
-        const end = this.source.indexOf('>', this.#i);
-        if (this.#peek() === '<' && end > 0) {
-          this.#i = end + 1;
-          return { kind: 'backref', set: 'any', min: 0, max: Infinity };
-        }
-        return atom(single(107));
-      }
-      default: {
-        if (c >= '1' && c <= '9') {
-          while (/\d/.test(this.#peek() ?? '')) this.#i++;
-          return { kind: 'backref', set: 'any', min: 0, max: Infinity };
-        }
-        this.#i--;
-        return atom(this.#escapedChar());
+    if (c === 'b' || c === 'B') {
+      this.#i++;
+      return { kind: 'assertion', min: 1, max: 1 };
+    }
+    if (c === 'k' && this.#peek(1) === '<') {
+      const end = this.source.indexOf('>', this.#i);
+      if (end > 0) {
+        this.#i = end + 1;
+        return { kind: 'backref', min: 1, max: 1 };
       }
     }
+    if (c >= '1' && c <= '9') {
+      while (/\d/.test(this.#peek() ?? '')) this.#i++;
+      return { kind: 'backref', min: 1, max: 1 };
+    }
+    return { kind: 'atom', set: this.#chars(this.#escapedChar()), min: 1, max: 1 };
   }
 
-  /** One escaped character after a backslash (the backslash already read): its set. */
-  #escapedChar(): CharSet {
+  /** One escaped character or class escape (after the backslash): its characters. */
+  #escapedChar(): Ranges {
     const c = this.source[this.#i++]!;
     if (c === 'p' || c === 'P') {
+      let name = '';
       const end = this.source.indexOf('}', this.#i);
-      if (this.#peek() === '{' && end > 0) this.#i = end + 1;
-      return 'any';
+      if (this.#peek() === '{' && end > 0) {
+        name = this.source.slice(this.#i + 1, end);
+        this.#i = end + 1;
+      }
+      return c === 'p' && WORDISH_PROPERTY.test(name) ? UNICODE_WORDISH : ANY;
     }
     if (c === 'u') {
       if (this.#peek() === '{') {
         const end = this.source.indexOf('}', this.#i);
         const code = parseInt(this.source.slice(this.#i + 1, end), 16);
-        if (end < 0 || Number.isNaN(code)) throw new Unanalyzable('bad \\u{}');
+        if (end < 0 || Number.isNaN(code) || code > TOP) throw new Unanalyzable('bad \\u{}');
         this.#i = end + 1;
         return single(code);
       }
@@ -199,20 +269,20 @@ class Parser {
       return single(120);
     }
     if (c === 'c' && /[a-zA-Z]/.test(this.#peek() ?? '')) return single(this.source.charCodeAt(this.#i++) % 32);
-    if (c === 'd' || c === 'D') return { ranges: DIGIT, negated: c === 'D' };
-    if (c === 'w' || c === 'W') return { ranges: WORD, negated: c === 'W' };
-    if (c === 's' || c === 'S') return { ranges: SPACE, negated: c === 'S' };
+    if (c === 'd' || c === 'D') return c === 'd' ? DIGIT : complement(DIGIT);
+    if (c === 'w' || c === 'W') return c === 'w' ? WORD : complement(WORD);
+    if (c === 's' || c === 'S') return c === 's' ? SPACE : complement(SPACE);
     if (Object.hasOwn(ESCAPES, c)) return single(ESCAPES[c]!);
     return single(c.codePointAt(0)!);
   }
 
-  #class(): CharSet {
+  #class(): Ranges {
     let negated = false;
     if (this.#peek() === '^') {
       negated = true;
       this.#i++;
     }
-    const ranges: [number, number][] = [];
+    const ranges: (readonly [number, number])[] = [];
     let any = false;
     let first = true;
     for (;;) {
@@ -227,24 +297,25 @@ class Parser {
         continue;
       }
       const lo = this.#classChar();
-      if (this.#peek() === '-' && this.#peek(1) !== ']' && this.#peek(1) !== undefined && lo !== 'any' && !lo.negated && lo.ranges.length === 1) {
+      if (this.#peek() === '-' && this.#peek(1) !== ']' && this.#peek(1) !== undefined && lo.length === 1 && lo[0]![0] === lo[0]![1]) {
         this.#i++;
         const hi = this.#classChar();
-        if (hi === 'any' || hi.negated || hi.ranges.length !== 1) {
+        if (hi.length !== 1 || hi[0]![0] !== hi[0]![1]) {
           any = true;
           continue;
         }
-        ranges.push([lo.ranges[0]![0], hi.ranges[0]![1]]);
+        ranges.push([lo[0]![0], hi[0]![1]]);
         continue;
       }
-      if (lo === 'any' || lo.negated) any = true;
-      else ranges.push(...lo.ranges);
+      ranges.push(...lo);
     }
     this.#i++; // ]
-    return any ? 'any' : { ranges, negated };
+    if (any) return ANY;
+    const set = normalize(ranges);
+    return negated ? complement(set) : set;
   }
 
-  #classChar(): CharSet {
+  #classChar(): Ranges {
     const c = this.source[this.#i++]!;
     if (c !== '\\') return single(c.codePointAt(0)!);
     if (this.#peek() === 'b') {
@@ -279,89 +350,161 @@ class Parser {
     else if (c === '+') [min, max] = [1, Infinity];
     else if (c === '?') [min, max] = [0, 1];
     else if (c === '{') {
-      const match = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.#i, this.#i + 24));
+      // Sticky, over the whole source: a quantifier may have any number of digits.
+      const brace = /\{(\d+)(,(\d*))?\}/y;
+      brace.lastIndex = this.#i;
+      const match = brace.exec(this.source);
       if (!match) return; // a literal "{" (non-u mode)
       min = Number(match[1]);
       max = match[2] === undefined ? min : match[3] === '' ? Infinity : Number(match[3]);
-      this.#i += match[0].length - 1;
+      this.#i = brace.lastIndex - 1;
     } else return;
     this.#i++;
     if (this.#peek() === '?') this.#i++; // lazy: backtracks just the same
-    item.min *= min;
-    item.max *= max;
+    item.min = min;
+    item.max = max;
   }
 }
 
-/** Every character an item can consume. */
-function charsOf(item: Item): CharSet | undefined {
-  if (item.kind === 'atom' || item.kind === 'backref') return item.set;
-  let set: CharSet | undefined;
-  for (const sequence of item.alternatives ?? []) for (const inner of sequence) {
-    const chars = charsOf(inner);
-    if (chars) set = union(set, chars);
-  }
-  return set;
+// --- analysis ----------------------------------------------------------------------------------
+
+/** Everything the checks need about an item, computed once. */
+interface Facts {
+  /** Shortest and longest text it can match. */
+  lo: number;
+  hi: number;
+  /** Every character it can consume. */
+  chars: Ranges;
+  /** Characters it can start with. */
+  first: Ranges;
+  /** A group whose alternatives can start alike. */
+  ambiguous: boolean;
 }
 
-/** The items inside a sequence (at any depth) whose length can vary. */
-function variableParts(sequence: Item[], out: Item[] = []): Item[] {
-  for (const item of sequence) {
-    if (item.kind === 'backref' || (item.max > item.min && item.kind !== 'assertion')) out.push(item);
-    for (const inner of item.alternatives ?? []) variableParts(inner, out);
+const times = (length: number, count: number) => (length === 0 || count === 0 ? 0 : length * count);
+
+class Analysis {
+  readonly #facts = new Map<Item, Facts>();
+  ambiguous = 0;
+
+  facts(item: Item): Facts {
+    const known = this.#facts.get(item);
+    if (known) return known;
+    let facts: Facts;
+    if (item.kind === 'assertion') {
+      for (const alternative of item.alternatives ?? []) this.sequence(alternative);
+      facts = { lo: 0, hi: 0, chars: NONE, first: NONE, ambiguous: false };
+    } else if (item.kind === 'backref') {
+      facts = { lo: 0, hi: Infinity, chars: ANY, first: ANY, ambiguous: false };
+    } else if (item.kind === 'atom') {
+      facts = { lo: item.min, hi: item.max, chars: item.set!, first: item.set!, ambiguous: false };
+    } else {
+      const alternatives = item.alternatives!.map((alternative) => this.sequence(alternative));
+      const lo = Math.min(...alternatives.map((a) => a.lo));
+      const hi = Math.max(...alternatives.map((a) => a.hi));
+      const ambiguous = alternatives.length > 1 && anyTwoOverlap(alternatives.map((a) => a.first));
+      if (ambiguous) this.ambiguous++;
+      facts = {
+        lo: times(lo, item.min),
+        hi: times(hi, item.max),
+        chars: alternatives.reduce<Ranges>((acc, a) => union(acc, a.chars), NONE),
+        first: alternatives.reduce<Ranges>((acc, a) => union(acc, a.first), NONE),
+        ambiguous,
+      };
+    }
+    this.#facts.set(item, facts);
+    return facts;
+  }
+
+  /** Facts of a sequence (an alternative): lengths add up; it starts with what its leading nullable items and the first non-nullable one start with. */
+  sequence(items: Item[]): Omit<Facts, 'ambiguous'> {
+    let lo = 0;
+    let hi = 0;
+    let chars: Ranges = NONE;
+    let first: Ranges = NONE;
+    let open = true;
+    for (const item of items) {
+      const facts = this.facts(item);
+      lo += facts.lo;
+      hi += facts.hi;
+      chars = union(chars, facts.chars);
+      if (open) first = union(first, facts.first);
+      if (facts.lo > 0) open = false;
+    }
+    return { lo, hi, chars, first };
+  }
+}
+
+/** The parts of a sequence, at any depth, that can match in more than one way or length. */
+function variableParts(analysis: Analysis, items: Item[], out: Item[] = []): Item[] {
+  for (const item of items) {
+    if (item.kind === 'assertion') continue;
+    const facts = analysis.facts(item);
+    if (item.kind === 'backref' || facts.lo !== facts.hi || facts.ambiguous) out.push(item);
+    else for (const inner of item.alternatives ?? []) variableParts(analysis, inner, out);
   }
   return out;
 }
 
-/** Characters that can start a sequence. */
-function firstChars(sequence: Item[]): CharSet | undefined {
-  let set: CharSet | undefined;
-  for (const item of sequence) {
-    if (item.kind === 'assertion') continue;
-    const chars = item.kind === 'group' ? (item.alternatives ?? []).reduce<CharSet | undefined>((acc, alt) => {
-      const first = firstChars(alt);
-      return first ? union(acc, first) : acc;
-    }, undefined) : item.set;
-    if (chars) set = union(set, chars);
-    if (item.min > 0) break;
+function riskIn(analysis: Analysis, items: Item[]): string | undefined {
+  // Adjacent unbounded repeats that can take the same characters: polynomial of that degree.
+  let run = 0;
+  let previous: Ranges | undefined;
+  for (const item of items) {
+    const facts = analysis.facts(item);
+    if (facts.hi === Infinity) {
+      run = previous && overlaps(previous, facts.chars) ? run + 1 : 1;
+      previous = facts.chars;
+      if (run >= 3) return 'three or more adjacent repeats can match the same text (like \\d*\\d*\\d*)';
+    } else if (facts.lo > 0) {
+      run = 0;
+      previous = undefined;
+    }
   }
-  return set;
-}
-
-function riskIn(sequence: Item[]): string | undefined {
-  for (const item of sequence) {
+  for (const item of items) {
     if (!item.alternatives) continue;
-    if (item.max > 1 && item.kind === 'group') {
+    const facts = analysis.facts(item);
+    if (item.kind === 'group' && item.max > 1) {
+      if (facts.ambiguous) return 'a repeated group has alternatives that can start alike (like (a|ab)+)';
       for (const alternative of item.alternatives) {
-        // Fixed, mandatory atoms split iterations when no variable part can match them.
-        const separators = alternative.filter((part) => part.kind === 'atom' && part.min >= 1 && part.min === part.max).map((part) => part.set!);
-        for (const part of variableParts(alternative)) {
-          const chars = charsOf(part);
-          if (!chars || !separators.some((separator) => !overlaps(separator, chars))) return 'a repeated group contains a variable-length part with nothing to separate its iterations (like (a+)+)';
-        }
-      }
-      const starts = item.alternatives.map(firstChars);
-      for (let a = 0; a < starts.length; a++) {
-        for (let b = a + 1; b < starts.length; b++) {
-          if (starts[a] && starts[b] && overlaps(starts[a]!, starts[b]!)) return 'a repeated group has alternatives that can start alike (like (a|ab)+)';
+        // Fixed-length parts that every iteration must match split the iterations when no variable part can match them.
+        const separators = alternative
+          .filter((part) => part.kind !== 'assertion' && part.kind !== 'backref')
+          .map((part) => analysis.facts(part))
+          .filter((part) => part.lo === part.hi && part.lo > 0 && !part.ambiguous)
+          .map((part) => part.chars);
+        for (const part of variableParts(analysis, alternative)) {
+          const chars = analysis.facts(part).chars;
+          if (!separators.some((separator) => !overlaps(separator, chars))) return 'a repeated group contains a variable-length part with nothing to separate its iterations (like (a+)+)';
         }
       }
     }
     for (const alternative of item.alternatives) {
-      const inner = riskIn(alternative);
+      const inner = riskIn(analysis, alternative);
       if (inner) return inner;
     }
   }
   return undefined;
 }
 
+const verdicts = new Map<string, string | undefined>();
+
 /**
- * Whether checking a string against `pattern` can take exponential time in a
- * backtracking engine.
+ * Whether checking a string against `pattern` can take exponential (or
+ * high-degree polynomial) time in a backtracking engine. Results are cached.
  *
  * @returns a short reason when the pattern is risky (or could not be analyzed),
  *   undefined when it is safe to run.
  */
 export function backtrackingRisk(pattern: string): string | undefined {
+  if (verdicts.has(pattern)) return verdicts.get(pattern);
+  const verdict = analyze(pattern);
+  if (verdicts.size >= 1000) verdicts.clear();
+  verdicts.set(pattern, verdict);
+  return verdict;
+}
+
+function analyze(pattern: string): string | undefined {
   if (pattern.length > MAX_LENGTH) return `the pattern is longer than ${MAX_LENGTH} characters`;
   let alternatives: Item[][];
   try {
@@ -369,6 +512,12 @@ export function backtrackingRisk(pattern: string): string | undefined {
   } catch (error) {
     return error instanceof Unanalyzable ? `the pattern could not be analyzed (${error.message})` : 'the pattern could not be analyzed';
   }
+  const analysis = new Analysis();
   // The whole pattern behaves like one group that is not repeated.
-  return riskIn([{ kind: 'group', alternatives, min: 1, max: 1 }]);
+  const root: Item = { kind: 'group', alternatives, min: 1, max: 1 };
+  analysis.facts(root);
+  const risk = riskIn(analysis, [root]);
+  if (risk) return risk;
+  if (analysis.ambiguous > MAX_AMBIGUOUS) return `more than ${MAX_AMBIGUOUS} alternations can start alike (like (a|a)(a|a)…): each doubles the work`;
+  return undefined;
 }

@@ -186,21 +186,21 @@ describe('form mode', () => {
  * given input, the retry echoes the inputResponses back. For request shapes the SDK
  * server refuses to send (hostile keys, other dialects, odd sampling params).
  */
-function scriptedClient(inputRequests: Record<string, unknown>): { client: McpClient; answers: () => unknown[] } {
+function scriptedClient(inputRequests: Record<string, unknown> | null, endpoint = 'https://scripted.example/mcp'): { client: McpClient; answers: () => unknown[] } {
   const answers: unknown[] = [];
   const fetch = async (_input: RequestInfo | URL, init?: RequestInit) => {
     const body = JSON.parse(String(init?.body));
     let result: unknown;
     if (body.method === 'server/discover') result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } } };
     else if (body.method === 'tools/list') result = { tools: [{ name: 'ask', inputSchema: { type: 'object' } }] };
-    else if (!body.params.inputResponses) result = { resultType: 'input_required', inputRequests };
+    else if (!body.params.inputResponses && inputRequests) result = { resultType: 'input_required', inputRequests };
     else {
       answers.push(body.params.inputResponses);
       result = { content: [{ type: 'text', text: 'thanks' }] };
     }
     return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }), { headers: { 'Content-Type': 'application/json' } });
   };
-  return { client: new McpClient('https://scripted.example/mcp', { protocol: 'modern', fetch, onWarning: () => {} }), answers: () => answers };
+  return { client: new McpClient(endpoint, { protocol: 'modern', fetch, onWarning: () => {} }), answers: () => answers };
 }
 
 async function mountWithClient(scripted: McpClient): Promise<void> {
@@ -477,6 +477,27 @@ describe('resume after a reload', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(dialogOpen()).toBe(false);
     expect(await loadAllPending(url)).toEqual([]);
+  });
+
+  test('call ids are per client: another client\'s call with the same id does not touch this one\'s record', async () => {
+    const first = scriptedClient({ q: formRequest({ type: 'object', properties: { a: { type: 'string' } } }) }, 'https://first.example/mcp');
+    const second = scriptedClient(null, 'https://second.example/mcp');
+    dialog = mount<McpElicitationDialog>('<mcp-elicitation-dialog></mcp-elicitation-dialog>');
+    dialog.client = first.client;
+    await dialog.updateComplete;
+    const waiting = first.client.callTool('ask', {}).catch((e) => e);
+    await vi.waitFor(async () => expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1));
+    // The page switches the dialog to another client, whose first call (also call 1) completes.
+    dialog.client = second.client;
+    await dialog.updateComplete;
+    expect(textOf(await second.client.callTool('ask', {}))).toBe('thanks');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Still stored, and still marked alive: the first call has not finished.
+    expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1);
+    expect(await loadPending('https://first.example/mcp')).toBeUndefined();
+    cleanup();
+    await waiting;
+    await clearAllPending('https://first.example/mcp');
   });
 
   test('a call another open tab is still answering is not offered here', async () => {

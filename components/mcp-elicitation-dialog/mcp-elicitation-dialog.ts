@@ -46,6 +46,8 @@ type Kind = 'form' | 'url' | 'sampling' | 'roots';
 
 interface Ask {
   kind: Kind;
+  /** The client whose call asks (call ids are per client). */
+  client: McpClient;
   request: InputRequest;
   context: InputContext;
   resolve(response: InputResponse): void;
@@ -64,6 +66,16 @@ interface Ask {
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const AUDIO_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/mp4']);
+
+const clientIds = new WeakMap<McpClient, number>();
+let nextClientId = 1;
+
+/** Identifies one call across clients: call ids are numbered per client. */
+function callKey(client: McpClient, callId: number): string {
+  let id = clientIds.get(client);
+  if (id === undefined) clientIds.set(client, (id = nextClientId++));
+  return `${id}:${callId}`;
+}
 
 /** The deepest focused element, through shadow roots. */
 function activeElement(): HTMLElement | null {
@@ -153,9 +165,10 @@ export class McpElicitationDialog extends LitElement {
 
   readonly #internals: ElementInternals;
   readonly #queue: Ask[] = [];
-  readonly #rounds = new Map<number, RoundEvent[]>();
+  /** Round events per call; keys are `callKey(client, callId)` (call ids are per client). */
+  readonly #rounds = new Map<string, RoundEvent[]>();
   /** Calls this dialog is asking about, stored for resume: record id and the lock that marks them alive. */
-  readonly #pending = new Map<number, { id: string; release: () => void }>();
+  readonly #pending = new Map<string, { id: string; release: () => void }>();
   #registered: { client: McpClient; off: (() => void)[] } | undefined;
   #returnFocus: HTMLElement | null = null;
 
@@ -204,14 +217,14 @@ export class McpElicitationDialog extends LitElement {
     off.push(
       client.setInputHandler('elicitation/create', {
         modes: this.noUrl ? ['form'] : ['form', 'url'],
-        handle: (params, context) => this.#ask({ method: 'elicitation/create', params }, context) as Promise<ElicitResult>,
+        handle: (params, context) => this.#ask(client, { method: 'elicitation/create', params }, context) as Promise<ElicitResult>,
       }),
     );
     if (!this.noSampling) {
-      off.push(client.setInputHandler('sampling/createMessage', { handle: (params, context) => this.#ask({ method: 'sampling/createMessage', params }, context) as Promise<CreateMessageResult> }));
+      off.push(client.setInputHandler('sampling/createMessage', { handle: (params, context) => this.#ask(client, { method: 'sampling/createMessage', params }, context) as Promise<CreateMessageResult> }));
     }
     if (!this.noRoots && this.#availableRoots() !== undefined) {
-      off.push(client.setInputHandler('roots/list', { handle: (params, context) => this.#ask({ method: 'roots/list', params }, context) as Promise<ListRootsResult> }));
+      off.push(client.setInputHandler('roots/list', { handle: (params, context) => this.#ask(client, { method: 'roots/list', params }, context) as Promise<ListRootsResult> }));
     }
     off.push(client.on('round', (event) => this.#onRound(client, event)));
     off.push(
@@ -231,14 +244,15 @@ export class McpElicitationDialog extends LitElement {
   // --- rounds, persistence and resume -------------------------------------------------------------
 
   #onRound(client: McpClient, event: RoundEvent): void {
-    const list = this.#rounds.get(event.callId) ?? [];
+    const key = callKey(client, event.callId);
+    const list = this.#rounds.get(key) ?? [];
     list.push(event);
-    this.#rounds.set(event.callId, list);
+    this.#rounds.set(key, list);
     if (this.#rounds.size > 50) this.#rounds.delete(this.#rounds.keys().next().value!);
-    if (this._active?.context.callId === event.callId) this.requestUpdate();
-    const stored = this.#pending.get(event.callId);
+    if (this._active && callKey(this._active.client, this._active.context.callId) === key) this.requestUpdate();
+    const stored = this.#pending.get(key);
     if (stored && (event.phase === 'complete' || event.phase === 'error')) {
-      this.#pending.delete(event.callId);
+      this.#pending.delete(key);
       stored.release();
       void clearPending(stored.id);
     }
@@ -249,16 +263,16 @@ export class McpElicitationDialog extends LitElement {
    * rounds this dialog shows are stored — not manual-mode calls, nor ones a host or
    * a policy answered — one record per call, updated each round.
    */
-  #persist(context: InputContext): void {
-    const client = this.client;
-    if (this.noResume || !client) return;
-    const round = this.#rounds.get(context.callId)?.findLast((event) => event.phase === 'input_required');
+  #persist(client: McpClient, context: InputContext): void {
+    if (this.noResume) return;
+    const key = callKey(client, context.callId);
+    const round = this.#rounds.get(key)?.findLast((event) => event.phase === 'input_required');
     if (!round) return;
-    let stored = this.#pending.get(context.callId);
+    let stored = this.#pending.get(key);
     if (!stored) {
       const id = crypto.randomUUID();
       stored = { id, release: holdPending(id) };
-      this.#pending.set(context.callId, stored);
+      this.#pending.set(key, stored);
     }
     void savePending({
       id: stored.id,
@@ -306,7 +320,7 @@ export class McpElicitationDialog extends LitElement {
   // --- asking ---------------------------------------------------------------------------------------
 
   /** Answers one input request: host event, then policy, then the dialog. */
-  async #ask(request: InputRequest, context: InputContext): Promise<InputResponse> {
+  async #ask(client: McpClient, request: InputRequest, context: InputContext): Promise<InputResponse> {
     const event = new McpInputRequiredEvent(request, context);
     (this.connection ?? this).dispatchEvent(event);
     if (event.defaultPrevented) {
@@ -315,11 +329,11 @@ export class McpElicitationDialog extends LitElement {
     }
     const automatic = await this.#policyAnswer(request, context);
     if (automatic !== undefined) return automatic;
-    this.#persist(context);
+    this.#persist(client, context);
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator();
 
     return new Promise<InputResponse>((resolve, reject) => {
-      const ask = this.#prepare(request, context, resolve, reject);
+      const ask = this.#prepare(client, request, context, resolve, reject);
       const onAbort = () => {
         const index = this.#queue.indexOf(ask);
         if (index >= 0) this.#queue.splice(index, 1);
@@ -342,8 +356,8 @@ export class McpElicitationDialog extends LitElement {
     });
   }
 
-  #prepare(request: InputRequest, context: InputContext, resolve: Ask['resolve'], reject: Ask['reject']): Ask {
-    const base = { request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), errors: new Map<string, string>() };
+  #prepare(client: McpClient, request: InputRequest, context: InputContext, resolve: Ask['resolve'], reject: Ask['reject']): Ask {
+    const base = { client, request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), errors: new Map<string, string>() };
     if (request.method === 'elicitation/create') {
       if (request.params.mode === 'url') return { ...base, kind: 'url', url: reviewUrl(String((request.params as ElicitRequestUrlParams).url)) };
       const parsed = parseRequestedSchema((request.params as ElicitRequestFormParams).requestedSchema);
@@ -597,7 +611,7 @@ export class McpElicitationDialog extends LitElement {
   }
 
   #renderTimeline(ask: Ask): TemplateResult | typeof nothing {
-    const rounds = this.#rounds.get(ask.context.callId);
+    const rounds = this.#rounds.get(callKey(ask.client, ask.context.callId));
     if (!rounds || rounds.length === 0) return nothing;
     const describe = (event: RoundEvent) => {
       if (event.phase === 'input_required') {
