@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import packageJson from './package.json' with { type: 'json' };
+import { quietKnownWarnings } from './vite.config.js';
 
 const root = import.meta.dirname;
 const external = [...Object.keys(packageJson.dependencies ?? {}), '@playwright/test'];
@@ -29,6 +30,7 @@ export default defineConfig({
       formats: ['es'],
     },
     rollupOptions: {
+      onwarn: quietKnownWarnings,
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -27,9 +27,12 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/chat.png' : 'test-results/chat.png', fullPage: true });
 });
 
-test('/tool syntax and the tool menu', async ({ page }) => {
+test('/tool syntax, /help and the tool menu', async ({ page }) => {
   await page.goto('/chat.html');
   await waitForConnection(page);
+  await say(page, '/help');
+  await expect(transcript(page)).toContainText('I can use: ');
+  await expect(transcript(page)).not.toContainText('There is no tool named "help"');
   await say(page, '/get_weather {"city":"Faro"}');
   await expect(transcript(page).locator('mcp-tool-result').last()).toContainText('"city":"Faro"');
   await page.getByRole('combobox', { name: 'Use a tool' }).selectOption({ label: 'Create a ticket' });

@@ -31,6 +31,13 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  */
 export const routerModel: ChatModel = async ({ text, tools }) => {
   const names = new Set(tools.map((t) => t.name));
+  const help = (): ChatTurn => ({
+    kind: 'reply',
+    text: tools.length ? `I can use: ${tools.map((t) => t.name).join(', ')}. Type /toolname {"arg": …} or ask for the weather in a city.` : 'The server has no tools.',
+  });
+  // "/help" and "/tools" are commands, unless the server has a tool of that name.
+  const command = text.trim().match(/^\/(help|tools)$/i)?.[1]?.toLowerCase();
+  if (command && !names.has(command)) return help();
   const slash = text.match(/^\/(?:tool\s+)?([\w.-]+)\s*(.*)$/s);
   if (slash) {
     const [, name, rest] = slash;
@@ -52,8 +59,6 @@ export const routerModel: ChatModel = async ({ text, tools }) => {
   if (/\btrip\b/.test(lower) && has('plan_trip')) return { kind: 'form', tool: 'plan_trip', text: 'Tell me about the trip.' };
   if (/\bticket\b/.test(lower) && has('create_ticket')) return { kind: 'form', tool: 'create_ticket', arguments: { title: text.slice(0, 80) } };
   if (/\b(roots?|workspace)\b/.test(lower) && has('list_workspace')) return { kind: 'call', tool: 'list_workspace', arguments: {} };
-  if (/\b(help|tools)\b/.test(lower) || !tools.length) {
-    return { kind: 'reply', text: tools.length ? `I can use: ${tools.map((t) => t.name).join(', ')}. Type /toolname {"arg": …} or ask for the weather in a city.` : 'The server has no tools.' };
-  }
+  if (/\b(help|tools)\b/.test(lower) || !tools.length) return help();
   return { kind: 'reply', text: 'Try "weather in Lisbon", "book a table at Casa Azul", "plan a trip", or /help.' };
 };

@@ -199,6 +199,9 @@ function logPanel() {
 }
 
 function update(): void {
+  // The log follows new lines while the reader is at its end (not while they scroll back).
+  const log = connection.querySelector<HTMLElement>('.log-list');
+  const following = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   render(
     html`<div class="layout">
       <section class="panel tools" aria-labelledby="tools-heading">
@@ -219,6 +222,8 @@ function update(): void {
     </div>`,
     connection.querySelector<HTMLElement>('.content')!,
   );
+  const list = connection.querySelector<HTMLElement>('.log-list');
+  if (list && following) list.scrollTop = list.scrollHeight;
 }
 
 function mountConnection(url: string): void {
