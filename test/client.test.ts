@@ -399,33 +399,41 @@ describe('tools', () => {
     }
   });
 
-  test('on HeaderMismatch (-32020) the client re-lists tools and retries once with a new id', async () => {
-    let calls = 0;
+  /**
+   * A server whose second tools/list adds the x-mcp-header its calls require;
+   * `answer(params, site)` replies to each tools/call (e.g. -32020 without Mcp-Param-Site).
+   */
+  async function headerMismatchServer(answer: (params: any, site: string | undefined) => { status: number; body: unknown }) {
     let lists = 0;
     const raw = await startRawServer((req, res) => {
-      const { id, method } = req.json;
+      const { id, method, params } = req.json;
       const json = (status: number, body: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(body));
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, ...(body as object) }));
       };
-      if (method === 'server/discover') return json(200, { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+      if (method === 'server/discover') return json(200, { result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
       if (method === 'tools/list') {
         lists++;
         // The second listing adds the header annotation the server now expects.
         const properties = lists === 1 ? { site: { type: 'string' } } : { site: { type: 'string', 'x-mcp-header': 'Site' } };
-        return json(200, { jsonrpc: '2.0', id, result: { tools: [{ name: 'deploy', inputSchema: { type: 'object', properties } }] } });
+        return json(200, { result: { tools: [{ name: 'deploy', inputSchema: { type: 'object', properties } }] } });
       }
-      calls++;
-      if (!req.headers['mcp-param-site']) return json(400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Site missing' } });
-      return json(200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `deployed ${req.headers['mcp-param-site']}` }] } });
+      const { status, body } = answer(params, req.headers['mcp-param-site'] as string | undefined);
+      json(status, body);
     });
+    return { raw, lists: () => lists };
+  }
+  const mismatch = { status: 400, body: { error: { code: -32020, message: 'Header mismatch: Mcp-Param-Site missing' } } };
+
+  test('on HeaderMismatch (-32020) the client re-lists tools and retries once with a new id', async () => {
+    const { raw, lists } = await headerMismatchServer((_params, site) => (site ? { status: 200, body: { result: { content: [{ type: 'text', text: `deployed ${site}` }] } } } : mismatch));
     try {
       const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
       const result = (await client.callTool('deploy', { site: 'north' })) as ToolCallResult;
       expect(result.content).toEqual([{ type: 'text', text: 'deployed north' }]);
-      expect(lists).toBe(2);
-      expect(calls).toBe(2);
+      expect(lists()).toBe(2);
       const ids = raw.bodies().filter((b) => b.method === 'tools/call').map((b) => b.id);
+      expect(ids).toHaveLength(2);
       expect(ids[0]).not.toBe(ids[1]);
     } finally {
       await raw.close();
@@ -433,24 +441,11 @@ describe('tools', () => {
   });
 
   test('a HeaderMismatch in a later MRTR round retries that round, keeping the answers (the user is not asked again)', async () => {
-    let lists = 0;
-    const raw = await startRawServer((req, res) => {
-      const { id, method, params } = req.json;
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (method === 'server/discover') return json(200, { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
-      if (method === 'tools/list') {
-        lists++;
-        const properties = lists === 1 ? { site: { type: 'string' } } : { site: { type: 'string', 'x-mcp-header': 'Site' } };
-        return json(200, { jsonrpc: '2.0', id, result: { tools: [{ name: 'deploy', inputSchema: { type: 'object', properties } }] } });
-      }
+    const { raw } = await headerMismatchServer((params, site) => {
       if (!params.inputResponses) {
-        return json(200, { jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: 'round-2', inputRequests: { ok: { method: 'elicitation/create', params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } } } } } });
+        return { status: 200, body: { result: { resultType: 'input_required', requestState: 'round-2', inputRequests: { ok: { method: 'elicitation/create', params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } } } } } } };
       }
-      if (!req.headers['mcp-param-site']) return json(400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Site missing' } });
-      return json(200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `deployed ${req.headers['mcp-param-site']} after ${params.requestState}` }] } });
+      return site ? { status: 200, body: { result: { content: [{ type: 'text', text: `deployed ${site} after ${params.requestState}` }] } } } : mismatch;
     });
     try {
       const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });

@@ -881,16 +881,22 @@ describe('calling tools on the demo server', () => {
     expect(control(third, '/title').value).toBe('');
   });
 
-  test('inside <mcp-connection> the client comes from the context and the tool by name', async () => {
+  /** A get_weather form inside a connection to the demo server, once the tool is loaded. */
+  async function weatherInConnection(listen: boolean) {
     const connection = document.createElement('mcp-connection');
     connection.setAttribute('server-url', demoUrl());
-    connection.setAttribute('no-listen', '');
+    if (!listen) connection.setAttribute('no-listen', '');
     const form = document.createElement('mcp-tool-form');
     form.toolName = 'get_weather';
     form.noDrafts = true;
     connection.append(form);
     document.body.append(connection);
     await expect.poll(() => form.effectiveTool?.name, { timeout: 10_000 }).toBe('get_weather');
+    return { connection, form };
+  }
+
+  test('inside <mcp-connection> the client comes from the context and the tool by name', async () => {
+    const { form } = await weatherInConnection(false);
     expect(form.effectiveClient).toBeDefined();
     await type(form, '/city', 'Porto');
     await click(form, part(root(form), 'submit-button'));
@@ -899,14 +905,7 @@ describe('calling tools on the demo server', () => {
   });
 
   test('a tools/list_changed about another tool keeps what the user typed and the result shown', async () => {
-    const connection = document.createElement('mcp-connection');
-    connection.setAttribute('server-url', demoUrl());
-    const form = document.createElement('mcp-tool-form');
-    form.toolName = 'get_weather';
-    form.noDrafts = true;
-    connection.append(form);
-    document.body.append(connection);
-    await expect.poll(() => form.effectiveTool?.name, { timeout: 10_000 }).toBe('get_weather');
+    const { connection, form } = await weatherInConnection(true);
     await expect.poll(() => connection.listening, { timeout: 10_000 }).toBe(true);
     await type(form, '/city', 'Braga');
     await click(form, part(root(form), 'submit-button'));
