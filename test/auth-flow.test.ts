@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { McpClient } from '../src/index.js';
-import { createOAuth, followRedirects, McpAuthError, MemoryAuthStorage, type AuthorizationOpener, type OAuthOptions } from '../src/auth/index.js';
-import { startAuthServer, startProtectedServer, type AuthServer, type AuthServerOptions, type ProtectedServer, type ProtectedServerOptions } from './support/auth-servers.js';
+import { createOAuth, followRedirects, MemoryAuthStorage, type AuthorizationOpener, type OAuthOptions } from '../src/auth/index.js';
+import { authError, startAuthServer, startProtectedServer, type AuthServer, type AuthServerOptions, type ProtectedServer, type ProtectedServerOptions } from './support/auth-servers.js';
 import { startRawServer } from './support/servers.js';
 
 const REDIRECT = 'http://localhost:5173/oauth/callback';
@@ -31,15 +31,6 @@ async function setup(
   const { auth, client } = newClient();
   cleanups.push(() => as.close(), () => rs.close());
   return { as, rs, auth, client, storage, newClient };
-}
-
-async function authError(promise: Promise<unknown>): Promise<McpAuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(McpAuthError.isInstance(error), `expected an McpAuthError, got ${String(error)}`).toBe(true);
-  return error as McpAuthError;
 }
 
 const sha256 = async (text: string) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('base64url');

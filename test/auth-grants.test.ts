@@ -14,8 +14,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { McpClient } from '../src/index.js';
-import { createOAuth, McpAuthError, type OAuthGrant, type OAuthOptions } from '../src/auth/index.js';
-import { startProtectedServer, type AuthServer, type ProtectedServer } from './support/auth-servers.js';
+import { createOAuth, type OAuthGrant, type OAuthOptions } from '../src/auth/index.js';
+import { authError, startProtectedServer, type AuthServer, type ProtectedServer } from './support/auth-servers.js';
 import { JWT_BEARER, startJwtGrantServers, startOidcGrantServer, testKeyPair, verifyTestJwt, type OidcGrantServer, type TestKeyType } from './support/grant-servers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -34,15 +34,6 @@ async function protect(authServer: AuthServer, scopesSupported?: string[]): Prom
   const rs = await startProtectedServer({ authorizationServers: () => [authServer.issuer], authServer, ...(scopesSupported ? { scopesSupported } : {}) });
   cleanups.push(() => rs.close());
   return rs;
-}
-
-async function authError(promise: Promise<unknown>): Promise<McpAuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(McpAuthError.isInstance(error), `expected an McpAuthError, got ${String(error)}`).toBe(true);
-  return error as McpAuthError;
 }
 
 /** A JWT's header and claims. */

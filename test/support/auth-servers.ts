@@ -15,7 +15,8 @@
  * Every request is recorded so tests can assert what went over the wire.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AuthorizationOpener } from '../../src/auth/index.js';
+import { expect } from 'vitest';
+import { McpAuthError, type AuthorizationOpener } from '../../src/auth/index.js';
 import { startModernServer, type ModernServer } from './servers.js';
 import { closeServer as close, listen, readBody } from './http.js';
 
@@ -464,4 +465,14 @@ export function headlessLogin(options: { decision?: 'allow' | 'deny'; onVisit?: 
       throw new Error('the sign-in did not finish within 15 hops');
     },
   };
+}
+
+/** The McpAuthError a promise rejects with (the test fails if it resolves or rejects otherwise). */
+export async function authError(promise: Promise<unknown>): Promise<McpAuthError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(McpAuthError.isInstance(error), `expected an McpAuthError, got ${String(error)}`).toBe(true);
+  return error as McpAuthError;
 }
