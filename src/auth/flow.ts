@@ -214,6 +214,43 @@ export function resourceCovers(published: string, endpoint: URL): boolean {
   return base === '' || endpoint.pathname === base || endpoint.pathname.startsWith(`${base}/`);
 }
 
+/** What a walk over metadata URLs met: one note per URL skipped, and the network error if no URL could be reached at all. */
+interface Attempts {
+  tried: string[];
+  unreachable?: McpAuthError;
+}
+
+/**
+ * Fetches metadata URLs in order and yields each JSON object answered with a 2xx,
+ * with its URL; the caller stops at the first it accepts. Unreachable URLs and
+ * other answers are noted in `attempts.tried`.
+ */
+async function* metadataDocuments(ctx: FlowContext, urls: string[], what: string, attempts: Attempts): AsyncGenerator<{ url: string; doc: Record<string, unknown> }> {
+  let networkError: McpAuthError | undefined;
+  let reached = false;
+  for (const url of urls) {
+    let result: Exchange;
+    try {
+      result = await getJson(ctx, url, what);
+    } catch (error) {
+      if (McpAuthError.isInstance(error) && error.reason === 'network') {
+        networkError ??= error;
+        attempts.tried.push(`${url} (unreachable)`);
+        continue;
+      }
+      throw error;
+    }
+    reached = true;
+    const doc = result.json;
+    if (result.status < 200 || result.status >= 300 || !isObject(doc)) {
+      attempts.tried.push(`${url} (HTTP ${result.status})`);
+      continue;
+    }
+    yield { url, doc };
+  }
+  if (!reached) attempts.unreachable = networkError;
+}
+
 /**
  * Finds the Protected Resource Metadata (spec: authorization-server-discovery
  * "Protected Resource Metadata Discovery Requirements"): the challenge's
@@ -238,25 +275,9 @@ export async function discoverResource(ctx: FlowContext, resourceMetadata?: stri
   if (path) candidates.push(`${origin}/.well-known/oauth-protected-resource${path}`);
   candidates.push(`${origin}/.well-known/oauth-protected-resource`);
 
-  const tried: string[] = [];
-  let networkError: McpAuthError | undefined;
-  for (const url of [...new Set(candidates)]) {
-    let result: Exchange;
-    try {
-      result = await getJson(ctx, url, 'protected resource metadata');
-    } catch (error) {
-      if (McpAuthError.isInstance(error) && error.reason === 'network') {
-        networkError ??= error;
-        tried.push(`${url} (unreachable)`);
-        continue;
-      }
-      throw error;
-    }
-    const doc = result.json;
-    if (result.status < 200 || result.status >= 300 || !isObject(doc)) {
-      tried.push(`${url} (HTTP ${result.status})`);
-      continue;
-    }
+  const attempts: Attempts = { tried: [] };
+  const { tried } = attempts;
+  for await (const { url, doc } of metadataDocuments(ctx, [...new Set(candidates)], 'protected resource metadata', attempts)) {
     const servers = doc.authorization_servers;
     if (typeof doc.resource !== 'string' || !Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === 'string')) {
       tried.push(`${url} (no resource or authorization_servers)`);
@@ -271,7 +292,7 @@ export async function discoverResource(ctx: FlowContext, resourceMetadata?: stri
     }
     return { metadata: doc as ResourceMetadata, url };
   }
-  if (networkError && tried.every((t) => t.endsWith('(unreachable)'))) throw networkError;
+  if (attempts.unreachable) throw attempts.unreachable;
   throw new McpAuthError('discovery_failed', `No protected resource metadata for ${ctx.resourceUrl.href}; tried ${tried.join(', ')}`, {
     url: candidates[0]!,
     endpoint: 'protected resource metadata',
@@ -330,26 +351,10 @@ export async function discoverAuthorizationServer(ctx: FlowContext, issuer: stri
   if (!isSecureOrLoopback(issuerUrl)) {
     throw new McpAuthError('insecure_endpoint', `The authorization server ${issuer} is not https`, { url: issuer });
   }
-  const tried: string[] = [];
+  const attempts: Attempts = { tried: [] };
+  const { tried } = attempts;
   let mismatch: { url: string; issuer: unknown } | undefined;
-  let networkError: McpAuthError | undefined;
-  for (const url of metadataUrls(issuerUrl)) {
-    let result: Exchange;
-    try {
-      result = await getJson(ctx, url, 'authorization server metadata');
-    } catch (error) {
-      if (McpAuthError.isInstance(error) && error.reason === 'network') {
-        networkError ??= error;
-        tried.push(`${url} (unreachable)`);
-        continue;
-      }
-      throw error;
-    }
-    const doc = result.json;
-    if (result.status < 200 || result.status >= 300 || !isObject(doc)) {
-      tried.push(`${url} (HTTP ${result.status})`);
-      continue;
-    }
+  for await (const { url, doc } of metadataDocuments(ctx, metadataUrls(issuerUrl), 'authorization server metadata', attempts)) {
     if (doc.issuer !== issuer) {
       // RFC 8414 §3.3: never use a document issued for someone else (mix-up defence).
       mismatch ??= { url, issuer: doc.issuer };
@@ -377,7 +382,7 @@ export async function discoverAuthorizationServer(ctx: FlowContext, issuer: stri
       { url: mismatch.url, endpoint: 'authorization server metadata', issuer },
     );
   }
-  if (networkError && tried.every((t) => t.endsWith('(unreachable)'))) throw networkError;
+  if (attempts.unreachable) throw attempts.unreachable;
   throw new McpAuthError('discovery_failed', `No authorization server metadata for ${issuer}; tried ${tried.join(', ')}`, {
     url: metadataUrls(issuerUrl)[0]!,
     endpoint: 'authorization server metadata',
