@@ -45,6 +45,15 @@ const typed = (v: string | number | boolean | null): Draft => ({ k: 'v', v });
 const text = (t: string): Draft => ({ k: 'text', text: t });
 const clear: Draft = { k: 'clear' };
 
+
+/** A union of two objects told apart by the const `kind`. */
+const circleOrSquare = {
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number' } }, required: ['kind', 'radius'] },
+    { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
+  ],
+};
+
 describe('controls per schema shape', () => {
   test('strings map formats to native inputs and keep their constraints', () => {
     const model = new FormModel({
@@ -184,12 +193,7 @@ describe('controls per schema shape', () => {
     const model = new FormModel({
       type: 'object',
       properties: {
-        shape: {
-          oneOf: [
-            { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number' } }, required: ['kind', 'radius'] },
-            { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
-          ],
-        },
+        shape: circleOrSquare,
         target: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
         mixed: { type: ['string', 'number', 'boolean', 'null'] },
       },
@@ -511,12 +515,7 @@ describe('argument building (C15, C17 rules)', () => {
     const model = new FormModel({
       type: 'object',
       properties: {
-        shape: {
-          oneOf: [
-            { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number' } }, required: ['kind', 'radius'] },
-            { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
-          ],
-        },
+        shape: circleOrSquare,
       },
       required: ['shape'],
     });
