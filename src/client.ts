@@ -17,7 +17,7 @@
  */
 import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
-import { sleep } from './sleep.js';
+import { sleep, untilAborted } from './sleep.js';
 import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
@@ -277,23 +277,6 @@ const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
 };
 
-/** `promise`, or a rejection as soon as `signal` aborts (the work behind the promise goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reason: () => unknown): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {}); // settled later, by nobody's await
-    return Promise.reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(McpError.isInstance(signal.reason) ? signal.reason : reason());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
-    );
-  });
-}
-
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -455,7 +438,7 @@ export class McpClient {
         this.#connecting = undefined;
       });
     }
-    return untilAborted(this.#connecting, options.signal, () => new McpClientError('aborted', `Connecting to ${this.url.href} was aborted`, { url: this.url.href }));
+    return untilAborted(this.#connecting, options.signal, this.#abortReason(`Connecting to ${this.url.href}`));
   }
 
   async #connect(signal: AbortSignal): Promise<ServerDescription> {
@@ -661,6 +644,11 @@ export class McpClient {
     return auth ? hashKey(auth) : undefined;
   }
 
+  /** For `untilAborted`: a kit error passes through; any other abort reason becomes `aborted`, naming what was aborted. */
+  #abortReason(what: string, method?: string): (reason: unknown) => unknown {
+    return (reason) => (McpError.isInstance(reason) ? reason : new McpClientError('aborted', `${what} was aborted`, { url: this.url.href, ...(method ? { method } : {}) }));
+  }
+
   /** `signal` plus the connect timeout (`requestTimeoutMs`), which aborts with a typed `timeout` error. */
   #withTimeout(signal: AbortSignal | undefined): AbortSignal {
     const ms = this.#options.requestTimeoutMs ?? 60_000;
@@ -842,7 +830,7 @@ export class McpClient {
       this.#toolsGeneration++;
       this.#toolsFresh = true;
     }
-    return untilAborted(this.#sharedToolListing(), options.signal, () => new McpClientError('aborted', 'tools/list was aborted', { url: this.url.href, method: 'tools/list' }));
+    return untilAborted(this.#sharedToolListing(), options.signal, this.#abortReason('tools/list', 'tools/list'));
   }
 
   // Everyone asking while a current listing is in flight shares it; after an invalidation
@@ -1077,7 +1065,7 @@ export class McpClient {
               signal,
               server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
               url: this.url.href,
-            }), signal, () => new McpClientError('aborted', `${method} was aborted`, { url: this.url.href, method }));
+            }), signal, this.#abortReason(method, method));
           } catch (error) {
             const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
             emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });

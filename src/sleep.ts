@@ -1,5 +1,5 @@
 /**
- * A timer that an `AbortSignal` can cut short.
+ * Waiting that an `AbortSignal` can cut short: a timer, and any promise.
  *
  * @module
  */
@@ -17,5 +17,36 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Resolves or rejects with `promise`, or rejects as soon as `signal` aborts — with
+ * `mapReason(signal.reason)` (default: the reason itself). The work behind the
+ * promise goes on; only this wait ends. A promise abandoned that way never
+ * becomes an unhandled rejection.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined, mapReason: (reason: unknown) => unknown = (reason) => reason): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(mapReason(signal.reason));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {});
+      reject(mapReason(signal.reason));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }

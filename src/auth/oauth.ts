@@ -29,6 +29,7 @@
  */
 import { hashKey } from '../cache.js';
 import { Emitter } from '../emitter.js';
+import { untilAborted } from '../sleep.js';
 import type { FetchLike } from '../transport.js';
 import { findChallenge, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';
@@ -164,26 +165,6 @@ function isReplayable(body: unknown): boolean {
 function asAuthError(error: unknown, url: string): McpAuthError {
   if (McpAuthError.isInstance(error)) return error;
   return new McpAuthError('invalid_response', `Authorization failed: ${(error as Error)?.message ?? String(error)}`, { url }, { cause: error });
-}
-
-/** Resolves with `promise`, or rejects as soon as `signal` aborts (the work itself goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**

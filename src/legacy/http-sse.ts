@@ -13,6 +13,7 @@ import { McpClientError, McpRpcError } from '../errors.js';
 import { parseMessage, parseMessageText } from '../jsonrpc.js';
 import type { SessionRequestOptions, SessionResponse } from '../session.js';
 import { isMessageEvent, readSse, type SseEvent } from '../sse.js';
+import { untilAborted } from '../sleep.js';
 import { fetchFailure, httpError, readBodyText, readFailure } from '../transport.js';
 import { LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
 import { LegacySessionBase, buildRequest, isObject, legacyCapabilities, type LegacyHost, type PendingRequest } from './base.js';
@@ -22,13 +23,6 @@ const MAX_POST_BODY = 16 * 1024 * 1024;
 
 function mediaType(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-}
-
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
 
 /** A 2024-11-05 HTTP+SSE session. Create with {@link HttpSseSession.open}. */
@@ -225,7 +219,7 @@ export class HttpSseSession extends LegacySessionBase {
     host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
     try {
       await this.#post(message, pending.signal, pending);
-      const response = await Promise.race([pending.elsewhere, untilAborted(pending.signal)]);
+      const response = await untilAborted(pending.elsewhere, pending.signal);
       host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
       if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { url: this.#endpoint?.href });
       return { id, result: response.result };
