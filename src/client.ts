@@ -59,6 +59,7 @@ import {
   type ResultBase,
   type SubscriptionFilter,
   type Tool,
+  isObject,
 } from './types.js';
 
 /** Version reported in `clientInfo` by default. */
@@ -277,9 +278,6 @@ const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
 };
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * An MCP client for one server endpoint.

@@ -8,7 +8,7 @@
  */
 import { McpClientError } from './errors.js';
 import { encodeHeaderValue } from './headers.js';
-import type { JsonObject, JsonSchema, Tool } from './types.js';
+import { isObject, type JsonObject, type JsonSchema, type Tool } from './types.js';
 
 /** RFC 9110 `tchar`: the characters allowed in a header field name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -36,9 +36,6 @@ const SCHEMA_VALUES = [
 // Keywords whose value is an array of subschemas.
 const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function primitiveType(schema: JsonObject): HeaderBinding['type'] | undefined {
   let type = schema.type;

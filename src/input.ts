@@ -8,23 +8,11 @@
  */
 import { McpClientError } from './errors.js';
 import type { InputContext, InputHandlers } from './client.js';
-import type {
-  CreateMessageRequestParams,
-  ElicitRequestParams,
-  InputRequest,
-  InputRequestMethod,
-  InputRequests,
-  InputResponse,
-  InputResponses,
-  JsonObject,
-} from './types.js';
+import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from './types.js';
 
 /** Returns the handler currently registered for an input method. */
 export type HandlerLookup = <K extends InputRequestMethod>(method: K) => InputHandlers[K] | undefined;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Checks that a request can be answered — known method, declared capability and

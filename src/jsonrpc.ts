@@ -7,7 +7,7 @@
  * @module
  */
 import { McpClientError, type McpErrorData } from './errors.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
+import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
 
 /** A parsed incoming message, tagged by kind. */
 export type IncomingMessage =
@@ -15,9 +15,6 @@ export type IncomingMessage =
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'response'; message: JsonRpcResponse };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

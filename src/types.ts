@@ -27,6 +27,11 @@ export const MetaKey = {
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: unknown };
 
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** JSON-RPC request id: a string or an integer, never null (basic/index "Requests"). */
 export type RequestId = string | number;
 export type ProgressToken = string | number;

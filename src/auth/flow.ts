@@ -17,6 +17,7 @@ import { isLoopback, isSecureOrLoopback, randomToken, sha256base64url } from './
 import { McpAuthError, type McpAuthErrorReason } from './errors.js';
 import { storageKeys } from './keys.js';
 import type { AuthStorage } from './storage.js';
+import { isObject } from '../types.js';
 
 /** Cap on an OAuth JSON document, in bytes. */
 const MAX_DOCUMENT_BYTES = 256 * 1024;
@@ -130,9 +131,6 @@ interface Exchange {
   json: unknown;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function oauthErrorFields(json: unknown): { oauthError?: string; oauthErrorDescription?: string } {
   if (!isObject(json)) return {};

@@ -35,6 +35,7 @@ import {
   type RequestId,
   type ServerCapabilities,
   type SubscriptionFilter,
+  isObject,
 } from '../types.js';
 
 /** Facts about the request a server asks input for (shown by dialogs). */
@@ -74,9 +75,6 @@ export const OFFERED_VERSION = LEGACY_PROTOCOL_VERSIONS[0]!;
 /** Cap on remembered URL-mode elicitation ids (for `notifications/elicitation/complete`). */
 const MAX_ELICITATIONS = 1000;
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether an error answering a request of an established legacy session shows

@@ -15,8 +15,8 @@ import type { SessionRequestOptions, SessionResponse } from '../session.js';
 import { isMessageEvent, readSse, type SseEvent } from '../sse.js';
 import { untilAborted } from '../sleep.js';
 import { fetchFailure, httpError, readBodyText, readFailure } from '../transport.js';
-import { LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
-import { LegacySessionBase, buildRequest, isObject, legacyCapabilities, type LegacyHost, type PendingRequest } from './base.js';
+import { isObject, LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
+import { LegacySessionBase, buildRequest, legacyCapabilities, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Cap on a JSON body some servers put in a POST answer, in bytes. */
 const MAX_POST_BODY = 16 * 1024 * 1024;

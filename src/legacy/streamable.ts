@@ -21,8 +21,8 @@ import { parseMessage, type IncomingMessage } from '../jsonrpc.js';
 import type { SessionRequestOptions, SessionResponse } from '../session.js';
 import { isMessageEvent, readSse } from '../sse.js';
 import { fetchFailure, readFailure, type Exchange, type SendOptions } from '../transport.js';
-import { LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../types.js';
-import { LegacySessionBase, buildRequest, isModernSignature, isObject, legacyCapabilities, sleep, versionHeaderDefined, type LegacyHost, type PendingRequest } from './base.js';
+import { isObject, LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../types.js';
+import { LegacySessionBase, buildRequest, isModernSignature, legacyCapabilities, sleep, versionHeaderDefined, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Versions accepted from a Streamable HTTP server's `initialize` answer. */
 const ACCEPTED: readonly string[] = LEGACY_PROTOCOL_VERSIONS;
