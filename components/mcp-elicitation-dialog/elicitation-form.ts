@@ -5,6 +5,7 @@
  * A property the kit cannot classify makes the whole request unanswerable — a
  * half-form is never shown.
  */
+import { isRecord as isObject } from '../internal/json.js';
 
 interface FieldBase {
   key: string;
@@ -28,8 +29,6 @@ export interface Option {
 /** A value in the form: what `content` may hold. */
 export type FieldValue = string | number | boolean | string[];
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function titledOptions(list: unknown): Option[] | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;
