@@ -180,6 +180,7 @@ export type OutputValidation =
 /** A tool result plus the kit's output validation (non-enumerable, not from the server). */
 export type ToolCallResult = CallToolResult & { readonly outputValidation?: OutputValidation };
 
+/** Options of {@link McpClient.callTool}: those of any input-capable request, plus the tool definition if the caller has one. */
 export interface CallToolOptions extends InputRequiredOptions {
   /** The tool definition, if the caller has it (otherwise the last listing is used). */
   tool?: Tool;
@@ -205,18 +206,28 @@ export interface InputContext {
   url: string;
 }
 
+/**
+ * Answers `elicitation/create` (spec: client/elicitation). Register with
+ * {@link McpClient.setInputHandler}; `modes` become the declared capability.
+ * `handle` resolves with the user's answer, or rejects (e.g. when `context.signal` aborts).
+ */
 export interface ElicitationHandler {
   /** Modes this handler can show; declared as `elicitation.form` / `elicitation.url`. */
   modes: readonly ('form' | 'url')[];
   handle(params: ElicitRequestParams, context: InputContext): Promise<ElicitResult>;
 }
 
+/**
+ * Answers `sampling/createMessage` (spec: client/sampling): `handle` resolves with
+ * the message a model (or the user) wrote; reject to refuse the request.
+ */
 export interface SamplingHandler {
   /** Whether tool use inside sampling is supported (declares `sampling.tools`). */
   tools?: boolean;
   handle(params: CreateMessageRequestParams, context: InputContext): Promise<CreateMessageResult>;
 }
 
+/** Answers `roots/list` (spec: client/roots): `handle` resolves with the roots to share. */
 export interface RootsHandler {
   handle(params: JsonObject | undefined, context: InputContext): Promise<ListRootsResult>;
 }
@@ -257,6 +268,7 @@ export interface Subscription {
   close(): void;
 }
 
+/** Options of {@link McpClient.listen} (spec: basic/patterns/subscriptions). */
 export interface ListenOptions {
   /** Called for each notification delivered on the stream. */
   onNotification?: (notification: JsonRpcNotification) => void;

@@ -87,12 +87,15 @@ export function eraCacheKey(url: URL): string {
 /** In-memory {@link EraCache}. */
 export class MemoryEraCache implements EraCache {
   readonly #map = new Map<string, 'modern' | 'legacy'>();
+  /** The era remembered for an endpoint key, if any. */
   get(key: string) {
     return this.#map.get(key);
   }
+  /** Remembers an endpoint's era. */
   set(key: string, era: 'modern' | 'legacy') {
     this.#map.set(key, era);
   }
+  /** Forgets an endpoint's era (it answered like the other era). */
   delete(key: string) {
     this.#map.delete(key);
   }

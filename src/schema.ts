@@ -32,6 +32,7 @@ export interface SchemaLimits {
   maxNodes: number;
 }
 
+/** The bounds used when none are given: 64 levels of nesting, 5,000 subschemas. */
 export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { maxDepth: 64, maxNodes: 5000 };
 
 /**
@@ -80,6 +81,7 @@ export interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
+/** What a {@link Validator} returns: valid, or the issues found (each with a JSON Pointer into the value). */
 export type ValidationResult = { valid: true } | { valid: false; issues: ValidationIssue[] };
 
 /** A compiled validator: call it with a value. */

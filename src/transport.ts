@@ -180,6 +180,7 @@ export function readFailure(error: unknown, signal: AbortSignal | undefined, con
  * Streamable HTTP transport. Stateless: every call is one POST.
  */
 export class HttpTransport {
+  /** The MCP endpoint every message is POSTed to. */
   readonly url: URL;
   readonly #fetch: FetchLike | undefined;
   readonly #maxBodyBytes: number;

@@ -25,6 +25,7 @@ export const MetaKey = {
 } as const;
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object as parsed from the wire: its values are not trusted to have any shape. */
 export type JsonObject = { [key: string]: unknown };
 
 /** Whether a parsed JSON value is an object (not null, not an array). */
@@ -36,6 +37,7 @@ export function isObject(value: unknown): value is JsonObject {
 export type RequestId = string | number;
 export type ProgressToken = string | number;
 
+/** A JSON-RPC 2.0 request (spec: basic/index "Requests"; schema.json JSONRPCRequest). */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
@@ -43,6 +45,7 @@ export interface JsonRpcRequest {
   params?: JsonObject;
 }
 
+/** A JSON-RPC 2.0 notification: no `id`, no answer (spec: basic/index "Notifications"). */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
@@ -68,7 +71,9 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** A JSON-RPC 2.0 response: a result or an error for one request `id` (spec: basic/index "Responses"). */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC 2.0 message the transport carries. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /** `{name, version, …}` identifying a client or a server. */
@@ -99,6 +104,7 @@ export interface ClientCapabilities {
   [key: string]: unknown;
 }
 
+/** What a server offers (spec: basic/lifecycle "Capability Negotiation"; schema.json ServerCapabilities), from `server/discover` or `initialize`. */
 export interface ServerCapabilities {
   tools?: { listChanged?: boolean };
   prompts?: { listChanged?: boolean };
@@ -253,6 +259,7 @@ export interface CallToolResult extends ResultBase {
 
 // --- resources and prompts ---------------------------------------------------------
 
+/** One entry of `resources/list` (spec: server/resources; schema.json Resource). */
 export interface Resource {
   uri: string;
   name: string;
@@ -265,6 +272,7 @@ export interface Resource {
   [key: string]: unknown;
 }
 
+/** One entry of `resources/templates/list`: an RFC 6570 `uriTemplate` (spec: server/resources "Resource Templates"). */
 export interface ResourceTemplate {
   uriTemplate: string;
   name: string;
@@ -284,6 +292,7 @@ export interface ListResourceTemplatesResult extends CacheableResult {
   nextCursor?: string;
 }
 
+/** The result of `resources/read`: text or base64 `blob` contents (spec: server/resources "Reading Resources"). */
 export interface ReadResourceResult extends CacheableResult {
   contents: ResourceContents[];
 }
@@ -295,6 +304,7 @@ export interface PromptArgument {
   required?: boolean;
 }
 
+/** One entry of `prompts/list`, with its arguments (spec: server/prompts; schema.json Prompt). */
 export interface Prompt {
   name: string;
   title?: string;
@@ -313,6 +323,7 @@ export interface PromptMessage {
   content: ContentBlock;
 }
 
+/** The result of `prompts/get`: the prompt's messages (spec: server/prompts "Getting a Prompt"). */
 export interface GetPromptResult extends ResultBase {
   description?: string;
   messages: PromptMessage[];
@@ -329,6 +340,7 @@ export type CompletionReference = { type: 'ref/prompt'; name: string } | { type:
 /** A restricted elicitation field schema (client/elicitation "Requested Schema"). */
 export type PrimitiveSchemaDefinition = JsonSchema;
 
+/** A form-mode elicitation: a message and a flat object `requestedSchema` of primitive fields (spec: client/elicitation "Form Mode"). */
 export interface ElicitRequestFormParams {
   mode?: 'form';
   message: string;
@@ -341,6 +353,7 @@ export interface ElicitRequestFormParams {
   [key: string]: unknown;
 }
 
+/** A URL-mode elicitation: the user is sent to `url` (spec: client/elicitation "URL Mode", "Safe URL Handling"). */
 export interface ElicitRequestUrlParams {
   mode: 'url';
   message: string;
@@ -350,8 +363,10 @@ export interface ElicitRequestUrlParams {
   [key: string]: unknown;
 }
 
+/** The params of an `elicitation/create` request, either mode (`mode` absent means form). */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestUrlParams;
 
+/** The answer to an elicitation: `accept` (with `content` in form mode), `decline` or `cancel` (spec: client/elicitation "Response Actions"). */
 export interface ElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
@@ -371,6 +386,7 @@ export interface ModelPreferences {
   intelligencePriority?: number;
 }
 
+/** The params of `sampling/createMessage`: messages, `maxTokens` (tokens), model preferences (spec: client/sampling). */
 export interface CreateMessageRequestParams {
   messages: SamplingMessage[];
   maxTokens: number;
@@ -385,6 +401,7 @@ export interface CreateMessageRequestParams {
   [key: string]: unknown;
 }
 
+/** The answer to a sampling request: one assistant message and the model that wrote it (spec: client/sampling). */
 export interface CreateMessageResult {
   role: 'assistant' | 'user';
   content: ContentBlock | ContentBlock[];
@@ -393,12 +410,14 @@ export interface CreateMessageResult {
   [key: string]: unknown;
 }
 
+/** A root the client shares: a `file://` URI and an optional name (spec: client/roots). */
 export interface Root {
   uri: string;
   name?: string;
   [key: string]: unknown;
 }
 
+/** The answer to `roots/list` (spec: client/roots "Listing Roots"). */
 export interface ListRootsResult {
   roots: Root[];
   [key: string]: unknown;

@@ -22,6 +22,7 @@
 import { McpAuthError, type AuthorizationOpener } from '../../src/auth/index.js';
 import { callbackState, DEFAULT_CHANNEL, isCallbackMessage } from './messages.js';
 
+/** Options of {@link popupAuthorization}: the popup window and the channel its callback page answers on. */
 export interface PopupAuthorizationOptions {
   /** `window.open` features; default a 480×720 window centred over the page. */
   features?: string;

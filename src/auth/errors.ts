@@ -74,6 +74,7 @@ export interface McpAuthErrorData extends McpErrorData {
  * wrong; `data.url` names the URL involved.
  */
 export class McpAuthError extends McpClientError {
+  /** Why authorization failed; see {@link McpAuthErrorReason}. */
   readonly reason: McpAuthErrorReason;
   declare readonly data: McpAuthErrorData;
 

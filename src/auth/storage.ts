@@ -22,14 +22,17 @@ export interface AuthStorage {
 /** Keeps everything in memory: gone with the page or process. */
 export class MemoryAuthStorage implements AuthStorage {
   readonly #map = new Map<string, unknown>();
+  /** The stored value, or undefined. */
   async get(key: string): Promise<unknown> {
     // A copy, so callers cannot mutate what is stored (IndexedDB behaves the same).
     const value = this.#map.get(key);
     return value === undefined ? undefined : structuredClone(value);
   }
+  /** Stores a structured-cloneable value. */
   async set(key: string, value: unknown): Promise<void> {
     this.#map.set(key, structuredClone(value));
   }
+  /** Removes a value. */
   async delete(key: string): Promise<void> {
     this.#map.delete(key);
   }
@@ -52,14 +55,17 @@ export class IndexedDbAuthStorage implements AuthStorage {
     this.#store ??= import('idb-keyval').then((api) => ({ api, store: api.createStore(this.#database, 'kv') }));
     return this.#store;
   }
+  /** The stored value, or undefined. */
   async get(key: string): Promise<unknown> {
     const { api, store } = await this.#open();
     return api.get(key, store);
   }
+  /** Stores a structured-cloneable value. */
   async set(key: string, value: unknown): Promise<void> {
     const { api, store } = await this.#open();
     await api.set(key, value, store);
   }
+  /** Removes a value. */
   async delete(key: string): Promise<void> {
     const { api, store } = await this.#open();
     await api.del(key, store);
