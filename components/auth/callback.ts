@@ -23,7 +23,7 @@
  */
 import { callbackState, DEFAULT_CHANNEL, type CallbackMessage } from './messages.js';
 
-/** Options of the OAuth callback page's handler. */
+/** Options of {@link completeAuthorizationCallback}. */
 export interface CallbackOptions {
   /** BroadcastChannel name; must match the opener's. Default `mcp-elements-oauth`. */
   channel?: string;
