@@ -47,3 +47,20 @@ test('has no accessibility violations', async ({ page }) => {
   await waitForConnection(page);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
+
+test('on a short screen the newest message is scrolled above the sticky composer, not under it', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 420 });
+  await page.goto('/chat.html');
+  await waitForConnection(page);
+  for (const city of ['Faro', 'Braga', 'Porto']) {
+    await say(page, `weather in ${city}`);
+    await expect(transcript(page).locator('mcp-tool-result').last()).toContainText(city.toLowerCase());
+  }
+  await expect
+    .poll(async () => {
+      const last = await transcript(page).locator(':scope > li').last().boundingBox();
+      const composer = await page.locator('.composer').boundingBox();
+      return last && composer ? Math.round(composer.y - (last.y + last.height)) : -1;
+    })
+    .toBeGreaterThanOrEqual(0);
+});

@@ -74,6 +74,8 @@ test('answers a two-round elicitation (accept path)', async ({ page }) => {
   await expect(result(page)).toContainText('Booked Casa Lisboa for 3 on 2026-12-24, terrace, vegetarian.');
   // The protocol log groups the rounds of the call.
   await expect(page.getByRole('region', { name: 'Protocol log' }).getByText(/round 2/).first()).toBeVisible();
+  // It follows the newest lines: scrolled to its end.
+  await expect.poll(() => page.locator('.log-list').evaluate((list) => list.scrollHeight - list.scrollTop - list.clientHeight)).toBeLessThan(24);
 });
 
 test('answers a two-round elicitation (decline path)', async ({ page }) => {
