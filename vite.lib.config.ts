@@ -9,7 +9,7 @@ import packageJson from './package.json' with { type: 'json' };
 import { quietKnownWarnings } from './vite.config.js';
 
 const root = import.meta.dirname;
-const external = [...Object.keys(packageJson.dependencies ?? {}), '@playwright/test'];
+const external = [...Object.keys(packageJson.dependencies ?? {}), ...Object.keys(packageJson.peerDependencies ?? {})];
 
 export default defineConfig({
   publicDir: false,
@@ -24,6 +24,7 @@ export default defineConfig({
         index: resolve(root, 'src/index.ts'),
         auth: resolve(root, 'src/auth/index.ts'),
         'auth-callback': resolve(root, 'components/auth/callback.ts'),
+        cfworker: resolve(root, 'src/cfworker.ts'),
         elements: resolve(root, 'components/index.ts'),
         playwright: resolve(root, 'e2e/helpers/index.ts'),
       },

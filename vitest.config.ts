@@ -25,7 +25,7 @@ export default defineConfig({
         // Pre-bundle every browser dependency up front: discovering one mid-run reloads the
         // test page, which can fail a test that was running.
         optimizeDeps: {
-          include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'axe-core', 'eventsource-parser', 'ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+          include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'axe-core', 'eventsource-parser', 'ajv', 'ajv/dist/2020.js', 'ajv-formats', '@cfworker/json-schema'],
         },
         test: {
           name: 'elements',

@@ -8,8 +8,9 @@
  *   resolved locally is rejected, not treated as permissive.
  * - Work is bounded before compiling: nesting depth and number of subschemas.
  *
- * The validator (ajv) is loaded lazily, so the core bundle stays small until a
- * schema is actually checked.
+ * The validator (ajv, or the library given to {@link useSchemaCompiler}) is
+ * loaded lazily, so the core bundle stays small until a schema is actually
+ * checked.
  *
  * @module
  */
@@ -98,14 +99,55 @@ export interface CompileOptions {
   limits?: SchemaLimits;
 }
 
-type AjvModule = typeof import('./schema-ajv.js');
-let ajvModule: Promise<AjvModule> | undefined;
-let loadedModule: AjvModule | undefined;
+/**
+ * A JSON Schema library plugged in place of ajv with {@link useSchemaCompiler}.
+ *
+ * It receives a schema that already passed the kit's checks (an object, dialect
+ * `2020-12` or `draft-07` as given, within the work bounds, with `pattern`s that
+ * could backtrack for exponential time taken out) and returns a check to run on
+ * values. Issues locate values by JSON Pointer (`""` for the root); a missing
+ * required member is reported at the member's own path, as the forms show it
+ * there. Throwing while compiling means the schema is invalid.
+ */
+export type SchemaCompiler = (schema: Record<string, unknown>, dialect: SchemaDialect) => (value: unknown) => ValidationResult;
 
-/** Loads the validator implementation (once); afterwards {@link compileSchemaSync} works too. */
-export function loadValidatorModule(): Promise<AjvModule> {
-  ajvModule ??= import('./schema-ajv.js').then((module) => (loadedModule = module));
-  return ajvModule;
+type Implementation = import('./schema-guard.js').ValidatorImplementation;
+let plugged: SchemaCompiler | undefined;
+let loading: Promise<Implementation> | undefined;
+let loaded: Implementation | undefined;
+
+/**
+ * Uses `compiler` instead of ajv for every schema the kit checks from now on:
+ * tool output validation, the tool form and the elicitation dialog. ajv is then
+ * never loaded, which suits pages whose Content-Security-Policy forbids
+ * `unsafe-eval` (ajv compiles to functions) or that want a smaller download.
+ * `mcp-elements/cfworker` provides one built on `@cfworker/json-schema`.
+ * Call it before the first schema is compiled (validators already compiled are
+ * kept); `undefined` goes back to ajv.
+ */
+export function useSchemaCompiler(compiler: SchemaCompiler | undefined): void {
+  plugged = compiler;
+  loading = loaded = undefined;
+}
+
+/**
+ * Loads the validator implementation (once); afterwards {@link compileSchemaSync}
+ * works too. The choice between ajv and a plugged compiler is made a microtask
+ * later: elements in the page's markup connect (and ask for the validator) while
+ * the element modules are still being evaluated, before the page's own script
+ * has had the chance to call {@link useSchemaCompiler}.
+ */
+function loadValidatorModule(): Promise<Implementation> {
+  loading ??= Promise.resolve().then(async () => {
+    const compiler = plugged;
+    // Two separate import() calls: in one expression, Vite preloads both chunks (ajv too) whichever runs.
+    let implementation: Implementation;
+    if (compiler) implementation = (await import('./schema-guard.js')).pluggedIn(compiler);
+    else implementation = await import('./schema-ajv.js');
+    if (compiler === plugged) loaded = implementation;
+    return implementation;
+  });
+  return loading;
 }
 
 /**
@@ -121,17 +163,21 @@ export async function compileSchema(schema: unknown, options: CompileOptions = {
 }
 
 /**
- * Synchronous variant for callers that already awaited {@link loadValidatorModule}
+ * Synchronous variant for callers that already awaited {@link ensureValidator}
  * (the elements validate on every keystroke).
  * @throws McpClientError `schema` (see {@link compileSchema}); also when the
  *   validator module is not loaded yet.
  */
 export function compileSchemaSync(schema: unknown, options: CompileOptions = {}): Validator {
-  if (!loadedModule) throw new McpClientError('schema', 'The schema validator is not loaded yet; await loadValidatorModule() first');
-  return loadedModule.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+  if (!loaded) throw new McpClientError('schema', 'The schema validator is not loaded yet; await ensureValidator() first', { loaded: false });
+  return loaded.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
 }
 
-/** Loads the validator so that {@link compileSchemaSync} can be used. */
+/**
+ * Loads the validator so that {@link compileSchemaSync} can be used (again, if
+ * {@link useSchemaCompiler} switched libraries meanwhile).
+ * @throws what loading the module throws (a network error for a lazily loaded chunk).
+ */
 export async function ensureValidator(): Promise<void> {
-  await loadValidatorModule();
+  while (!loaded) await loadValidatorModule();
 }

@@ -65,8 +65,6 @@ function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
 
-let validatorLoad: Promise<void> | undefined;
-
 /** Issue keywords that only say "one of the alternatives failed": noise when a precise issue exists. */
 const UMBRELLA = new Set(['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', 'not', 'false']);
 
@@ -327,8 +325,8 @@ export class McpToolForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    validatorLoad ??= ensureValidator();
-    void validatorLoad.then(
+    // Cached by the core; asked again on each connection in case useSchemaCompiler() switched libraries.
+    void ensureValidator().then(
       () => {
         this._validatorReady = true;
       },
@@ -437,6 +435,12 @@ export class McpToolForm extends LitElement {
     try {
       this.#validator = compileSchemaSync(tool.inputSchema);
     } catch (error) {
+      if ((error as McpClientError).data?.loaded === false) {
+        // useSchemaCompiler() switched libraries after this form was ready: wait for the new one.
+        this._validatorReady = false;
+        void ensureValidator().finally(() => (this._validatorReady = true));
+        return;
+      }
       this.#schemaError = (error as Error).message;
     }
   }

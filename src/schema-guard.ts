@@ -1,0 +1,154 @@
+/**
+ * What every validator behind {@link ./schema.ts} shares, whichever library
+ * compiles the schema (ajv, or a {@link SchemaCompiler} plugged in with
+ * `useSchemaCompiler`): the schema is an object or a boolean, its dialect is one
+ * the kit knows, it is within the work bounds, and a `pattern` that could
+ * backtrack for exponential time is taken out before the library sees it
+ * (spec: basic/index "JSON Schema Usage"). Loaded lazily, with the validator.
+ *
+ * @module
+ */
+import { McpClientError } from './errors.js';
+import { backtrackingRisk } from './regex-safety.js';
+import { checkSchemaBounds, schemaDialect, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { isObject } from './types.js';
+
+/** Compiles a schema that passed the checks; `original` is the schema as given (before risky patterns were taken out). */
+type CompileChecked = (schema: Record<string, unknown>, dialect: SchemaDialect, original: object) => (value: unknown) => ValidationResult;
+
+/** The implementation {@link ./schema.ts} loads: compile with the shared checks and a cache per schema object. */
+export interface ValidatorImplementation {
+  compile(schema: unknown, limits: SchemaLimits): Validator;
+}
+
+// Keywords whose values are data, not subschemas: a "pattern" inside them is just a value.
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/**
+ * The schema without the regular expressions that could backtrack for exponential
+ * time (ReDoS): risky `pattern`s are dropped, and a risky `patternProperties` key
+ * drops that entry and the `additionalProperties` / `unevaluatedProperties` beside
+ * it, whose meaning depends on it. The input is not changed.
+ */
+function withoutRiskyPatterns(schema: object): { schema: object; skipped: string[] } {
+  const found: { path: (string | number)[]; pattern: string; key: boolean; reason: string }[] = [];
+  // Iterative: the schema is within the bounds already, but a stack is cheap insurance.
+  const stack: [unknown, (string | number)[]][] = [[schema, []]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      node.forEach((value, i) => stack.push([value, [...path, i]]));
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record.pattern === 'string') {
+      const reason = backtrackingRisk(record.pattern);
+      if (reason) found.push({ path, pattern: record.pattern, key: false, reason });
+    }
+    const patternProperties = record.patternProperties;
+    if (typeof patternProperties === 'object' && patternProperties !== null && !Array.isArray(patternProperties)) {
+      for (const key of Object.keys(patternProperties)) {
+        const reason = backtrackingRisk(key);
+        if (reason) found.push({ path, pattern: key, key: true, reason });
+      }
+    }
+    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) stack.push([value, [...path, key]]);
+  }
+  if (found.length === 0) return { schema, skipped: [] };
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  const skipped: string[] = [];
+  for (const { path, pattern, key, reason } of found) {
+    let target: any = copy;
+    for (const step of path) target = target[step];
+    const where = `#/${path.join('/')}`;
+    if (key) {
+      delete target.patternProperties[pattern];
+      delete target.additionalProperties;
+      delete target.unevaluatedProperties;
+      skipped.push(`patternProperties ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+    } else {
+      delete target.pattern;
+      skipped.push(`pattern ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+    }
+  }
+  return { schema: copy, skipped };
+}
+
+const rejectAll: Validator = () => ({ valid: false, issues: [{ path: '', message: 'no value is allowed', keyword: 'false', params: {} }] });
+const acceptAll: Validator = () => ({ valid: true });
+
+/**
+ * Wraps a library's compile step with the shared checks and a cache keyed by the
+ * schema object (a tool's schema is compiled once however often it is checked).
+ *
+ * @throws McpClientError `schema` from `compile` when the schema is not an
+ *   object, declares an unsupported dialect, or is over the work bounds; errors
+ *   `compileChecked` throws pass through.
+ */
+export function guarded(compileChecked: CompileChecked): ValidatorImplementation {
+  const compiled = new WeakMap<object, Validator>();
+  return {
+    compile(schema, limits) {
+      if (typeof schema === 'boolean') return schema ? acceptAll : rejectAll;
+      if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+        throw new McpClientError('schema', 'The schema is not a JSON object');
+      }
+      const cached = compiled.get(schema);
+      if (cached) return cached;
+      const dialect = schemaDialect(schema);
+      if (typeof dialect === 'object') {
+        throw new McpClientError('schema', `JSON Schema dialect ${JSON.stringify(dialect.unsupported)} is not supported (supported: 2020-12, draft-07)`, { dialect: dialect.unsupported });
+      }
+      const overBound = checkSchemaBounds(schema, limits);
+      if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
+      const safe = withoutRiskyPatterns(schema);
+      const run = compileChecked(safe.schema as Record<string, unknown>, dialect, schema);
+      const validator: Validator = safe.skipped.length > 0 ? Object.assign(run, { skipped: safe.skipped }) : run;
+      compiled.set(schema, validator);
+      return validator;
+    },
+  };
+}
+
+function problem(message: string): ValidationResult {
+  return { valid: false, issues: [{ path: '', message, keyword: 'schema', params: {} }] };
+}
+
+/**
+ * The implementation for a {@link SchemaCompiler} plugged in with
+ * `useSchemaCompiler`. The compiler's mistakes are contained: a throw while
+ * compiling becomes McpClientError `schema`; a throw while checking a value, or
+ * an answer that is not a {@link ValidationResult}, becomes one issue at the root,
+ * so a form that validates on every keystroke keeps working.
+ */
+export function pluggedIn(compiler: SchemaCompiler): ValidatorImplementation {
+  return guarded((schema, dialect) => {
+    let check: ReturnType<SchemaCompiler>;
+    try {
+      check = compiler(schema, dialect);
+    } catch (error) {
+      if (error instanceof McpClientError) throw error;
+      throw new McpClientError('schema', `The schema is invalid: ${(error as Error)?.message ?? String(error)}`, { dialect }, { cause: error });
+    }
+    if (typeof check !== 'function') throw new McpClientError('schema', 'The schema compiler did not return a function', { dialect });
+    return (value) => {
+      let result: ValidationResult;
+      try {
+        result = check(value);
+      } catch (error) {
+        return problem(`could not be checked: ${(error as Error)?.message ?? String(error)}`);
+      }
+      if (result?.valid === true) return { valid: true };
+      const issues = (result as { issues?: unknown })?.issues;
+      if (!Array.isArray(issues) || issues.length === 0) return problem('is invalid');
+      // The elements index errors by path and show the message: keep those usable whatever came back.
+      return { valid: false, issues: issues.map((issue: Partial<ValidationIssue> | null) => ({
+        path: typeof issue?.path === 'string' ? issue.path : '',
+        message: typeof issue?.message === 'string' ? issue.message : 'is invalid',
+        keyword: typeof issue?.keyword === 'string' ? issue.keyword : '',
+        params: isObject(issue?.params) ? issue.params : {},
+      })) };
+    };
+  });
+}
