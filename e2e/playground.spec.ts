@@ -152,6 +152,26 @@ test('under a strict Content-Security-Policy (no unsafe-eval) forms still work a
   await expect(result(page)).toContainText('"city":"Lisbon"');
 });
 
+test('under the same policy, with @cfworker/json-schema plugged in, values are checked and ajv is never downloaded', async ({ page }) => {
+  const ajv: string[] = [];
+  page.on('request', (request) => {
+    if (/ajv/i.test(request.url())) ajv.push(request.url());
+  });
+  const response = await page.goto('/?csp=strict&validator=cfworker');
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  await waitForConnection(page);
+  await pickTool(page, 'Create a ticket');
+  const title = form(page).getByRole('textbox', { name: 'Title' });
+  await title.fill('ab');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(form(page).locator('[data-pointer="/title"] [part~="error"]')).toHaveText('Enter at least 3 characters.');
+  await expect(form(page).locator('[part="notice"]')).toHaveCount(0);
+  await title.fill('Printer on fire');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(result(page)).toContainText('Printer on fire');
+  expect(ajv).toEqual([]);
+});
+
 test('keyboard only: pick a tool, fill its form, call it', async ({ page }) => {
   await open(page);
   /** Presses Tab until the focused element (through shadow roots) matches, within a bound. */

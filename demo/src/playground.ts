@@ -9,7 +9,9 @@ import type { McpConnection, McpElicitationDialog } from '../../components/index
 import type { GetPromptResult, McpClient, Prompt, ReadResourceResult, Resource, ResourceTemplate, RoundEvent, Tool, TrafficEvent } from '../../src/index.js';
 import { initialServerUrl, setupThemeToggle } from './shared.js';
 import { deterministicDraft } from './sampling.js';
+import { chooseValidatorFromQuery } from './validator.js';
 
+chooseValidatorFromQuery();
 setupThemeToggle();
 
 interface LogEntry {
