@@ -19,6 +19,8 @@ export interface ChunkSize extends Bytes {
   eager: boolean;
   /** Pre-minification code length per origin (package, core file, element folder). */
   origins: Record<string, number>;
+  /** Files this chunk imports statically. */
+  imports: string[];
 }
 
 export interface BundleSize {
@@ -49,6 +51,23 @@ export function composition(chunks: readonly ChunkSize[]): { origin: string; sha
     .map(([origin, length]) => ({ origin, share: Math.round((length / total) * 1000) / 10 }))
     .filter((c) => c.share >= 0.5)
     .sort((a, b) => b.share - a.share);
+}
+
+/**
+ * The eager chunks plus the lazily loaded chunk whose file name starts with
+ * `prefix` and what it imports statically: what a page loads once that
+ * `import()` has run.
+ */
+export function withDynamicImport(bundle: BundleSize, prefix: string): ChunkSize[] {
+  const byFile = new Map(bundle.chunks.map((c) => [c.file, c]));
+  const out = new Set(bundle.chunks.filter((c) => c.eager));
+  const visit = (chunk: ChunkSize | undefined) => {
+    if (!chunk || out.has(chunk)) return;
+    out.add(chunk);
+    for (const file of chunk.imports) visit(byFile.get(file));
+  };
+  visit(bundle.chunks.find((c) => c.file.startsWith(prefix)));
+  return [...out];
 }
 
 function measure(code: string): Bytes {
@@ -136,7 +155,7 @@ export async function buildAndMeasure(root: string, entry: string, outDir: strin
       const key = origin(id, root);
       origins[key] = (origins[key] ?? 0) + info.renderedLength;
     }
-    return { file: c.fileName, eager: eager.has(c), ...measure(c.code), origins };
+    return { file: c.fileName, eager: eager.has(c), ...measure(c.code), origins, imports: c.imports };
   });
   return {
     entry,

@@ -13,13 +13,16 @@
  *   error (skip with `--no-browser`).
  *
  * Options: `--json <file>` writes the full results; `--verbose` lists every
- * fallback and failure. Exits non-zero only on a real failure: an exception, a
- * bound exceeded without a clear message, or built arguments the validator rejects.
+ * fallback and failure; `--validator cfworker` checks with `@cfworker/json-schema`
+ * (`useSchemaCompiler`) instead of ajv, in Node and in Chromium. Exits non-zero
+ * only on a real failure: an exception, a bound exceeded without a clear
+ * message, or built arguments the validator rejects.
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve, basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { compileSchemaSync, ensureValidator, type ValidationIssue } from '../src/index.js';
+import { cfworkerCompiler } from '../src/cfworker.js';
+import { compileSchemaSync, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
 import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
 import { buildArguments, itemField, memberField, rowField, variantField } from '../components/mcp-tool-form/draft.js';
 import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
@@ -60,7 +63,7 @@ const option = (name: string) => {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
 };
-const dir = args.find((arg, i) => !arg.startsWith('--') && !['--json'].includes(args[i - 1] ?? ''));
+const dir = args.find((arg, i) => !arg.startsWith('--') && !['--json', '--validator'].includes(args[i - 1] ?? ''));
 if (!dir) {
   console.error('usage: npm run corpus -- <dir with *.json tool lists> [--no-browser] [--json out.json] [--verbose]');
   process.exit(2);
@@ -145,6 +148,8 @@ function fill(model: FormModel, inputSchema: unknown, all: boolean): ToolReport[
 }
 
 async function main(): Promise<void> {
+  if (option('--validator') === 'cfworker') useSchemaCompiler(cfworkerCompiler);
+  else if (option('--validator') !== undefined) throw new Error(`Unknown --validator ${option('--validator')}: the choices are ajv (the default) and cfworker`);
   await ensureValidator();
   const root = resolve(dir!);
   const { tools, elicitationSchemas, files } = loadCorpus(root);
@@ -219,7 +224,9 @@ async function renderInChromium(tools: ToolEntry[], samples: Map<string, Record<
   writeFileSync(
     join(pageDir, 'index.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>corpus</title><link rel="icon" href="data:,"></head><body><main></main>
-<script type="module">import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`,
+<script type="module">
+${option('--validator') === 'cfworker' ? "import { useSchemaCompiler } from '/src/index.ts'; import { cfworkerCompiler } from '/src/cfworker.ts'; useSchemaCompiler(cfworkerCompiler);" : ''}
+import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`,
   );
   const server = await createServer({
     configFile: false,
@@ -227,7 +234,7 @@ async function renderInChromium(tools: ToolEntry[], samples: Map<string, Record<
     logLevel: 'error',
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
     // Pre-bundle up front so the optimizer never reloads the page mid-run.
-    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'ajv', 'ajv/dist/2020.js', 'ajv-formats'] },
+    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directives/if-defined.js', '@lit/context', 'idb-keyval', 'ajv', 'ajv/dist/2020.js', 'ajv-formats', '@cfworker/json-schema'] },
   });
   await server.listen();
   const address = server.httpServer?.address();
