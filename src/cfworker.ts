@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { dereference, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { dereference, encodePointer, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { McpClientError } from './errors.js';
 import type { SchemaCompiler, ValidationIssue } from './schema.js';
 
@@ -74,18 +74,22 @@ function local(root: unknown, ref: string): unknown {
 }
 
 /**
- * The value of the unit's keyword in the subschema at its `keywordLocation`,
- * following local references on the way. The location's last segment is not
- * trusted to be the keyword (cfworker writes `dependantRequired`).
+ * The subschema a unit's `keywordLocation` points into, following local
+ * references on the way. The location's last segment is not trusted to be the
+ * keyword (cfworker writes `dependantRequired`, and `contains` for `minContains`).
  */
-function keywordValue(root: unknown, unit: OutputUnit): unknown {
+function subschema(root: unknown, unit: OutputUnit): Record<string, unknown> | undefined {
   let node = root;
   for (const segment of pointer(unit.keywordLocation).split('/').slice(1, -1)) {
     if (typeof node !== 'object' || node === null) return undefined;
     const record = node as Record<string, unknown>;
     node = segment === '$ref' && typeof record.$ref === 'string' ? local(root, record.$ref) : record[unescape(segment)];
   }
-  return typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[unit.keyword] : undefined;
+  return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
+}
+
+function keywordValue(root: unknown, unit: OutputUnit): unknown {
+  return subschema(root, unit)?.[unit.keyword];
 }
 
 /** The quoted names in one of cfworker's messages, matched against the whole message (names may contain quotes). */
@@ -144,11 +148,12 @@ function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
       return issue(`must have property ${missingProperty} when property ${property} is present`, { property, missingProperty, depsCount: list.length, deps: list.join(', ') });
     }
     case 'false':
-      return issue('is not allowed', {});
+      return { path, message: 'boolean schema is false', keyword: 'false schema', params: {} };
     case 'anyOf':
       return issue('must match a schema in anyOf');
     case 'oneOf':
-      return issue('must match exactly one schema in oneOf');
+      // ajv names the passing subschemas when several pass; cfworker only counts them.
+      return issue('must match exactly one schema in oneOf', / \(0 matches\)/.test(unit.error) ? { passingSchemas: null } : {});
     case 'not':
       return issue('must NOT be valid');
     case 'if': {
@@ -156,25 +161,66 @@ function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
       return issue(`must match "${failingKeyword}" schema`, { failingKeyword });
     }
     case 'contains':
-      return issue('must contain at least 1 valid item(s)');
+    case 'minContains':
+    case 'maxContains': {
+      const parent = subschema(root, unit);
+      const min = typeof parent?.minContains === 'number' ? parent.minContains : 1;
+      const max = typeof parent?.maxContains === 'number' ? parent.maxContains : undefined;
+      return {
+        path,
+        keyword: 'contains',
+        message: max === undefined ? `must contain at least ${min} valid item(s)` : `must contain at least ${min} and no more than ${max} valid item(s)`,
+        params: max === undefined ? { minContains: min } : { minContains: min, maxContains: max },
+      };
+    }
     default:
       return issue(unit.error.replace(/\.$/, '').replace(/^./, (first) => first.toLowerCase()));
   }
 }
 
 /**
- * ajv reports an unknown member at its parent (`additionalProperty`); cfworker
- * reports the keyword at the parent and then, right after it, a `false` schema
- * at the member. Returns the ajv-style issue and the unit it replaces.
+ * Keywords cfworker reports as a wrapper unit followed by the units of the
+ * subschema it applied, where ajv reports one error of its own:
+ * - `additionalProperties` / `unevaluatedProperties: false`: one issue per
+ *   unknown member, at the parent (`additionalProperty`), not a `false` schema at
+ *   the member;
+ * - `items` / `additionalItems` / `unevaluatedItems: false`: one issue for the
+ *   array, "must NOT have more than N items";
+ * - `propertyNames`: the name's own errors at the object, plus "property name
+ *   must be valid".
+ * Returns the issues and how many units they stand for, or undefined.
  */
-function notAllowed(units: readonly OutputUnit[], index: number, root: unknown): ValidationIssue | undefined {
+function compound(units: readonly OutputUnit[], index: number, root: unknown, seen: Set<string>): { issues: ValidationIssue[]; count: number } | undefined {
   const unit = units[index]!;
+  const path = pointer(unit.instanceLocation);
   const member = units[index + 1];
-  if (unit.keyword !== 'additionalProperties' && unit.keyword !== 'unevaluatedProperties') return undefined;
+  if (unit.keyword === 'propertyNames') {
+    // The name's own units follow, all located at the member (cfworker checks the name there).
+    const propertyName = names(unit.error, /^Property name "(.*)" does not match schema\.$/s)[0] ?? '';
+    const at = `${unit.instanceLocation}/${encodePointer(propertyName)}`;
+    const issues: ValidationIssue[] = [];
+    let next = index + 1;
+    for (; units[next]?.instanceLocation === at; next++) if (!WRAPPERS.has(units[next]!.keyword)) issues.push({ ...toIssue(units[next]!, root), path });
+    issues.push({ path, message: 'property name must be valid', keyword: 'propertyNames', params: { propertyName } });
+    return { issues, count: next - index };
+  }
   if (member?.keyword !== 'false' || keywordValue(root, unit) !== false) return undefined;
-  const key = unit.keyword === 'additionalProperties' ? 'additionalProperty' : 'unevaluatedProperty';
-  const name = unescape(pointer(member.instanceLocation).split('/').pop()!);
-  return { path: pointer(unit.instanceLocation), message: 'must NOT have additional properties', keyword: unit.keyword, params: { [key]: name } };
+  const at = unescape(pointer(member.instanceLocation).split('/').pop()!);
+  if (unit.keyword === 'additionalProperties' || unit.keyword === 'unevaluatedProperties') {
+    const additional = unit.keyword === 'additionalProperties';
+    return {
+      issues: [{ path, message: `must NOT have ${additional ? 'additional' : 'unevaluated'} properties`, keyword: unit.keyword, params: { [additional ? 'additionalProperty' : 'unevaluatedProperty']: at } }],
+      count: 2,
+    };
+  }
+  if (unit.keyword === 'items' || unit.keyword === 'additionalItems' || unit.keyword === 'unevaluatedItems') {
+    // One issue per array and keyword, at the first item too many; the rest are the same fact.
+    const key = `${path}\u0000${unit.keyword}`;
+    const first = !seen.has(key);
+    seen.add(key);
+    return { issues: first ? [{ path, message: `must NOT have more than ${at} items`, keyword: unit.keyword, params: { limit: Number(at) } }] : [], count: 2 };
+  }
+  return undefined;
 }
 
 /** Every `$ref` in the (dereferenced) schema must name a subschema of this document: nothing is fetched. */
@@ -211,15 +257,17 @@ export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
     if (result.valid) return { valid: true };
     const issues: ValidationIssue[] = [];
     const units = result.errors;
-    for (let index = 0; index < units.length; index++) {
+    const seen = new Set<string>();
+    for (let index = 0; index < units.length; ) {
       const unit = units[index]!;
-      const replacement = notAllowed(units, index, copy);
-      if (replacement) {
-        issues.push(replacement);
-        index++; // the member's `false` unit it replaces
-      } else if (!WRAPPERS.has(unit.keyword) && !(unit.keyword === 'dependencies' && unit.error.includes('dependant schema'))) {
-        issues.push(toIssue(unit, copy));
+      const replaced = compound(units, index, copy, seen);
+      if (replaced) {
+        issues.push(...replaced.issues);
+        index += replaced.count;
+        continue;
       }
+      if (!WRAPPERS.has(unit.keyword) && !(unit.keyword === 'dependencies' && unit.error.includes('dependant schema'))) issues.push(toIssue(unit, copy));
+      index++;
     }
     return { valid: false, issues };
   };

@@ -269,4 +269,37 @@ describe('plugging a library in with useSchemaCompiler', () => {
     for (const value of values) expect(sorted(cfworker(value))).toEqual(sorted(ajv(value)));
     expect(values.map((value) => sorted(ajv(value)).length)).toEqual([16, 5, 0]);
   });
+
+  test('the cfworker compiler matches ajv where cfworker wraps what ajv reports once (applicators, false schemas, contains, property names)', async () => {
+    const draft07 = 'http://json-schema.org/draft-07/schema#';
+    const cases: [Record<string, unknown>, unknown][] = [
+      [{ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false }, { a: 'x', b: 1, c: 2 }],
+      [{ type: 'array', prefixItems: [{ type: 'string' }], items: false }, ['a', 2, 3]],
+      [{ $schema: draft07, type: 'array', items: [{ type: 'string' }], additionalItems: false }, ['a', 1, 2]],
+      [{ type: 'array', prefixItems: [{ type: 'string' }], unevaluatedItems: false }, ['a', 1]],
+      [{ type: 'array', contains: { type: 'integer' }, minContains: 2 }, [1, 'a']],
+      [{ type: 'array', contains: { type: 'integer' }, maxContains: 1 }, [1, 2]],
+      [{ type: 'array', contains: { type: 'integer' } }, []],
+      [{ type: 'object', propertyNames: { pattern: '^[a-z]+$', maxLength: 3 } }, { Abcd: 1, ok: 2 }],
+      [{ type: 'object', propertyNames: false }, { A: 1 }],
+      [{ type: 'object', propertyNames: { maxLength: 2 }, additionalProperties: false, properties: { abc: { type: 'string' } } }, { abc: 1, 'x/y~z': 2 }],
+      [{ type: 'object', properties: { n: false } }, { n: 1 }],
+      [{ not: { type: 'string' } }, 'x'],
+      [{ oneOf: [{ type: 'integer' }, { type: 'string' }] }, true],
+      [{ if: { properties: { k: { const: 1 } } }, then: { required: ['v'] }, else: { required: ['w'] } }, { k: 1 }],
+      [{ type: 'object', dependentSchemas: { a: { required: ['b'] } } }, { a: 1 }],
+      [{ $schema: draft07, type: 'object', dependencies: { a: ['b'], c: { required: ['d'] } } }, { a: 1, c: 2 }],
+      [{ type: 'string', maxLength: 2 }, '😀😀😀'],
+      [{ enum: [{ a: 1 }, [1, 2]] }, { a: 2 }],
+    ];
+    const sorted = (result: ReturnType<Awaited<ReturnType<typeof compileSchema>>>) => (result.valid ? [] : result.issues.map((i) => JSON.stringify(i)).sort());
+    for (const [schema, value] of cases) {
+      useSchemaCompiler(undefined);
+      const ajv = sorted((await compileSchema(structuredClone(schema)))(value));
+      useSchemaCompiler(cfworkerCompiler);
+      const cfworker = sorted((await compileSchema(structuredClone(schema)))(value));
+      expect({ schema, issues: cfworker }).toEqual({ schema, issues: ajv });
+      expect(ajv.length).toBeGreaterThan(0);
+    }
+  });
 });
