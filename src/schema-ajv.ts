@@ -47,6 +47,9 @@ const OPTIONS = {
   allErrors: true,
   // No `loadSchema`: remote references are never fetched (basic/index "$ref Resolution").
   validateFormats: true,
+  // Failures reach the caller as McpClientError; ajv would also print them (under a CSP without
+  // 'unsafe-eval', the whole generated code of every schema) to the console.
+  logger: false,
 };
 
 const shared: Partial<Record<'2020-12' | 'draft-07', AjvInstance>> = {};

@@ -17,6 +17,34 @@ function files(dir: string): string[] {
   });
 }
 
+/** Builds `entry` minified; returns every chunk and the eager ones (the entry and what it imports statically). */
+async function buildEntry(entry: string, appBuild: boolean): Promise<{ chunks: Rollup.OutputChunk[]; eager: Rollup.OutputChunk[] }> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: true,
+      // Library mode, or a page's app build as bench/size.ts measures it: there the entry's
+      // exports are kept but shared modules may join the entry chunk.
+      ...(appBuild ? {} : { lib: { entry, formats: ['es'] as const, fileName: 'core' } }),
+      rolldownOptions: appBuild ? { input: { core: entry }, preserveEntrySignatures: 'allow-extension' } : { external: [] },
+    },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const chunks = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const eager = new Set<Rollup.OutputChunk>();
+  const visit = (chunk: Rollup.OutputChunk) => {
+    if (eager.has(chunk)) return;
+    eager.add(chunk);
+    for (const name of chunk.imports) visit(byName.get(name)!);
+  };
+  visit(chunks.find((c) => c.isEntry)!);
+  return { chunks, eager: [...eager] };
+}
+
+const buildCore = (appBuild: boolean) => buildEntry(join(root, 'src/index.ts'), appBuild);
+
 describe('the core (src/)', () => {
   test('imports neither Lit nor the elements', () => {
     const offenders: string[] = [];
@@ -29,33 +57,6 @@ describe('the core (src/)', () => {
     }
     expect(offenders).toEqual([]);
   });
-
-  /** Builds `src/index.ts` minified; returns every chunk and the eager ones (the entry and what it imports statically). */
-  async function buildCore(appBuild: boolean): Promise<{ chunks: Rollup.OutputChunk[]; eager: Rollup.OutputChunk[] }> {
-    const entry = join(root, 'src/index.ts');
-    const output = (await build({
-      configFile: false,
-      logLevel: 'silent',
-      build: {
-        write: false,
-        minify: true,
-        // Library mode, or a page's app build as bench/size.ts measures it: there the entry's
-        // exports are kept but shared modules may join the entry chunk.
-        ...(appBuild ? {} : { lib: { entry, formats: ['es'] as const, fileName: 'core' } }),
-        rolldownOptions: appBuild ? { input: { core: entry }, preserveEntrySignatures: 'allow-extension' } : { external: [] },
-      },
-    })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-    const chunks = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
-    const byName = new Map(chunks.map((c) => [c.fileName, c]));
-    const eager = new Set<Rollup.OutputChunk>();
-    const visit = (chunk: Rollup.OutputChunk) => {
-      if (eager.has(chunk)) return;
-      eager.add(chunk);
-      for (const name of chunk.imports) visit(byName.get(name)!);
-    };
-    visit(chunks.find((c) => c.isEntry)!);
-    return { chunks, eager: [...eager] };
-  }
 
   test('bundles for the browser with no Node built-ins, within 15 KB gzip (without the lazily loaded parts)', async () => {
     const { chunks, eager } = await buildCore(false);
@@ -79,5 +80,16 @@ describe('the core (src/)', () => {
     const served = eager.reduce((sum, c) => sum + gzipSync(c.code).length, 0);
     console.log(`core (app build, as served): ${eager.length} file(s), ${served} bytes gzip`);
     expect(served).toBeLessThanOrEqual(15 * 1024);
+  });
+});
+
+describe('the elements entry (mcp-elements/elements)', () => {
+  test('loads OAuth, ajv and the legacy era only on demand', async () => {
+    // A value imported from a barrel (src/auth/index.ts) by a side-effectful element module once
+    // made every page load OAuth's 20 KB; the README's `import 'mcp-elements/elements'` is built here.
+    const { eager } = await buildEntry(join(root, 'components/index.ts'), true);
+    const modules = eager.flatMap((c) => Object.keys(c.modules)).map((id) => id.replace(`${root}/`, ''));
+    expect(modules.filter((id) => /^src\/auth\/(?!errors\.ts$)|node_modules\/ajv|schema-ajv|\/legacy\//.test(id))).toEqual([]);
+    expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
   });
 });

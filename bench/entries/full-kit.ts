@@ -1,11 +1,10 @@
 /**
- * The full kit as an app would ship it: the client core plus `<mcp-connection>`,
- * `<mcp-tool-form>` (which brings `<mcp-tool-result>`) and
- * `<mcp-elicitation-dialog>`, with Lit and, loaded on demand, ajv. Importing the
- * element modules registers the elements. The form benchmark renders from this
- * bundle too.
+ * The full kit as an app ships it when it follows the README: the client core
+ * and `import 'mcp-elements/elements'` (components/index.ts), which registers
+ * `<mcp-connection>`, `<mcp-tool-form>` (with `<mcp-tool-result>`) and
+ * `<mcp-elicitation-dialog>`; with Lit and, loaded on demand, ajv. The form
+ * benchmark renders from this bundle too.
  */
+import '../../components/index.js';
+
 export { McpClient } from '../../src/index.js';
-export { McpConnection } from '../../components/mcp-connection/mcp-connection.js';
-export { McpToolForm } from '../../components/mcp-tool-form/mcp-tool-form.js';
-export { McpElicitationDialog } from '../../components/mcp-elicitation-dialog/mcp-elicitation-dialog.js';

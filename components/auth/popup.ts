@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { McpAuthError, type AuthorizationOpener } from '../../src/auth/index.js';
+import type { AuthorizationOpener } from '../../src/auth/index.js';
+import { McpAuthError } from '../../src/auth/errors.js';
 import { callbackState, DEFAULT_CHANNEL, isCallbackMessage } from './messages.js';
 
 /** Options of {@link popupAuthorization}: the popup window and the channel its callback page answers on. */
