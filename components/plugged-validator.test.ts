@@ -2,8 +2,10 @@
  * The elements with another JSON Schema library plugged in
  * (`useSchemaCompiler(cfworkerCompiler)`), in real Chromium against the demo MCP
  * server: the tool form and the elicitation dialog validate as with ajv, and
- * ajv is never downloaded. This file sets the compiler before any element
- * connects, as a page would; each test file runs in its own page.
+ * ajv is never downloaded; if/then/else fields work when the form is set up
+ * before the validator has loaded, and after switching libraries. This file
+ * sets the compiler before any element connects, as a page would; each test
+ * file runs in its own page, and the test order matters (see the comments).
  */
 import { afterEach, expect, inject, test, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -23,6 +25,39 @@ const url = inject('demoServerUrl');
 const ajvDownloads = () => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /ajv/i.test(name));
 
 afterEach(() => cleanup());
+
+const conditional = {
+  name: 'conditional',
+  inputSchema: {
+    type: 'object',
+    properties: { delivery: { type: 'string', enum: ['post', 'pickup'], default: 'post' } },
+    required: ['delivery'],
+    if: { properties: { delivery: { const: 'post' } } },
+    then: { properties: { street: { type: 'string', minLength: 1 } }, required: ['street'] },
+    else: { properties: { store: { type: 'string', enum: ['north', 'south'] } }, required: ['store'] },
+  },
+};
+
+/** Mounts a form for `conditional` and checks that its if/then/else follows the chosen delivery. */
+async function conditionsFollowTheValue(): Promise<void> {
+  const form = document.createElement('mcp-tool-form') as McpToolForm;
+  form.noDrafts = true;
+  form.tool = structuredClone(conditional);
+  document.body.append(form);
+  const has = (pointer: string) => form.shadowRoot!.querySelector(`[data-pointer="${pointer}"]`) !== null;
+  await vi.waitFor(() => expect(has('/street')).toBe(true));
+  expect(has('/store')).toBe(false);
+  const pickup = [...form.shadowRoot!.querySelectorAll('[data-pointer="/delivery"] label')].find((label) => label.textContent!.trim() === 'pickup')!;
+  await userEvent.click(pickup.querySelector('input')!);
+  await vi.waitFor(() => expect(has('/store')).toBe(true));
+  expect(has('/street')).toBe(false);
+  form.remove();
+}
+
+// First in this file: the form's model is built before the validator has loaded.
+test('if/then/else fields follow the value when the form was set up before the validator loaded', async () => {
+  await conditionsFollowTheValue();
+});
 
 test('the tool form shows the same errors and sends only valid arguments, without downloading ajv', async () => {
   const client = new McpClient(url);
@@ -82,4 +117,12 @@ test('the elicitation dialog flags invalid answers inline and sends a valid one,
   const result = (await call) as ToolCallResult;
   expect(result.structuredContent).toMatchObject({ name: 'Ada', email: 'ada@example.org', os: 'linux', languages: ['ts'] });
   expect(ajvDownloads()).toEqual([]);
+});
+
+// Last: it loads ajv.
+test('switching libraries while forms are in the page: the next form checks with the new one', async () => {
+  useSchemaCompiler(undefined);
+  await conditionsFollowTheValue();
+  useSchemaCompiler(cfworkerCompiler);
+  await conditionsFollowTheValue();
 });

@@ -65,31 +65,32 @@ function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** The subschema a local `#/…` reference names, or undefined. */
-function local(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let node = root;
-  for (const segment of pointer(ref).split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[unescape(segment)];
-  return node;
+/** The schema copy cfworker works on, and its index of every subschema by absolute URI. */
+interface Document {
+  root: Schema;
+  lookup: Record<string, Schema | boolean>;
 }
 
 /**
- * The subschema a unit's `keywordLocation` points into, following local
- * references on the way. The location's last segment is not trusted to be the
- * keyword (cfworker writes `dependantRequired`, and `contains` for `minContains`).
+ * The subschema a unit's `keywordLocation` points into, following references
+ * on the way as cfworker resolved them (`__absolute_ref__`, which cfworker sets
+ * on every node with a `$ref`: anchors and `$id`-relative references included).
+ * The location's last segment is not trusted to be the keyword (cfworker writes
+ * `dependantRequired`, and `contains` for `minContains`).
  */
-function subschema(root: unknown, unit: OutputUnit): Record<string, unknown> | undefined {
-  let node = root;
+function subschema(doc: Document, unit: OutputUnit): Record<string, unknown> | undefined {
+  let node: unknown = doc.root;
   for (const segment of pointer(unit.keywordLocation).split('/').slice(1, -1)) {
     if (typeof node !== 'object' || node === null) return undefined;
-    const record = node as Record<string, unknown>;
-    node = segment === '$ref' && typeof record.$ref === 'string' ? local(root, record.$ref) : record[unescape(segment)];
+    const record = node as Record<string, unknown> & { __absolute_ref__?: string };
+    node = segment === '$ref' ? doc.lookup[record.__absolute_ref__ ?? ''] : Object.hasOwn(record, unescape(segment)) ? record[unescape(segment)] : undefined;
   }
   return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
 }
 
-function keywordValue(root: unknown, unit: OutputUnit): unknown {
-  return subschema(root, unit)?.[unit.keyword];
+function keywordValue(doc: Document, unit: OutputUnit): unknown {
+  const parent = subschema(doc, unit);
+  return parent && Object.hasOwn(parent, unit.keyword) ? parent[unit.keyword] : undefined;
 }
 
 /** The quoted names in one of cfworker's messages, matched against the whole message (names may contain quotes). */
@@ -98,9 +99,9 @@ function names(text: string, shape: RegExp): string[] {
 }
 
 /** One cfworker output unit in ajv's terms: keyword, params, message phrased to follow "This value …". */
-function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
+function toIssue(unit: OutputUnit, doc: Document): ValidationIssue {
   const path = pointer(unit.instanceLocation);
-  const value = keywordValue(root, unit);
+  const value = keywordValue(doc, unit);
   const issue = (message: string, params: Record<string, unknown> = {}, at = path): ValidationIssue => ({ path: at, message, keyword: unit.keyword, params });
   switch (unit.keyword) {
     case 'required': {
@@ -143,9 +144,10 @@ function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
     case 'dependentRequired':
     case 'dependencies': {
       const [property = '', missingProperty] = names(unit.error, /^Instance has "(.*)" but does not have "(.*)"\.$/s);
-      const deps = (value as Record<string, unknown> | undefined)?.[property];
-      const list = Array.isArray(deps) ? deps : [];
-      return issue(`must have property ${missingProperty} when property ${property} is present`, { property, missingProperty, depsCount: list.length, deps: list.join(', ') });
+      const declared = (value as Record<string, unknown> | undefined)?.[property];
+      const list = Array.isArray(declared) ? declared : [];
+      const deps = list.join(', ');
+      return issue(`must have ${list.length === 1 ? 'property' : 'properties'} ${deps} when property ${property} is present`, { property, missingProperty, depsCount: list.length, deps });
     }
     case 'false':
       return { path, message: 'boolean schema is false', keyword: 'false schema', params: {} };
@@ -163,7 +165,7 @@ function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
     case 'contains':
     case 'minContains':
     case 'maxContains': {
-      const parent = subschema(root, unit);
+      const parent = subschema(doc, unit);
       const min = typeof parent?.minContains === 'number' ? parent.minContains : 1;
       const max = typeof parent?.maxContains === 'number' ? parent.maxContains : undefined;
       return {
@@ -190,7 +192,7 @@ function toIssue(unit: OutputUnit, root: unknown): ValidationIssue {
  *   must be valid".
  * Returns the issues and how many units they stand for, or undefined.
  */
-function compound(units: readonly OutputUnit[], index: number, root: unknown, seen: Set<string>): { issues: ValidationIssue[]; count: number } | undefined {
+function compound(units: readonly OutputUnit[], index: number, doc: Document, seen: Set<string>): { issues: ValidationIssue[]; count: number } | undefined {
   const unit = units[index]!;
   const path = pointer(unit.instanceLocation);
   const member = units[index + 1];
@@ -200,11 +202,11 @@ function compound(units: readonly OutputUnit[], index: number, root: unknown, se
     const at = `${unit.instanceLocation}/${encodePointer(propertyName)}`;
     const issues: ValidationIssue[] = [];
     let next = index + 1;
-    for (; units[next]?.instanceLocation === at; next++) if (!WRAPPERS.has(units[next]!.keyword)) issues.push({ ...toIssue(units[next]!, root), path });
+    for (; units[next]?.instanceLocation === at; next++) if (!WRAPPERS.has(units[next]!.keyword)) issues.push({ ...toIssue(units[next]!, doc), path });
     issues.push({ path, message: 'property name must be valid', keyword: 'propertyNames', params: { propertyName } });
     return { issues, count: next - index };
   }
-  if (member?.keyword !== 'false' || keywordValue(root, unit) !== false) return undefined;
+  if (member?.keyword !== 'false' || keywordValue(doc, unit) !== false) return undefined;
   const at = unescape(pointer(member.instanceLocation).split('/').pop()!);
   if (unit.keyword === 'additionalProperties' || unit.keyword === 'unevaluatedProperties') {
     const additional = unit.keyword === 'additionalProperties';
@@ -223,6 +225,20 @@ function compound(units: readonly OutputUnit[], index: number, root: unknown, se
   return undefined;
 }
 
+/**
+ * Prepares the copy cfworker reads: an empty `$ref` (the current resource, as
+ * `#`) is written as `#`, which cfworker resolves and `""` it skips.
+ */
+function normalizeReferences(schema: unknown): void {
+  const stack = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if ((node as { $ref?: unknown }).$ref === '') (node as { $ref: string }).$ref = '#';
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+}
+
 /** Every `$ref` in the (dereferenced) schema must name a subschema of this document: nothing is fetched. */
 function checkReferences(schema: unknown, lookup: Record<string, unknown>): void {
   const stack = [schema];
@@ -230,7 +246,7 @@ function checkReferences(schema: unknown, lookup: Record<string, unknown>): void
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
     const ref = (node as { $ref?: unknown; __absolute_ref__?: string }).__absolute_ref__;
-    if (ref !== undefined && lookup[ref] === undefined) {
+    if (ref !== undefined && !Object.hasOwn(lookup, ref)) {
       const missingRef = String((node as { $ref?: unknown }).$ref);
       throw new McpClientError('schema', `The schema references ${JSON.stringify(missingRef)}, which is not inside the schema (network references are never fetched)`, { missingRef });
     }
@@ -239,9 +255,24 @@ function checkReferences(schema: unknown, lookup: Record<string, unknown>): void
 }
 
 /**
+ * The base URI of a schema without `$id`. cfworker's default is the page's own
+ * URL, so a `$ref` naming the page would resolve to the schema (ajv refuses it),
+ * and its messages would quote the page's query string. Nothing can name this
+ * one by accident: `.invalid` is reserved (RFC 2606).
+ */
+const BASE = new URL('https://schema.mcp-elements.invalid/');
+
+/** Keywords that only say "an alternative failed": ajv lists them after the precise issues, and the dialog shows the first one. */
+const UMBRELLAS = new Set(['anyOf', 'oneOf', 'if', 'not']);
+
+/**
  * Compiles with `@cfworker/json-schema`: checks every error, not only the
  * first (like ajv's `allErrors`). The schema is copied first, because the library
  * marks the objects it reads.
+ *
+ * Values are checked as JSON, which is what reaches the server: a value
+ * cfworker cannot take (`undefined` members, functions) is checked again after
+ * a JSON round trip, so `{ a: undefined }` is `{}` as ajv sees it too.
  *
  * @throws McpClientError `schema` when a `$ref` does not resolve inside the
  *   schema; other errors from the library (a repeated `$id`) are wrapped by the
@@ -249,26 +280,44 @@ function checkReferences(schema: unknown, lookup: Record<string, unknown>): void
  */
 export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
   const copy = structuredClone(schema) as Schema;
+  normalizeReferences(copy);
   const draft = dialect === 'draft-07' ? '7' : '2020-12';
-  const lookup = dereference(copy);
+  const lookup = dereference(copy, Object.create(null), BASE);
   checkReferences(copy, lookup);
+  const doc: Document = { root: copy, lookup };
+  const run = (value: unknown) => {
+    try {
+      return validate(value, copy, draft, lookup, false);
+    } catch (error) {
+      // A reference cycle the library cannot follow, or a value it cannot take: say so without
+      // its list of known schemas.
+      throw new Error(String((error as Error)?.message ?? error).split('\n')[0]);
+    }
+  };
   return (value) => {
-    const result = validate(value, copy, draft, lookup, false);
+    let result: ReturnType<typeof validate>;
+    try {
+      result = run(value);
+    } catch (error) {
+      const json = JSON.stringify(value);
+      if (json === undefined) throw error;
+      result = run(JSON.parse(json));
+    }
     if (result.valid) return { valid: true };
     const issues: ValidationIssue[] = [];
     const units = result.errors;
     const seen = new Set<string>();
     for (let index = 0; index < units.length; ) {
       const unit = units[index]!;
-      const replaced = compound(units, index, copy, seen);
+      const replaced = compound(units, index, doc, seen);
       if (replaced) {
         issues.push(...replaced.issues);
         index += replaced.count;
         continue;
       }
-      if (!WRAPPERS.has(unit.keyword) && !(unit.keyword === 'dependencies' && unit.error.includes('dependant schema'))) issues.push(toIssue(unit, copy));
+      if (!WRAPPERS.has(unit.keyword) && !(unit.keyword === 'dependencies' && unit.error.includes('dependant schema'))) issues.push(toIssue(unit, doc));
       index++;
     }
-    return { valid: false, issues };
+    return { valid: false, issues: [...issues.filter((i) => !UMBRELLAS.has(i.keyword)), ...issues.filter((i) => UMBRELLAS.has(i.keyword))] };
   };
 };

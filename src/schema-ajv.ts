@@ -47,6 +47,8 @@ const OPTIONS = {
   allErrors: true,
   // No `loadSchema`: remote references are never fetched (basic/index "$ref Resolution").
   validateFormats: true,
+  // Members are the value's own: `required: ["constructor"]` is not met by Object.prototype's.
+  ownProperties: true,
   // Failures reach the caller as McpClientError; ajv would also print them (under a CSP without
   // 'unsafe-eval', the whole generated code of every schema) to the console.
   logger: false,

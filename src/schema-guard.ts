@@ -78,16 +78,69 @@ function withoutRiskyPatterns(schema: object): { schema: object; skipped: string
 const rejectAll: Validator = () => ({ valid: false, issues: [{ path: '', message: 'no value is allowed', keyword: 'false', params: {} }] });
 const acceptAll: Validator = () => ({ valid: true });
 
+function problem(message: string): ValidationResult {
+  return { valid: false, issues: [{ path: '', message, keyword: 'schema', params: {} }] };
+}
+
+function describe(error: unknown): string {
+  try {
+    return String((error as Error)?.message ?? error);
+  } catch {
+    return 'an unreadable error';
+  }
+}
+
+/**
+ * A local `$ref` (`#/…`) must name a member the schema really has: a library
+ * walking the pointer with plain property access would find `constructor` or
+ * `__proto__` on any object and check nothing there (ajv does). Skipped when a
+ * nested `$id` makes `#/…` relative to another resource; the library's own
+ * resolution then applies.
+ */
+function checkLocalReferences(schema: object): void {
+  const refs: string[] = [];
+  const stack: [unknown, boolean][] = [[schema, true]];
+  while (stack.length > 0) {
+    const [node, root] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    if (!root && !Array.isArray(node) && typeof record.$id === 'string') return;
+    if (typeof record.$ref === 'string' && record.$ref.startsWith('#/')) refs.push(record.$ref);
+    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) stack.push([value, false]);
+  }
+  for (const ref of refs) {
+    let node: unknown = schema;
+    for (const raw of ref.slice(2).split('/')) {
+      let segment = raw;
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        // Not percent-encoded: taken as written.
+      }
+      segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+      const found = typeof node === 'object' && node !== null && Object.hasOwn(node, segment);
+      if (!found) {
+        throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, which is not inside the schema (network references are never fetched)`, { missingRef: ref });
+      }
+      node = (node as Record<string, unknown>)[segment];
+    }
+  }
+}
+
 /**
  * Wraps a library's compile step with the shared checks and a cache keyed by the
- * schema object (a tool's schema is compiled once however often it is checked).
+ * schema object and the limits (a tool's schema is compiled once however often
+ * it is checked). Whatever the library throws while checking a value becomes
+ * one issue at the root, so a form that validates on every keystroke keeps
+ * working (ajv recurses without end on `{ "$ref": "#" }`).
  *
  * @throws McpClientError `schema` from `compile` when the schema is not an
- *   object, declares an unsupported dialect, or is over the work bounds; errors
- *   `compileChecked` throws pass through.
+ *   object, declares an unsupported dialect, is over the work bounds, or has a
+ *   local `$ref` to a member it does not have; errors `compileChecked` throws
+ *   pass through.
  */
 export function guarded(compileChecked: CompileChecked): ValidatorImplementation {
-  const compiled = new WeakMap<object, Validator>();
+  const compiled = new WeakMap<object, { limits: SchemaLimits; validator: Validator }>();
   return {
     compile(schema, limits) {
       if (typeof schema === 'boolean') return schema ? acceptAll : rejectAll;
@@ -95,32 +148,35 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
         throw new McpClientError('schema', 'The schema is not a JSON object');
       }
       const cached = compiled.get(schema);
-      if (cached) return cached;
+      if (cached && cached.limits.maxDepth === limits.maxDepth && cached.limits.maxNodes === limits.maxNodes) return cached.validator;
       const dialect = schemaDialect(schema);
       if (typeof dialect === 'object') {
         throw new McpClientError('schema', `JSON Schema dialect ${JSON.stringify(dialect.unsupported)} is not supported (supported: 2020-12, draft-07)`, { dialect: dialect.unsupported });
       }
       const overBound = checkSchemaBounds(schema, limits);
       if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
+      checkLocalReferences(schema);
       const safe = withoutRiskyPatterns(schema);
-      const run = compileChecked(safe.schema as Record<string, unknown>, dialect, schema);
+      const check = compileChecked(safe.schema as Record<string, unknown>, dialect, schema);
+      const run: Validator = (value) => {
+        try {
+          return check(value);
+        } catch (error) {
+          return problem(`could not be checked: ${describe(error)}`);
+        }
+      };
       const validator: Validator = safe.skipped.length > 0 ? Object.assign(run, { skipped: safe.skipped }) : run;
-      compiled.set(schema, validator);
+      compiled.set(schema, { limits: { ...limits }, validator });
       return validator;
     },
   };
-}
-
-function problem(message: string): ValidationResult {
-  return { valid: false, issues: [{ path: '', message, keyword: 'schema', params: {} }] };
 }
 
 /**
  * The implementation for a {@link SchemaCompiler} plugged in with
  * `useSchemaCompiler`. The compiler's mistakes are contained: a throw while
  * compiling becomes McpClientError `schema`; a throw while checking a value, or
- * an answer that is not a {@link ValidationResult}, becomes one issue at the root,
- * so a form that validates on every keystroke keeps working.
+ * an answer that is not a {@link ValidationResult}, becomes one issue at the root.
  */
 export function pluggedIn(compiler: SchemaCompiler): ValidatorImplementation {
   return guarded((schema, dialect) => {
@@ -129,26 +185,24 @@ export function pluggedIn(compiler: SchemaCompiler): ValidatorImplementation {
       check = compiler(schema, dialect);
     } catch (error) {
       if (error instanceof McpClientError) throw error;
-      throw new McpClientError('schema', `The schema is invalid: ${(error as Error)?.message ?? String(error)}`, { dialect }, { cause: error });
+      throw new McpClientError('schema', `The schema is invalid: ${describe(error)}`, { dialect }, { cause: error });
     }
     if (typeof check !== 'function') throw new McpClientError('schema', 'The schema compiler did not return a function', { dialect });
     return (value) => {
-      let result: ValidationResult;
-      try {
-        result = check(value);
-      } catch (error) {
-        return problem(`could not be checked: ${(error as Error)?.message ?? String(error)}`);
-      }
+      const result = check(value);
       if (result?.valid === true) return { valid: true };
       const issues = (result as { issues?: unknown })?.issues;
       if (!Array.isArray(issues) || issues.length === 0) return problem('is invalid');
       // The elements index errors by path and show the message: keep those usable whatever came back.
-      return { valid: false, issues: issues.map((issue: Partial<ValidationIssue> | null) => ({
-        path: typeof issue?.path === 'string' ? issue.path : '',
-        message: typeof issue?.message === 'string' ? issue.message : 'is invalid',
-        keyword: typeof issue?.keyword === 'string' ? issue.keyword : '',
-        params: isObject(issue?.params) ? issue.params : {},
-      })) };
+      return {
+        valid: false,
+        issues: issues.map((issue: Partial<ValidationIssue> | null) => ({
+          path: typeof issue?.path === 'string' ? issue.path : '',
+          message: typeof issue?.message === 'string' ? issue.message : 'is invalid',
+          keyword: typeof issue?.keyword === 'string' ? issue.keyword : '',
+          params: isObject(issue?.params) ? { ...issue.params } : {},
+        })),
+      };
     };
   });
 }

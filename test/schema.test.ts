@@ -101,7 +101,39 @@ describe.each(IMPLEMENTATIONS)('with %s', (_name, compiler) => {
     });
   });
 
-  describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
+    describe('hostile references and values', () => {
+    test('a local $ref to a member the schema does not have is refused, also one named like an Object.prototype member', async () => {
+      for (const ref of ['#/constructor', '#/__proto__', '#/properties/constructor', '#/$defs/missing', 'https://github.com/cfworker', '#/properties/a~1b']) {
+        const error = await compileSchema({ type: 'object', properties: { a: { type: 'string' }, x: { $ref: ref } } }).catch((e) => e);
+        expect({ ref, code: error.code, missingRef: error.data?.missingRef }).toEqual({ ref, code: 'schema', missingRef: ref });
+        expect(error.message).toMatch(/not inside the schema/);
+      }
+    });
+
+    test('"$ref": "" is the schema itself', async () => {
+      const validate = await compileSchema({ type: 'object', properties: { child: { $ref: '' } } });
+      expect(validate({ child: { child: {} } })).toEqual({ valid: true });
+      expect(validate({ child: 1 })).toMatchObject({ valid: false, issues: [{ path: '/child', keyword: 'type' }] });
+    });
+
+    test('a member named like an Object.prototype member is required like any other', async () => {
+      const validate = await compileSchema({ type: 'object', required: ['constructor', '__proto__', 'toString'] });
+      expect(validate({})).toMatchObject({ valid: false, issues: [{ path: '/constructor' }, { path: '/__proto__' }, { path: '/toString' }] });
+    });
+
+    test('a check the library cannot finish is an issue at the root, not an exception', async () => {
+      const validate = await compileSchema({ $ref: '#' });
+      expect(validate({})).toEqual({ valid: false, issues: [{ path: '', message: expect.stringMatching(/^could not be checked: /), keyword: 'schema', params: {} }] });
+    });
+
+    test('compiling again with other limits applies them', async () => {
+      const schema = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } };
+      await compileSchema(schema);
+      expect((await compileSchema(schema, { limits: { maxDepth: 2, maxNodes: 100 } }).catch((e) => e)).message).toMatch(/nests deeper than 2 levels/);
+    });
+  });
+
+describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
     test('a hostile 20,000-deep schema is refused without overflowing the stack', async () => {
       let schema: Record<string, unknown> = { type: 'string' };
       for (let i = 0; i < 20_000; i++) schema = { anyOf: [schema] };
@@ -291,6 +323,14 @@ describe('plugging a library in with useSchemaCompiler', () => {
       [{ $schema: draft07, type: 'object', dependencies: { a: ['b'], c: { required: ['d'] } } }, { a: 1, c: 2 }],
       [{ type: 'string', maxLength: 2 }, '😀😀😀'],
       [{ enum: [{ a: 1 }, [1, 2]] }, { a: 2 }],
+      // Keyword values found through anchors, $id-relative and absolute references.
+      [{ type: 'object', $defs: { c: { $anchor: 'code', type: 'string', minLength: 3 } }, properties: { code: { $ref: '#code' } } }, { code: 'x' }],
+      [{ $id: 'https://example.org/root', $defs: { c: { minimum: 99 } }, properties: { a: { $id: 'https://example.org/a', properties: { b: { $ref: '#/$defs/c' } }, $defs: { c: { type: 'integer', minimum: 10 } } } } }, { a: { b: 1 } }],
+      [{ $id: 'mcp-form:///input-schema', $defs: { n: { type: 'string', minLength: 3 } }, properties: { a: { $ref: 'mcp-form:///input-schema#/$defs/n' } } }, { a: 'x' }],
+      [{ type: 'object', $defs: { strict: { $anchor: 'strict', type: 'object', additionalProperties: false } }, properties: { a: { $ref: '#strict' } } }, { a: { y: 1 } }],
+      [{ $schema: draft07, type: 'object', dependencies: { a: ['b', 'c'] } }, { a: 1 }],
+      // Members whose value is undefined are absent, as in the JSON that is sent.
+      [{ type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } } }, { a: undefined, b: 'x' }],
     ];
     const sorted = (result: ReturnType<Awaited<ReturnType<typeof compileSchema>>>) => (result.valid ? [] : result.issues.map((i) => JSON.stringify(i)).sort());
     for (const [schema, value] of cases) {
@@ -301,5 +341,16 @@ describe('plugging a library in with useSchemaCompiler', () => {
       expect({ schema, issues: cfworker }).toEqual({ schema, issues: ajv });
       expect(ajv.length).toBeGreaterThan(0);
     }
+  });
+
+  test('the cfworker compiler lists the precise issue before "no alternative matched", as ajv does (the dialog shows the first)', async () => {
+    const schema = { type: 'object', properties: { a: { anyOf: [{ type: 'string', minLength: 3 }, { type: 'number' }] } } };
+    const first: string[] = [];
+    for (const compiler of [undefined, cfworkerCompiler]) {
+      useSchemaCompiler(compiler);
+      const result = (await compileSchema(structuredClone(schema)))({ a: 'x' });
+      first.push(result.valid ? '' : result.issues[0]!.keyword);
+    }
+    expect(first).toEqual(['minLength', 'minLength']);
   });
 });

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { compileSchemaSync, checkSchemaBounds, type Validator } from '../../src/index.js';
+import { compileSchemaSync, checkSchemaBounds, type McpClientError, type Validator } from '../../src/index.js';
 import { backtrackingRisk } from '../../src/regex-safety.js';
 import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
 import {
@@ -761,8 +761,10 @@ export function conditionEvaluator(document: SchemaDocument): ConditionEvaluator
       validator = null;
       try {
         validator = compileSchemaSync(wrapForCompile(document, ifSchema));
-      } catch {
-        // Validator not loaded, or the fragment does not compile: the condition stays undecided.
+      } catch (error) {
+        // Not loaded yet: undecided for now, asked again on the next render (the form re-renders
+        // when the validator is ready). A fragment that does not compile stays undecided.
+        if ((error as McpClientError).data?.loaded === false) return undefined;
       }
       cache.set(ifSchema, validator);
     }
