@@ -149,7 +149,7 @@ function fill(model: FormModel, inputSchema: unknown, all: boolean): ToolReport[
 
 async function main(): Promise<void> {
   if (option('--validator') === 'cfworker') useSchemaCompiler(cfworkerCompiler);
-  else if (option('--validator') !== undefined) throw new Error(`Unknown --validator ${option('--validator')}: the choices are ajv (the default) and cfworker`);
+  else if (option('--validator') !== undefined && option('--validator') !== 'ajv') throw new Error(`Unknown --validator ${option('--validator')}: the choices are ajv (the default) and cfworker`);
   await ensureValidator();
   const root = resolve(dir!);
   const { tools, elicitationSchemas, files } = loadCorpus(root);
