@@ -28,6 +28,7 @@
  */
 import { dereference, encodePointer, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { McpClientError } from './errors.js';
+import { appliedSubschemas, forEachSchemaNode } from './schema-walk.js';
 import type { SchemaCompiler, ValidationIssue } from './schema.js';
 
 /** Keywords cfworker reports above the failing subschema's own errors; ajv reports only the latter. */
@@ -227,40 +228,49 @@ function compound(units: readonly OutputUnit[], index: number, doc: Document, se
 
 /**
  * Prepares the copy cfworker reads: an empty `$ref` (the current resource, as
- * `#`) is written as `#`, which cfworker resolves and `""` it skips.
+ * `#`) is written as `#`, which cfworker resolves and `""` it skips. Values of
+ * `const`, `enum`, `default` and `examples` are data and stay as they are.
  */
-function normalizeReferences(schema: unknown): void {
-  const stack = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if ((node as { $ref?: unknown }).$ref === '') (node as { $ref: string }).$ref = '#';
-    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
-  }
+function normalizeReferences(schema: object): void {
+  forEachSchemaNode(schema, (record) => {
+    if (record.$ref === '') record.$ref = '#';
+  });
 }
 
-/** Every `$ref` in the (dereferenced) schema must name a subschema of this document: nothing is fetched. */
-function checkReferences(schema: unknown, lookup: Record<string, unknown>): void {
-  const stack = [schema];
+/**
+ * Every `$ref` a check can reach must name a subschema of this document: nothing
+ * is fetched, and a reference that would fail while checking values is refused
+ * now. As with ajv, references only in unused definitions or in unknown keywords
+ * are not followed, so they do not count.
+ */
+function checkReferences(root: Schema, lookup: Record<string, unknown>): void {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    const ref = (node as { $ref?: unknown; __absolute_ref__?: string }).__absolute_ref__;
-    if (ref !== undefined && !Object.hasOwn(lookup, ref)) {
-      const missingRef = String((node as { $ref?: unknown }).$ref);
-      throw new McpClientError('schema', `The schema references ${JSON.stringify(missingRef)}, which is not inside the schema (network references are never fetched)`, { missingRef });
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || seen.has(node)) continue;
+    seen.add(node);
+    const record = node as Record<string, unknown> & { __absolute_ref__?: string };
+    const ref = record.__absolute_ref__;
+    if (ref !== undefined) {
+      if (!Object.hasOwn(lookup, ref)) {
+        const missingRef = String(record.$ref);
+        throw new McpClientError('schema', `The schema references ${JSON.stringify(missingRef)}, which is not inside the schema (network references are never fetched)`, { missingRef });
+      }
+      stack.push(lookup[ref]);
     }
-    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+    stack.push(...appliedSubschemas(record));
   }
 }
 
 /**
  * The base URI of a schema without `$id`. cfworker's default is the page's own
  * URL, so a `$ref` naming the page would resolve to the schema (ajv refuses it),
- * and its messages would quote the page's query string. Nothing can name this
- * one by accident: `.invalid` is reserved (RFC 2606).
+ * and its messages would quote the page's query string. A URN cannot be
+ * named by accident, and relative references (`other.json`, `.`) do not
+ * resolve against it, as they do not resolve with ajv either.
  */
-const BASE = new URL('https://schema.mcp-elements.invalid/');
+const BASE = new URL('urn:uuid:6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e');
 
 /** Keywords that only say "an alternative failed": ajv lists them after the precise issues, and the dialog shows the first one. */
 const UMBRELLAS = new Set(['anyOf', 'oneOf', 'if', 'not']);
@@ -282,7 +292,14 @@ export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
   const copy = structuredClone(schema) as Schema;
   normalizeReferences(copy);
   const draft = dialect === 'draft-07' ? '7' : '2020-12';
-  const lookup = dereference(copy, Object.create(null), BASE);
+  let lookup: Record<string, Schema | boolean>;
+  try {
+    lookup = dereference(copy, Object.create(null), BASE);
+  } catch (error) {
+    // A relative `$ref` or `$id` has nothing to resolve against (see BASE).
+    if (error instanceof TypeError) throw new McpClientError('schema', 'The schema has a relative reference or $id that does not resolve inside the schema (network references are never fetched)', { dialect }, { cause: error });
+    throw error;
+  }
   checkReferences(copy, lookup);
   const doc: Document = { root: copy, lookup };
   const run = (value: unknown) => {

@@ -11,6 +11,7 @@
 import { McpClientError } from './errors.js';
 import { backtrackingRisk } from './regex-safety.js';
 import { checkSchemaBounds, schemaDialect, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { forEachSchemaNode, type Step } from './schema-walk.js';
 import { isObject } from './types.js';
 
 /** Compiles a schema that passed the checks; `original` is the schema as given (before risky patterns were taken out). */
@@ -21,27 +22,16 @@ export interface ValidatorImplementation {
   compile(schema: unknown, limits: SchemaLimits): Validator;
 }
 
-// Keywords whose values are data, not subschemas: a "pattern" inside them is just a value.
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-
 /**
  * The schema without the regular expressions that could backtrack for exponential
  * time (ReDoS): risky `pattern`s are dropped, and a risky `patternProperties` key
  * drops that entry and the `additionalProperties` / `unevaluatedProperties` beside
- * it, whose meaning depends on it. The input is not changed.
+ * it, whose meaning depends on it. The input is not changed. Every node that may
+ * act as a schema is looked at, a member named `default` or `enum` included.
  */
 function withoutRiskyPatterns(schema: object): { schema: object; skipped: string[] } {
-  const found: { path: (string | number)[]; pattern: string; key: boolean; reason: string }[] = [];
-  // Iterative: the schema is within the bounds already, but a stack is cheap insurance.
-  const stack: [unknown, (string | number)[]][] = [[schema, []]];
-  while (stack.length > 0) {
-    const [node, path] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      node.forEach((value, i) => stack.push([value, [...path, i]]));
-      continue;
-    }
-    const record = node as Record<string, unknown>;
+  const found: { path: Step[]; pattern: string; key: boolean; reason: string }[] = [];
+  forEachSchemaNode(schema, (record, { path }) => {
     if (typeof record.pattern === 'string') {
       const reason = backtrackingRisk(record.pattern);
       if (reason) found.push({ path, pattern: record.pattern, key: false, reason });
@@ -53,8 +43,7 @@ function withoutRiskyPatterns(schema: object): { schema: object; skipped: string
         if (reason) found.push({ path, pattern: key, key: true, reason });
       }
     }
-    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) stack.push([value, [...path, key]]);
-  }
+  });
   if (found.length === 0) return { schema, skipped: [] };
   const copy = structuredClone(schema) as Record<string, unknown>;
   const skipped: string[] = [];
@@ -91,25 +80,18 @@ function describe(error: unknown): string {
 }
 
 /**
- * A local `$ref` (`#/…`) must name a member the schema really has: a library
- * walking the pointer with plain property access would find `constructor` or
- * `__proto__` on any object and check nothing there (ajv does). Skipped when a
- * nested `$id` makes `#/…` relative to another resource; the library's own
- * resolution then applies.
+ * A local `$ref` (`#/…`) must not reach a member the schema does not have but
+ * every object inherits (`#/constructor`, `#/__proto__`, `#/toString`…): a
+ * library walking the pointer with plain property access finds
+ * Object.prototype's and checks nothing there (ajv does). Pointers are read
+ * against their resource (the nearest enclosing `$id`). A member that is simply
+ * missing is left to the library, which refuses it when the reference is used.
  */
 function checkLocalReferences(schema: object): void {
-  const refs: string[] = [];
-  const stack: [unknown, boolean][] = [[schema, true]];
-  while (stack.length > 0) {
-    const [node, root] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    const record = node as Record<string, unknown>;
-    if (!root && !Array.isArray(node) && typeof record.$id === 'string') return;
-    if (typeof record.$ref === 'string' && record.$ref.startsWith('#/')) refs.push(record.$ref);
-    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) stack.push([value, false]);
-  }
-  for (const ref of refs) {
-    let node: unknown = schema;
+  forEachSchemaNode(schema, (record, { resource }) => {
+    const ref = record.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return;
+    let node: unknown = resource;
     for (const raw of ref.slice(2).split('/')) {
       let segment = raw;
       try {
@@ -118,13 +100,13 @@ function checkLocalReferences(schema: object): void {
         // Not percent-encoded: taken as written.
       }
       segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-      const found = typeof node === 'object' && node !== null && Object.hasOwn(node, segment);
-      if (!found) {
+      if (typeof node !== 'object' || node === null || !(segment in node)) return;
+      if (!Object.hasOwn(node, segment)) {
         throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, which is not inside the schema (network references are never fetched)`, { missingRef: ref });
       }
       node = (node as Record<string, unknown>)[segment];
     }
-  }
+  });
 }
 
 /**

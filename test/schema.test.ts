@@ -110,6 +110,39 @@ describe.each(IMPLEMENTATIONS)('with %s', (_name, compiler) => {
       }
     });
 
+    test('a member named like a keyword is a member: its reference and pattern are checked like any other', async () => {
+      const inherited = await compileSchema({ type: 'object', properties: { default: { $ref: '#/constructor' } } }).catch((e) => e);
+      expect(inherited.data?.missingRef).toBe('#/constructor');
+      const nested = await compileSchema({ type: 'object', $defs: { other: { $id: 'https://example.org/other.json' } }, properties: { a: { $ref: '#/__proto__' } } }).catch((e) => e);
+      expect(nested.data?.missingRef).toBe('#/__proto__');
+      const validate = await compileSchema({ type: 'object', properties: { default: { type: 'string', pattern: '^(a+)+$' }, enum: { type: 'string', pattern: '^(b+)+$' } } });
+      expect(validate.skipped).toHaveLength(2);
+      expect(validate({ default: 'a'.repeat(40) + '!', enum: 'b'.repeat(40) + '!' })).toEqual({ valid: true });
+    });
+
+    test('references the checks never follow do not make a schema invalid: unknown keywords, unused definitions', async () => {
+      const schemas = [
+        { 'x-ref': { $ref: '#/components/schemas/Foo' }, type: 'object', properties: { a: { type: 'string' } } },
+        { discriminator: { mapping: { a: { $ref: '#/nope' } } }, type: 'object' },
+        { $defs: { unused: { $ref: '#/$defs/missing' } }, type: 'object' },
+        { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { unused: { $ref: '#/definitions/missing' } }, type: 'object' },
+      ];
+      for (const schema of schemas) expect((await compileSchema(schema))({})).toEqual({ valid: true });
+    });
+
+    test('a relative reference has nothing to resolve against and is refused', async () => {
+      for (const ref of ['/', '.', './#/$defs/s', 'other.json']) {
+        const error = await compileSchema({ type: 'object', $defs: { s: { type: 'string' } }, properties: { a: { $ref: ref } } }).catch((e) => e);
+        expect({ ref, code: error.code }).toEqual({ ref, code: 'schema' });
+      }
+    });
+
+    test('data that looks like a reference is data', async () => {
+      const validate = await compileSchema({ type: 'object', properties: { a: { const: { $ref: '' } }, b: { enum: [{ $ref: '' }] } } });
+      expect(validate({ a: { $ref: '' }, b: { $ref: '' } })).toEqual({ valid: true });
+      expect(validate({ a: { $ref: '#' } }).valid).toBe(false);
+    });
+
     test('"$ref": "" is the schema itself', async () => {
       const validate = await compileSchema({ type: 'object', properties: { child: { $ref: '' } } });
       expect(validate({ child: { child: {} } })).toEqual({ valid: true });

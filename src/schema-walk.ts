@@ -1,0 +1,76 @@
+/**
+ * Walking a JSON Schema by what its members are (spec: basic/index "JSON
+ * Schema Usage"; JSON Schema 2020-12 core "Applicators"): which members hold
+ * subschemas, which hold data, and which merely share a keyword's name
+ * (`properties: { default: {…} }` declares a member called "default").
+ * Shared by the schema checks and the cfworker adapter.
+ *
+ * @module
+ */
+import { isObject } from './types.js';
+
+/** A step from a schema to a node inside it: a member name or an array index. */
+export type Step = string | number;
+
+/** Keywords whose value is data, not a subschema: a `pattern` or `$ref` inside is just a value. */
+const DATA = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose value maps names to subschemas: those names are not keywords. */
+const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+/** Keywords whose value is a subschema or an array of subschemas. */
+const APPLICATORS = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'prefixItems', 'additionalItems', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf']);
+
+/** Where a visited node sits. */
+export interface NodeContext {
+  /** Steps from the root. */
+  path: Step[];
+  /** True when the node is a subschema by position; false inside unknown keywords (vendor data a `$ref` may still point into). */
+  schema: boolean;
+  /** The schema resource `#/…` pointers in this node are relative to: the root, or the nearest enclosing subschema with its own `$id`. */
+  resource: object;
+}
+
+/**
+ * Visits every object of a schema that may act as a schema, iteratively (the
+ * caller has checked the work bounds). Skipped: the data keywords of known
+ * subschemas (`const`, `enum`, `default`, `examples`), but not members that
+ * only share those names. Objects under unknown keywords are visited with all
+ * their members, since a `$ref` may point there.
+ */
+export function forEachSchemaNode(root: object, visit: (node: Record<string, unknown>, context: NodeContext) => void): void {
+  const stack: [unknown, NodeContext][] = [[root, { path: [], schema: true, resource: root }]];
+  while (stack.length > 0) {
+    const [node, context] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      node.forEach((value, i) => stack.push([value, { ...context, path: [...context.path, i] }]));
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    const ownResource = context.schema && context.path.length > 0 && typeof record.$id === 'string' && !record.$id.startsWith('#');
+    const here = ownResource ? { ...context, resource: record } : context;
+    visit(record, here);
+    for (const [key, value] of Object.entries(record)) {
+      if (here.schema && DATA.has(key)) continue;
+      if (here.schema && MAPS.has(key) && isObject(value)) {
+        for (const [name, child] of Object.entries(value)) stack.push([child, { path: [...here.path, key, name], schema: true, resource: here.resource }]);
+        continue;
+      }
+      stack.push([value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource }]);
+    }
+  }
+}
+
+/**
+ * The subschemas a validator applies to an instance directly from `node`: the
+ * applicators and named-subschema maps, without `$defs` / `definitions` (those
+ * are reached only through a `$ref`).
+ */
+export function appliedSubschemas(node: Record<string, unknown>): unknown[] {
+  const out: unknown[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$defs' || key === 'definitions') continue;
+    if (MAPS.has(key) && isObject(value)) out.push(...Object.values(value));
+    else if (APPLICATORS.has(key)) out.push(...(Array.isArray(value) ? value : [value]));
+  }
+  return out;
+}
