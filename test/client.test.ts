@@ -3,7 +3,7 @@
  * per-request `_meta`, request metadata headers, capabilities, ids, tools,
  * output validation, progress, timeouts, cancellation, resources and prompts.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { McpClient, McpClientError, McpRpcError, type ToolCallResult } from '../src/index.js';
 import { startModernServer, startRawServer, type ModernServer } from './support/servers.js';
 
@@ -103,6 +103,8 @@ describe('per-request _meta and headers (basic/index "_meta", streamable-http "R
     await client.connect();
     const subscription = client.listen({ toolsListChanged: true });
     await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool('echo', { text: String(i) })));
+    // The listen request goes out once its module has loaded; on a busy machine that can be after the calls.
+    await vi.waitFor(() => expect(since(mark).some((r) => r.body.method === 'subscriptions/listen')).toBe(true));
     subscription.close();
     await subscription.closed;
     const sent = since(mark);
