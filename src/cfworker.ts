@@ -266,11 +266,13 @@ function checkReferences(root: Schema, lookup: Record<string, unknown>): void {
 /**
  * The base URI of a schema without `$id`. cfworker's default is the page's own
  * URL, so a `$ref` naming the page would resolve to the schema (ajv refuses it),
- * and its messages would quote the page's query string. A URN cannot be
- * named by accident, and relative references (`other.json`, `.`) do not
- * resolve against it, as they do not resolve with ajv either.
+ * and its messages would quote the page's query string. Nothing names this one
+ * by accident (`.invalid` is reserved, RFC 2606; the last segment is random);
+ * relative references such as `.`, `/` or `other.json` resolve elsewhere and
+ * are refused as not inside the schema, as ajv refuses them, while relative
+ * `$id`s still work.
  */
-const BASE = new URL('urn:uuid:6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e');
+const BASE = new URL('https://schema.mcp-elements.invalid/6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e');
 
 /** Keywords that only say "an alternative failed": ajv lists them after the precise issues, and the dialog shows the first one. */
 const UMBRELLAS = new Set(['anyOf', 'oneOf', 'if', 'not']);
@@ -296,8 +298,8 @@ export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
   try {
     lookup = dereference(copy, Object.create(null), BASE);
   } catch (error) {
-    // A relative `$ref` or `$id` has nothing to resolve against (see BASE).
-    if (error instanceof TypeError) throw new McpClientError('schema', 'The schema has a relative reference or $id that does not resolve inside the schema (network references are never fetched)', { dialect }, { cause: error });
+    // An `$id` or `$ref` that is not a URI reference at all.
+    if (error instanceof TypeError) throw new McpClientError('schema', `The schema has an $id or $ref that is not a valid URI: ${error.message}`, { dialect }, { cause: error });
     throw error;
   }
   checkReferences(copy, lookup);

@@ -11,7 +11,7 @@
 import { McpClientError } from './errors.js';
 import { backtrackingRisk } from './regex-safety.js';
 import { checkSchemaBounds, schemaDialect, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
-import { forEachSchemaNode, type Step } from './schema-walk.js';
+import { forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
 import { isObject } from './types.js';
 
 /** Compiles a schema that passed the checks; `original` is the schema as given (before risky patterns were taken out). */
@@ -50,7 +50,7 @@ function withoutRiskyPatterns(schema: object): { schema: object; skipped: string
   for (const { path, pattern, key, reason } of found) {
     let target: any = copy;
     for (const step of path) target = target[step];
-    const where = `#/${path.join('/')}`;
+    const where = `#/${path.map((step) => String(step).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
     if (key) {
       delete target.patternProperties[pattern];
       delete target.additionalProperties;
@@ -80,32 +80,23 @@ function describe(error: unknown): string {
 }
 
 /**
- * A local `$ref` (`#/…`) must not reach a member the schema does not have but
- * every object inherits (`#/constructor`, `#/__proto__`, `#/toString`…): a
- * library walking the pointer with plain property access finds
- * Object.prototype's and checks nothing there (ajv does). Pointers are read
- * against their resource (the nearest enclosing `$id`). A member that is simply
- * missing is left to the library, which refuses it when the reference is used.
+ * A local `$ref` (`#/…`) must lead to a subschema: not to a member every object
+ * inherits (`#/constructor`, `#/__proto__`…), which a library walking the
+ * pointer with plain property access finds on Object.prototype and checks
+ * nothing there (ajv does); and not into data (`#/default`, `#/enum/0`), which
+ * a library would compile as a schema that the kit's checks (risky patterns)
+ * never looked at. Pointers are read against their resource (the nearest
+ * enclosing `$id`). A member that is simply missing is left to the library,
+ * which refuses it when the reference is used.
  */
 function checkLocalReferences(schema: object): void {
   forEachSchemaNode(schema, (record, { resource }) => {
     const ref = record.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) return;
-    let node: unknown = resource;
-    for (const raw of ref.slice(2).split('/')) {
-      let segment = raw;
-      try {
-        segment = decodeURIComponent(raw);
-      } catch {
-        // Not percent-encoded: taken as written.
-      }
-      segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (typeof node !== 'object' || node === null || !(segment in node)) return;
-      if (!Object.hasOwn(node, segment)) {
-        throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, which is not inside the schema (network references are never fetched)`, { missingRef: ref });
-      }
-      node = (node as Record<string, unknown>)[segment];
-    }
+    const trouble = pointerTrouble(resource, ref);
+    if (!trouble) return;
+    const where = 'inherited' in trouble ? 'which is not inside the schema (network references are never fetched)' : `which points into the data of "${trouble.data}", not to a subschema`;
+    throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, ${where}`, { missingRef: ref });
   });
 }
 

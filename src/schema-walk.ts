@@ -37,27 +37,69 @@ export interface NodeContext {
  * their members, since a `$ref` may point there.
  */
 export function forEachSchemaNode(root: object, visit: (node: Record<string, unknown>, context: NodeContext) => void): void {
-  const stack: [unknown, NodeContext][] = [[root, { path: [], schema: true, resource: root }]];
+  const stack: [object, NodeContext][] = [[root, { path: [], schema: true, resource: root }]];
+  // Only objects are pushed: a schema within the work bounds may still hold a huge array of numbers.
+  const push = (value: unknown, context: NodeContext) => {
+    if (typeof value === 'object' && value !== null) stack.push([value, context]);
+  };
   while (stack.length > 0) {
     const [node, context] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
     if (Array.isArray(node)) {
-      node.forEach((value, i) => stack.push([value, { ...context, path: [...context.path, i] }]));
+      node.forEach((value, i) => push(value, { ...context, path: [...context.path, i] }));
       continue;
     }
     const record = node as Record<string, unknown>;
-    const ownResource = context.schema && context.path.length > 0 && typeof record.$id === 'string' && !record.$id.startsWith('#');
-    const here = ownResource ? { ...context, resource: record } : context;
+    const here = context.schema && context.path.length > 0 && startsResource(record) ? { ...context, resource: record } : context;
     visit(record, here);
     for (const [key, value] of Object.entries(record)) {
       if (here.schema && DATA.has(key)) continue;
       if (here.schema && MAPS.has(key) && isObject(value)) {
-        for (const [name, child] of Object.entries(value)) stack.push([child, { path: [...here.path, key, name], schema: true, resource: here.resource }]);
+        for (const [name, child] of Object.entries(value)) push(child, { path: [...here.path, key, name], schema: true, resource: here.resource });
         continue;
       }
-      stack.push([value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource }]);
+      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource });
     }
   }
+}
+
+/** Whether a subschema starts a resource of its own: an `$id` that is more than a fragment (`""` and `"#foo"` are not). */
+function startsResource(record: Record<string, unknown>): boolean {
+  return typeof record.$id === 'string' && record.$id !== '' && !record.$id.startsWith('#');
+}
+
+/** What following a `#/…` pointer from its resource meets, when it is not a plain subschema. */
+export type PointerTrouble = { inherited: string } | { data: string };
+
+/**
+ * Follows the JSON Pointer of a local reference (`#/a/b`, percent-decoded,
+ * `~0`/`~1` unescaped) from `resource` and says what is wrong with where it
+ * leads: a member every object inherits rather than one the schema has
+ * (`#/constructor`), or the inside of data (`#/default`, `#/enum/0`), which a
+ * library would compile as a schema without the kit's checks. Undefined when
+ * the pointer stays in the schema, or leads nowhere (the library refuses that).
+ */
+export function pointerTrouble(resource: object, pointer: string): PointerTrouble | undefined {
+  let node: unknown = resource;
+  let schema = true;
+  let map = false;
+  for (const raw of pointer.slice(2).split('/')) {
+    let segment = raw;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      // Not percent-encoded: taken as written.
+    }
+    segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !(segment in node)) return undefined;
+    if (!Object.hasOwn(node, segment)) return { inherited: segment };
+    if (schema && !map && !Array.isArray(node) && DATA.has(segment)) return { data: segment };
+    // The step's position: a name under a map is a subschema; a keyword is one if it is an applicator.
+    const intoSchema: boolean = Array.isArray(node) ? schema : map || (schema && APPLICATORS.has(segment));
+    map = schema && !map && !Array.isArray(node) && MAPS.has(segment);
+    schema = intoSchema || map;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return undefined;
 }
 
 /**

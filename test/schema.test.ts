@@ -120,6 +120,40 @@ describe.each(IMPLEMENTATIONS)('with %s', (_name, compiler) => {
       expect(validate({ default: 'a'.repeat(40) + '!', enum: 'b'.repeat(40) + '!' })).toEqual({ valid: true });
     });
 
+    test('a reference into data is refused: a library would compile it as a schema nobody checked', async () => {
+      const draft07 = 'http://json-schema.org/draft-07/schema#';
+      const cases: [Record<string, unknown>, string][] = [
+        [{ default: { type: 'string', pattern: '^(a+)+$' }, $ref: '#/default' }, '#/default'],
+        [{ enum: [{ pattern: '^(a+)+$' }], $ref: '#/enum/0' }, '#/enum/0'],
+        [{ examples: [{ pattern: '^(a+)+$' }], $ref: '#/examples/0' }, '#/examples/0'],
+        [{ const: { pattern: '^(a+)+$' }, properties: { a: { $ref: '#/%63onst' } } }, '#/%63onst'],
+        [{ properties: { x: { default: { pattern: '^(a+)+$' } }, y: { $ref: '#/properties/x/default' } } }, '#/properties/x/default'],
+        [{ $schema: draft07, definitions: { a: { default: { patternProperties: { '^(a+)+$': {} } } } }, $ref: '#/definitions/a/default' }, '#/definitions/a/default'],
+      ];
+      for (const [schema, ref] of cases) {
+        const error = await compileSchema(schema).catch((e) => e);
+        expect({ ref, code: error.code, missingRef: error.data?.missingRef }).toEqual({ ref, code: 'schema', missingRef: ref });
+        expect(error.message).toMatch(/points into the data of "(default|enum|examples|const)", not to a subschema/);
+      }
+      // Members that only share a data keyword's name, and vendor keywords, are fine to point at.
+      const validate = await compileSchema({ properties: { default: { type: 'string', minLength: 2 } }, 'x-shared': { short: { maxLength: 3 } }, $defs: { a: { $ref: '#/properties/default' }, b: { $ref: '#/x-shared/short' } }, allOf: [{ $ref: '#/$defs/a' }, { $ref: '#/$defs/b' }] });
+      expect(validate('a')).toMatchObject({ valid: false, issues: [{ keyword: 'minLength' }] });
+      expect(validate('abcd')).toMatchObject({ valid: false, issues: [{ keyword: 'maxLength' }] });
+      expect(validate('abc')).toEqual({ valid: true });
+    });
+
+    test('"$id": "" starts no resource of its own: its pointers are read against the enclosing one', async () => {
+      const error = await compileSchema({ $defs: { a: { $id: '', constructor: { type: 'string' }, $ref: '#/constructor' } }, $ref: '#/$defs/a' }).catch((e) => e);
+      expect(error.data?.missingRef).toBe('#/constructor');
+    });
+
+    test('relative $ids resolve between the schema\'s own resources', async () => {
+      expect((await compileSchema({ $id: 'tool-input.json', type: 'object', properties: { a: { type: 'string' } } }))({ a: 1 }).valid).toBe(false);
+      const validate = await compileSchema({ type: 'object', $defs: { a: { $id: 'a.json', type: 'string', minLength: 2 } }, properties: { x: { $ref: 'a.json' } } });
+      expect(validate({ x: 'ok' })).toEqual({ valid: true });
+      expect(validate({ x: 'k' })).toMatchObject({ valid: false, issues: [{ path: '/x', keyword: 'minLength' }] });
+    });
+
     test('references the checks never follow do not make a schema invalid: unknown keywords, unused definitions', async () => {
       const schemas = [
         { 'x-ref': { $ref: '#/components/schemas/Foo' }, type: 'object', properties: { a: { type: 'string' } } },
