@@ -16,6 +16,7 @@ import type { McpConnection } from './mcp-connection/mcp-connection.js';
 import type { McpElicitationDialog } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 import type { McpToolForm } from './mcp-tool-form/mcp-tool-form.js';
 import { cleanup, mount, nextEvent } from './test-support/dom.js';
+import { conditionalTool } from './test-support/fixtures.js';
 
 useSchemaCompiler(cfworkerCompiler);
 
@@ -26,23 +27,11 @@ const ajvDownloads = () => performance.getEntriesByType('resource').map((entry) 
 
 afterEach(() => cleanup());
 
-const conditional = {
-  name: 'conditional',
-  inputSchema: {
-    type: 'object',
-    properties: { delivery: { type: 'string', enum: ['post', 'pickup'], default: 'post' } },
-    required: ['delivery'],
-    if: { properties: { delivery: { const: 'post' } } },
-    then: { properties: { street: { type: 'string', minLength: 1 } }, required: ['street'] },
-    else: { properties: { store: { type: 'string', enum: ['north', 'south'] } }, required: ['store'] },
-  },
-};
-
-/** Mounts a form for `conditional` and checks that its if/then/else follows the chosen delivery. */
+/** Mounts a form for conditionalTool() and checks that its if/then/else follows the chosen delivery. */
 async function conditionsFollowTheValue(): Promise<void> {
   const form = document.createElement('mcp-tool-form') as McpToolForm;
   form.noDrafts = true;
-  form.tool = structuredClone(conditional);
+  form.tool = conditionalTool();
   document.body.append(form);
   const has = (pointer: string) => form.shadowRoot!.querySelector(`[data-pointer="${pointer}"]`) !== null;
   await vi.waitFor(() => expect(has('/street')).toBe(true));

@@ -13,6 +13,7 @@ import { McpClient, type Tool } from '../../src/index.js';
 import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { axeViolations } from '../test-support/dom.js';
+import { conditionalTool } from '../test-support/fixtures.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
 const demoUrl = () => inject('demoServerUrl');
@@ -365,16 +366,7 @@ describe('controls for each kind of schema', () => {
   });
 
   test('if/then/else is evaluated against the live value', async () => {
-    const form = await mount({
-      tool: tool('conditional', {
-        type: 'object',
-        properties: { delivery: { type: 'string', enum: ['post', 'pickup'], default: 'post' } },
-        required: ['delivery'],
-        if: { properties: { delivery: { const: 'post' } } },
-        then: { properties: { street: { type: 'string', minLength: 1 } }, required: ['street'] },
-        else: { properties: { store: { type: 'string', enum: ['north', 'south'] } }, required: ['store'] },
-      }),
-    });
+    const form = await mount({ tool: conditionalTool() });
     await expect.poll(() => root(form).querySelector('[data-pointer="/street"]')).not.toBeNull();
     expect(root(form).querySelector('[data-pointer="/store"]')).toBeNull();
     await chooseRadio(form, '/delivery', 'pickup');
