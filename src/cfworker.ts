@@ -24,11 +24,14 @@
  * member located at the member's own path, and only the failing keywords
  * themselves, not the "a subschema had errors" wrappers above them.
  *
+ * Spec: basic/index "JSON Schema Usage" (2020-12 by default, draft-07 when
+ * declared; `$ref` resolved inside the schema only).
+ *
  * @module
  */
 import { dereference, encodePointer, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { McpClientError } from './errors.js';
-import { appliedSubschemas, forEachSchemaNode } from './schema-walk.js';
+import { appliedSubschemas, escapeToken, forEachSchemaNode, percentDecoded, unescapeToken } from './schema-walk.js';
 import type { SchemaCompiler, ValidationIssue } from './schema.js';
 
 /** Keywords cfworker reports above the failing subschema's own errors; ajv reports only the latter. */
@@ -47,23 +50,9 @@ const WRAPPERS = new Set([
   '$recursiveRef',
 ]);
 
-/** Pointer segments as the kit writes them: cfworker percent-encodes its locations on top of JSON Pointer escaping. */
+/** A cfworker location (`#/a%20b/0`) as the kit writes paths: a JSON Pointer, without cfworker's percent-encoding on top. */
 function pointer(location: string): string {
-  return location
-    .slice(1)
-    .split('/')
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    })
-    .join('/');
-}
-
-function unescape(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  return location.slice(1).split('/').map(percentDecoded).join('/');
 }
 
 /** The schema copy cfworker works on, and its index of every subschema by absolute URI. */
@@ -84,7 +73,7 @@ function subschema(doc: Document, unit: OutputUnit): Record<string, unknown> | u
   for (const segment of pointer(unit.keywordLocation).split('/').slice(1, -1)) {
     if (typeof node !== 'object' || node === null) return undefined;
     const record = node as Record<string, unknown> & { __absolute_ref__?: string };
-    node = segment === '$ref' ? doc.lookup[record.__absolute_ref__ ?? ''] : Object.hasOwn(record, unescape(segment)) ? record[unescape(segment)] : undefined;
+    node = segment === '$ref' ? doc.lookup[record.__absolute_ref__ ?? ''] : Object.hasOwn(record, unescapeToken(segment)) ? record[unescapeToken(segment)] : undefined;
   }
   return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
 }
@@ -107,7 +96,7 @@ function toIssue(unit: OutputUnit, doc: Document): ValidationIssue {
   switch (unit.keyword) {
     case 'required': {
       const missingProperty = names(unit.error, /^Instance does not have required property "(.*)"\.$/s)[0] ?? '';
-      return issue('is required', { missingProperty }, `${path}/${missingProperty.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      return issue('is required', { missingProperty }, `${path}/${escapeToken(missingProperty)}`);
     }
     case 'type': {
       return issue(`must be ${String(value)}`, { type: value });
@@ -208,7 +197,7 @@ function compound(units: readonly OutputUnit[], index: number, doc: Document, se
     return { issues, count: next - index };
   }
   if (member?.keyword !== 'false' || keywordValue(doc, unit) !== false) return undefined;
-  const at = unescape(pointer(member.instanceLocation).split('/').pop()!);
+  const at = unescapeToken(pointer(member.instanceLocation).split('/').pop()!);
   if (unit.keyword === 'additionalProperties' || unit.keyword === 'unevaluatedProperties') {
     const additional = unit.keyword === 'additionalProperties';
     return {

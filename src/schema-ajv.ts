@@ -24,6 +24,7 @@ import type { ErrorObject } from 'ajv';
 import { McpClientError } from './errors.js';
 import type { ValidationIssue } from './schema.js';
 import { guarded } from './schema-guard.js';
+import { escapeToken } from './schema-walk.js';
 
 type AjvInstance = {
   compile(schema: unknown): ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -73,7 +74,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
   let message = error.message ?? 'is invalid';
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty?: string }).missingProperty ?? '';
-    path = `${path}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    path = `${path}/${escapeToken(missing)}`;
     message = 'is required';
   }
   return { path, message, keyword: error.keyword, params: error.params as Record<string, unknown> };

@@ -11,7 +11,7 @@
 import { McpClientError } from './errors.js';
 import { backtrackingRisk } from './regex-safety.js';
 import { checkSchemaBounds, schemaDialect, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
-import { forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
+import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
 import { isObject } from './types.js';
 
 /** Compiles a schema that passed the checks; `original` is the schema as given (before risky patterns were taken out). */
@@ -23,15 +23,37 @@ export interface ValidatorImplementation {
 }
 
 /**
- * The schema without the regular expressions that could backtrack for exponential
- * time (ReDoS): risky `pattern`s are dropped, and a risky `patternProperties` key
- * drops that entry and the `additionalProperties` / `unevaluatedProperties` beside
- * it, whose meaning depends on it. The input is not changed. Every node that may
- * act as a schema is looked at, a member named `default` or `enum` included.
+ * A local `$ref` (`#/…`) must lead to a subschema: not to a member every object
+ * inherits (`#/constructor`, `#/__proto__`…), which a library walking the
+ * pointer with plain property access finds on Object.prototype and checks
+ * nothing there (ajv does); and not into data (`#/default`, `#/enum/0`), which
+ * a library would compile as a schema that the risky-pattern screening never
+ * looked at. Pointers are read against their resource (the nearest enclosing
+ * `$id`). A member that is simply missing is left to the library, which
+ * refuses it when the reference is used.
  */
-function withoutRiskyPatterns(schema: object): { schema: object; skipped: string[] } {
+function checkLocalReference(record: Record<string, unknown>, resource: object): void {
+  const ref = record.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return;
+  const trouble = pointerTrouble(resource, ref);
+  if (!trouble) return;
+  const where = 'inherited' in trouble ? 'which is not inside the schema (network references are never fetched)' : `which points into the data of "${trouble.data}", not to a subschema`;
+  throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, ${where}`, { missingRef: ref });
+}
+
+/**
+ * Screens a schema in one walk over every node that may act as a schema (a
+ * member named `default` or `enum` included): refuses the local references
+ * {@link checkLocalReference} describes, and returns the schema without the
+ * regular expressions that could backtrack for exponential time (ReDoS). Risky
+ * `pattern`s are dropped, and a risky `patternProperties` key drops that entry
+ * and the `additionalProperties` / `unevaluatedProperties` beside it, whose
+ * meaning depends on it. The input is not changed.
+ */
+function screened(schema: object): { schema: object; skipped: string[] } {
   const found: { path: Step[]; pattern: string; key: boolean; reason: string }[] = [];
-  forEachSchemaNode(schema, (record, { path }) => {
+  forEachSchemaNode(schema, (record, { path, resource }) => {
+    checkLocalReference(record, resource);
     if (typeof record.pattern === 'string') {
       const reason = backtrackingRisk(record.pattern);
       if (reason) found.push({ path, pattern: record.pattern, key: false, reason });
@@ -50,7 +72,7 @@ function withoutRiskyPatterns(schema: object): { schema: object; skipped: string
   for (const { path, pattern, key, reason } of found) {
     let target: any = copy;
     for (const step of path) target = target[step];
-    const where = `#/${path.map((step) => String(step).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+    const where = `#/${path.map(escapeToken).join('/')}`;
     if (key) {
       delete target.patternProperties[pattern];
       delete target.additionalProperties;
@@ -80,27 +102,6 @@ function describe(error: unknown): string {
 }
 
 /**
- * A local `$ref` (`#/…`) must lead to a subschema: not to a member every object
- * inherits (`#/constructor`, `#/__proto__`…), which a library walking the
- * pointer with plain property access finds on Object.prototype and checks
- * nothing there (ajv does); and not into data (`#/default`, `#/enum/0`), which
- * a library would compile as a schema that the kit's checks (risky patterns)
- * never looked at. Pointers are read against their resource (the nearest
- * enclosing `$id`). A member that is simply missing is left to the library,
- * which refuses it when the reference is used.
- */
-function checkLocalReferences(schema: object): void {
-  forEachSchemaNode(schema, (record, { resource }) => {
-    const ref = record.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return;
-    const trouble = pointerTrouble(resource, ref);
-    if (!trouble) return;
-    const where = 'inherited' in trouble ? 'which is not inside the schema (network references are never fetched)' : `which points into the data of "${trouble.data}", not to a subschema`;
-    throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, ${where}`, { missingRef: ref });
-  });
-}
-
-/**
  * Wraps a library's compile step with the shared checks and a cache keyed by the
  * schema object and the limits (a tool's schema is compiled once however often
  * it is checked). Whatever the library throws while checking a value becomes
@@ -109,8 +110,8 @@ function checkLocalReferences(schema: object): void {
  *
  * @throws McpClientError `schema` from `compile` when the schema is not an
  *   object, declares an unsupported dialect, is over the work bounds, or has a
- *   local `$ref` to a member it does not have; errors `compileChecked` throws
- *   pass through.
+ *   local `$ref` that reaches an inherited member or data; errors
+ *   `compileChecked` throws pass through.
  */
 export function guarded(compileChecked: CompileChecked): ValidatorImplementation {
   const compiled = new WeakMap<object, { limits: SchemaLimits; validator: Validator }>();
@@ -128,8 +129,7 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
       }
       const overBound = checkSchemaBounds(schema, limits);
       if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
-      checkLocalReferences(schema);
-      const safe = withoutRiskyPatterns(schema);
+      const safe = screened(schema);
       const check = compileChecked(safe.schema as Record<string, unknown>, dialect, schema);
       const run: Validator = (value) => {
         try {

@@ -12,6 +12,25 @@ import { isObject } from './types.js';
 /** A step from a schema to a node inside it: a member name or an array index. */
 export type Step = string | number;
 
+/** The JSON Pointer reference token for a member name or index (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function escapeToken(name: Step): string {
+  return String(name).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The member name a JSON Pointer reference token stands for (RFC 6901). */
+export function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** A token as written in a URI fragment (`#/a%20b`), percent-decoded; taken as written when it is not valid percent-encoding. */
+export function percentDecoded(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
+}
+
 /** Keywords whose value is data, not a subschema: a `pattern` or `$ref` inside is just a value. */
 const DATA = new Set(['const', 'enum', 'default', 'examples']);
 /** Keywords whose value maps names to subschemas: those names are not keywords. */
@@ -83,13 +102,7 @@ export function pointerTrouble(resource: object, pointer: string): PointerTroubl
   let schema = true;
   let map = false;
   for (const raw of pointer.slice(2).split('/')) {
-    let segment = raw;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      // Not percent-encoded: taken as written.
-    }
-    segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = unescapeToken(percentDecoded(raw));
     if (typeof node !== 'object' || node === null || !(segment in node)) return undefined;
     if (!Object.hasOwn(node, segment)) return { inherited: segment };
     if (schema && !map && !Array.isArray(node) && DATA.has(segment)) return { data: segment };

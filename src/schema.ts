@@ -107,7 +107,10 @@ export interface CompileOptions {
  * could backtrack for exponential time taken out) and returns a check to run on
  * values. Issues locate values by JSON Pointer (`""` for the root); a missing
  * required member is reported at the member's own path, as the forms show it
- * there. Throwing while compiling means the schema is invalid.
+ * there. Throwing while compiling means the schema is invalid. The result's
+ * shape is {@link ValidationResult}; the kit reads ajv's keyword names and
+ * `params` (`limit`, `format`, `missingProperty`…) for its messages (spec:
+ * basic/index "JSON Schema Usage").
  */
 export type SchemaCompiler = (schema: Record<string, unknown>, dialect: SchemaDialect) => (value: unknown) => ValidationResult;
 
@@ -123,7 +126,9 @@ let loaded: Implementation | undefined;
  * `unsafe-eval` (ajv compiles to functions) or that want a smaller download.
  * `mcp-elements/cfworker` provides one built on `@cfworker/json-schema`.
  * Call it before the first schema is compiled (validators already compiled are
- * kept); `undefined` goes back to ajv.
+ * kept); `undefined` goes back to ajv. Spec: basic/index "JSON Schema Usage"
+ * (2020-12 by default, draft-07 when declared), server/tools `inputSchema` /
+ * `outputSchema`, client/elicitation `requestedSchema`.
  */
 export function useSchemaCompiler(compiler: SchemaCompiler | undefined): void {
   plugged = compiler;
