@@ -4,13 +4,32 @@
  * Playwright's own (see scripts/browser.ts).
  */
 import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { chromiumLaunchOptions } from './scripts/browser.js';
 
-const serverPort = Number(process.env.E2E_SERVER_PORT ?? 3101);
-const pagePort = Number(process.env.E2E_PAGE_PORT ?? 5273);
-const protectedPort = Number(process.env.E2E_PROTECTED_PORT ?? 3102);
-const authPort = Number(process.env.E2E_AUTH_PORT ?? 3103);
-const everythingPort = Number(process.env.E2E_EVERYTHING_PORT ?? 3104);
+/**
+ * The servers' ports: free ones picked when the run starts (never fixed, so two runs on one
+ * machine do not collide), kept in the environment so Playwright's worker processes, which
+ * load this file again, agree with the runner. `E2E_*_PORT` pins one.
+ */
+function port(name: string): number {
+  const fromEnv = process.env[name];
+  if (fromEnv) return Number(fromEnv);
+  const picked = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ], { encoding: 'utf8' });
+  process.env[name] = picked;
+  return Number(picked);
+}
+
+const serverPort = port('E2E_SERVER_PORT');
+const pagePort = port('E2E_PAGE_PORT');
+const protectedPort = port('E2E_PROTECTED_PORT');
+const authPort = port('E2E_AUTH_PORT');
+const everythingPort = port('E2E_EVERYTHING_PORT');
+/** The built pages of this run (its own folder: a run in the same checkout may be building too). */
+const siteDir = `.cache/e2e-site/${pagePort}`;
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
 /** The protected demo (OAuth with oidc-provider); access tokens live 6 s so refresh happens during the test. */
 export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
@@ -58,7 +77,7 @@ export default defineConfig({
       // The built pages, as a static host serves them.
       command: `node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/vite/bin/vite.js preview --port ${pagePort} --strictPort`,
       port: pagePort,
-      env: { VITE_MCP_SERVER_URL: e2eServerUrl, DEMO_PORT: String(pagePort) },
+      env: { VITE_MCP_SERVER_URL: e2eServerUrl, DEMO_PORT: String(pagePort), DEMO_OUT_DIR: siteDir },
       reuseExistingServer: false,
       timeout: 90_000,
     },

@@ -37,7 +37,8 @@ export default defineConfig({
   publicDir: false,
   plugins: [strictCspOnRequest()],
   build: {
-    outDir: resolve(import.meta.dirname, 'dist'),
+    // DEMO_OUT_DIR: the end-to-end run builds into a folder of its own.
+    outDir: resolve(import.meta.dirname, process.env.DEMO_OUT_DIR ?? 'dist'),
     emptyOutDir: true,
     target: 'es2022',
     rollupOptions: {

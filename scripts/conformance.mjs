@@ -154,6 +154,18 @@ async function pool(items, limit, worker) {
 }
 
 const node22 = findNode22();
+// Each run writes under its own folder (two runs in one checkout must not collide); the
+// folders of runs that have ended are removed.
+const runsDir = join(root, '.cache/conformance');
+mkdirSync(runsDir, { recursive: true });
+for (const entry of readdirSync(runsDir)) {
+  const pid = /^run-(\d+)$/.exec(entry)?.[1];
+  if (!pid || Number(pid) === process.pid) continue;
+  let alive = true;
+  try { process.kill(Number(pid), 0); } catch { alive = false; }
+  if (!alive) rmSync(join(runsDir, entry), { recursive: true, force: true });
+}
+const runDir = join(runsDir, `run-${process.pid}`);
 let failedExpected = 0;
 const started = Date.now();
 for (const set of sets) {
@@ -162,7 +174,7 @@ for (const set of sets) {
   const unscored = (requirements.not_scored ?? []).filter((e) => e.leg === 'client').map((e) => e.scenario);
   let scenarios = [...new Set([...scored, ...unscored])];
   if (only) scenarios = scenarios.filter((s) => s === only);
-  const outRoot = join(root, '.cache/conformance', set);
+  const outRoot = join(runDir, set);
   const results = await pool(scenarios, jobs, (scenario) => runScenario(node22, set, scenario, join(outRoot, scenario.replace(/\//g, '__'))));
   const mustPass = new Set(expected[set] ?? []);
   console.log(`\n# conformance ${set} (suite ${JSON.parse(readFileSync(join(suiteDir, 'package.json'), 'utf8')).version}; results in ${relative(root, outRoot)})`);
