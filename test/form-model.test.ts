@@ -4,11 +4,16 @@
  * and the work bounds. The same rules are exercised through the real element in
  * Chromium (components/mcp-tool-form/mcp-tool-form.test.ts).
  */
-import { beforeAll, describe, expect, test } from 'vitest';
-import { compileSchemaSync, ensureValidator } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cfworkerCompiler } from '../src/cfworker.js';
+import { compileSchemaSync, ensureValidator, useSchemaCompiler } from '../src/index.js';
+import { formIssues } from '../components/mcp-tool-form/issues.js';
 import { FormModel, type ArrayField, type EnumField, type Field, type JsonField, type ObjectField, type StringField, type UnionField } from '../components/mcp-tool-form/model.js';
 import {
   buildArguments,
+  matchVariant,
+  showsAsChoices,
+  type UnionChoice,
   itemField,
   memberField,
   valueToDraft,
@@ -406,14 +411,20 @@ describe('argument building (C15, C17 rules)', () => {
     required: ['keyword', 'count'],
   };
 
-  test('C15 untouched optional fields are omitted; a required string goes as ""', () => {
+  // One deliberate difference from C15 (issue 12, item 17): an untouched required string is missing,
+  // so the validator flags it as a native required input would be; emptied on purpose it goes as "".
+  test('C15 untouched optional fields are omitted; a required string goes as "" once emptied on purpose, and is flagged while untouched', () => {
     const model = new FormModel(schema);
-    expect(args(model, { count: text('7') }).arguments).toEqual({ keyword: '', count: 7 });
+    expect(args(model, { count: text('7'), keyword: clear }).arguments).toEqual({ keyword: '', count: 7 });
+    const untouched = args(model, { count: text('7') }).arguments;
+    expect(untouched).toEqual({ count: 7 });
+    const outcome = compileSchemaSync(schema)(untouched);
+    expect(!outcome.valid && outcome.issues.map((i) => [i.path, i.keyword])).toEqual([['/keyword', 'required']]);
   });
 
   test('C15 a typed-then-cleared optional number is omitted, not ""', () => {
     const model = new FormModel(schema);
-    expect(args(model, { count: text('7'), budget: text('') }).arguments).toEqual({ keyword: '', count: 7 });
+    expect(args(model, { count: text('7'), budget: text(''), keyword: clear }).arguments).toEqual({ keyword: '', count: 7 });
   });
 
   test('C15 a typed-then-cleared required string goes as ""', () => {
@@ -423,13 +434,13 @@ describe('argument building (C15, C17 rules)', () => {
 
   test('C15 an optional array emptied again is omitted; with one item it is sent', () => {
     const model = new FormModel(schema);
-    expect(args(model, { count: text('7'), colours: withItems([]) }).arguments).toEqual({ keyword: '', count: 7 });
-    expect(args(model, { count: text('7'), colours: withItems([typed('teal')]) }).arguments).toEqual({ keyword: '', count: 7, colours: ['teal'] });
+    expect(args(model, { count: text('7'), colours: withItems([]), keyword: clear }).arguments).toEqual({ keyword: '', count: 7 });
+    expect(args(model, { count: text('7'), colours: withItems([typed('teal')]), keyword: clear }).arguments).toEqual({ keyword: '', count: 7, colours: ['teal'] });
   });
 
   test('C15 a partly filled optional object is sent and the validator flags the missing member', () => {
     const model = new FormModel(schema);
-    const built = args(model, { count: text('7'), period: withMember(undefined, 'from', typed('2026-05-01')) });
+    const built = args(model, { count: text('7'), period: withMember(undefined, 'from', typed('2026-05-01')), keyword: clear });
     expect(built.arguments).toEqual({ keyword: '', count: 7, period: { from: '2026-05-01' } });
     const outcome = compileSchemaSync(schema)(built.arguments);
     expect(outcome.valid).toBe(false);
@@ -438,8 +449,8 @@ describe('argument building (C15, C17 rules)', () => {
 
   test('C15 a cleared free-form object is omitted; a missing required integer is reported as missing', () => {
     const model = new FormModel(schema);
-    expect(args(model, { count: text('7'), extras: { k: 'json', text: '' } }).arguments).toEqual({ keyword: '', count: 7 });
-    const empty = args(model).arguments;
+    expect(args(model, { count: text('7'), extras: { k: 'json', text: '' }, keyword: clear }).arguments).toEqual({ keyword: '', count: 7 });
+    const empty = args(model, { keyword: clear }).arguments;
     expect(empty).toEqual({ keyword: '' });
     const outcome = compileSchemaSync(schema)(empty);
     expect(!outcome.valid && outcome.issues.map((i) => i.path)).toEqual(['/count']);
@@ -471,7 +482,7 @@ describe('argument building (C15, C17 rules)', () => {
   test('integers outside ±(2^53−1) are refused, not rounded; bad number text is reported', () => {
     const model = new FormModel(schema);
     const big = args(model, { count: text('9007199254740993') });
-    expect(big.arguments).toEqual({ keyword: '' });
+    expect(big.arguments).toEqual({});
     expect(big.issues).toEqual([{ pointer: '/count', message: expect.stringMatching(/between −9007199254740991 and 9007199254740991/) }]);
     expect(args(model, { count: text('9007199254740991') }).arguments.count).toBe(9007199254740991);
     expect(args(model, { count: text('12abc') }).issues[0]).toEqual({ pointer: '/count', message: 'Enter a number.' });
@@ -497,7 +508,8 @@ describe('argument building (C15, C17 rules)', () => {
       properties: { stops: { type: 'array', minItems: 1, items: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, ids: { type: 'array', items: { type: 'integer' } } },
       required: ['stops'],
     });
-    expect(args(model).arguments).toEqual({ stops: [{ city: '' }] });
+    // The untouched required city is missing (the validator flags it), not "".
+    expect(args(model).arguments).toEqual({ stops: [{}] });
     const holes = args(model, { ids: withItems([text('1'), undefined]) });
     expect(holes.arguments.ids).toEqual([1, null]);
     expect(holes.issues).toEqual([{ pointer: '/ids/1', message: 'Enter a value or remove this item.' }]);
@@ -530,7 +542,7 @@ describe('argument building (C15, C17 rules)', () => {
     const model = new FormModel(schema);
     const bad = args(model, { count: text('1'), period: { k: 'json', text: '{"from": "2026-01-01",' } });
     expect(bad.issues).toEqual([{ pointer: '/period', message: expect.stringMatching(/^Not valid JSON/) }]);
-    expect(bad.arguments).toEqual({ keyword: '', count: 1 });
+    expect(bad.arguments).toEqual({ count: 1 });
     const good = args(model, { count: text('1'), period: { k: 'json', text: '{"from": "2026-01-01", "until": "2026-01-09"}' } });
     expect(good.arguments.period).toEqual({ from: '2026-01-01', until: '2026-01-09' });
   });
@@ -598,6 +610,92 @@ describe('samples', () => {
     const built = buildArguments(model, draft);
     expect(built.issues).toEqual([]);
     expect(compileSchemaSync(schema)(built.arguments)).toEqual({ valid: true });
+  });
+});
+
+/** The problems the form would show for a root draft: built, validated against the whole schema, refined. */
+function problems(model: FormModel, draft: Draft | undefined): { pointer: string; message: string }[] {
+  const unions: UnionChoice[] = [];
+  const built = buildArguments(model, draft, unions);
+  return formIssues(model, compileSchemaSync(model.inputSchema)(built.arguments), unions, built.issues);
+}
+
+/** A report tool: a root-level oneOf next to root members and a root allOf (the shape of field case C24). */
+const report = {
+  type: 'object',
+  properties: { heading: { type: 'string' } },
+  required: ['heading'],
+  allOf: [{ properties: { owner: { type: 'string' } }, required: ['owner'] }],
+  oneOf: [
+    { properties: { kind: { const: 'bug' }, steps: { type: 'string' } }, required: ['kind', 'steps'] },
+    { properties: { kind: { const: 'idea' }, benefit: { type: 'string' } }, required: ['kind', 'benefit'] },
+  ],
+};
+
+for (const library of ['ajv', '@cfworker/json-schema'] as const) {
+  describe(`form problems inside unions, checked with ${library}`, () => {
+    beforeAll(async () => {
+      if (library !== 'ajv') useSchemaCompiler(cfworkerCompiler);
+      await ensureValidator();
+    });
+    afterAll(async () => {
+      useSchemaCompiler(undefined);
+      await ensureValidator();
+    });
+
+    test('every error in one pass: the union\'s own members and the chosen variant\'s, without the other variant\'s', () => {
+      const model = new FormModel(report);
+      expect(problems(model, undefined).map((issue) => issue.pointer).sort()).toEqual(['/heading', '/owner', '/steps']);
+      const idea = withChoice(undefined, 1);
+      expect(problems(model, idea).map((issue) => issue.pointer).sort()).toEqual(['/benefit', '/heading', '/owner']);
+    });
+
+    test('a oneOf value that fits two variants is refused at the union, naming both', () => {
+      const model = new FormModel({
+        type: 'object',
+        properties: { pick: { oneOf: [{ type: 'object', properties: { code: { type: 'string' } }, required: ['code'] }, { type: 'object', properties: { label: { type: 'string' } } }] } },
+      });
+      const pick = withVariantDraft(undefined, 0, withMember(undefined, 'code', typed('x1')));
+      const found = problems(model, withMember(undefined, 'pick', pick));
+      expect(found).toHaveLength(1);
+      expect(found[0]!.pointer).toBe('/pick');
+      expect(found[0]!.message).toMatch(/more than one of the options \(object with code, object with label\)/);
+    });
+
+    test('a not beside an anyOf is reported, not taken for an alternative\'s noise', () => {
+      const model = new FormModel({ type: 'object', properties: { mode: { anyOf: [{ type: 'string' }, { type: 'integer' }], not: { const: 'off' } } } });
+      expect(problems(model, withMember(undefined, 'mode', withVariantDraft(undefined, 0, typed('off'))))).toEqual([{ pointer: '/mode', message: 'This value is not allowed.' }]);
+      expect(problems(model, withMember(undefined, 'mode', withVariantDraft(undefined, 0, typed('eco'))))).toEqual([]);
+    });
+
+    test('a restored value lands in the variant it validates against', () => {
+      const model = new FormModel({ type: 'object', properties: { when: { anyOf: [{ type: 'string', format: 'date' }, { type: 'string' }] } } });
+      const when = member(model, 'when') as UnionField;
+      expect(matchVariant(when, 'next week', model)).toBe(1);
+      expect(matchVariant(when, '2026-03-01', model)).toBe(0);
+    });
+  });
+}
+
+describe('arrays of enum values', () => {
+  test('checkboxes only with uniqueItems, and only for values they can show', () => {
+    const model = new FormModel({
+      type: 'object',
+      properties: {
+        listed: { type: 'array', items: { enum: ['a', 'b'] } },
+        set: { type: 'array', items: { enum: ['a', 'b'] }, uniqueItems: true },
+      },
+    });
+    expect((member(model, 'listed') as ArrayField).choices).toBeUndefined();
+    const set = member(model, 'set') as ArrayField;
+    expect(showsAsChoices(set, withItems([typed('b'), typed('a')]))).toBe(true);
+    expect(showsAsChoices(set, withItems([typed('a'), typed('a')]))).toBe(false);
+    expect(showsAsChoices(set, withItems([typed('c')]))).toBe(false);
+    // Whatever the control, the value keeps its order and repeats.
+    for (const value of [['b', 'a'], ['a', 'a', 'b'], ['c']]) {
+      const draft = valueToDraft(model, model.root(), { set: value, listed: value });
+      expect(buildArguments(model, draft).arguments).toEqual({ set: value, listed: value });
+    }
   });
 });
 

@@ -9,7 +9,9 @@
  *   too (never sent as `""`);
  * - an optional object or array the user did not fill is not invented
  *   (no `{}`, no `[]`, no `{a: ""}`);
- * - a required string may be sent as `""` (when `""` satisfies its schema);
+ * - a required string the user left untouched is missing (flagged as required,
+ *   like a native `required` input); one the user cleared may be sent as `""`
+ *   (when `""` satisfies its schema), and so is a restored `""`;
  * - `null` is sent only when the user chose null;
  * - integers are sent as JSON numbers, and integer text outside ±(2^53−1) is
  *   refused rather than rounded;
@@ -190,20 +192,26 @@ export function rowField(model: FormModel, parent: ObjectField, key: string, dra
 }
 
 /**
- * Which variant of a union a value belongs to: by discriminator, else by JSON
- * type and how many of the variant's properties it has.
+ * Which variant of a union a value belongs to: by discriminator; else among the
+ * variants the value validates against (when `model` is given and its
+ * validator can tell), the closest by JSON type and by how many of the
+ * variant's properties it has.
  * @returns the index, or -1 for `undefined`.
  */
-export function matchVariant(field: UnionField, value: unknown): number {
+export function matchVariant(field: UnionField, value: unknown, model?: FormModel): number {
   if (value === undefined) return -1;
   if (field.discriminator && isRecord(value)) {
     const found = field.variants.findIndex((variant) => jsonEqual(variant.discriminatorValue, value[field.discriminator!]));
     if (found !== -1) return found;
   }
+  // "next week" is a string like a date is, but only the text variant accepts it.
+  const fitting = model ? field.variants.map((variant) => model.variantFits(variant, value) === true) : [];
+  const narrowed = fitting.some(Boolean);
   const type = jsonType(value);
   let best = -1;
   let bestScore = -Infinity;
   field.variants.forEach((variant, index) => {
+    if (narrowed && !fitting[index]) return;
     const schema = variant.schema;
     const declared = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : undefined;
     let score = 0;
@@ -227,9 +235,9 @@ export function matchVariant(field: UnionField, value: unknown): number {
 }
 
 /** The variant shown for a union draft: the chosen one, else the default's, else the first. */
-export function currentChoice(field: UnionField, draft: Draft | undefined): number {
+export function currentChoice(field: UnionField, draft: Draft | undefined, model?: FormModel): number {
   if (draft?.k === 'union' && draft.choice >= 0 && draft.choice < field.variants.length) return draft.choice;
-  const fromDefault = field.default ? matchVariant(field, field.default.value) : -1;
+  const fromDefault = field.default ? matchVariant(field, field.default.value, model) : -1;
   return fromDefault === -1 ? 0 : fromDefault;
 }
 
@@ -272,7 +280,6 @@ export function valueToDraft(model: FormModel, field: Field, value: unknown, fro
     }
     case 'array': {
       if (!Array.isArray(value)) return raw();
-      if (field.choices) return { k: 'arr', items: value.map((item) => ({ k: 'v', v: item as JsonValue, ...mark })), ...container };
       const items: Draft[] = [];
       for (let i = 0; i < value.length; i++) {
         const sub = itemField(model, field, i, undefined);
@@ -282,7 +289,7 @@ export function valueToDraft(model: FormModel, field: Field, value: unknown, fro
       return { k: 'arr', items, ...container };
     }
     case 'union': {
-      const match = matchVariant(field, value);
+      const match = matchVariant(field, value, model);
       const choice = match === -1 ? 0 : match;
       const sub = variantField(model, field, choice, undefined);
       const by: Record<string, Draft> = {};
@@ -363,8 +370,9 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
   switch (field.kind) {
     case 'string': {
       if (effective?.k === 'v') return { value: effective.v, filled: !fromDefault };
-      // Untouched or cleared: a required string goes as "" when "" is valid for it.
-      return required && field.acceptsEmpty ? { value: '', filled: false } : { filled: false };
+      // Cleared on purpose: a required string goes as "" when "" is valid for it. Left untouched it
+      // is missing, and the validator flags it as required, as a native `required` input would be.
+      return effective?.k === 'clear' && required && field.acceptsEmpty ? { value: '', filled: false } : { filled: false };
     }
     case 'number': {
       if (effective?.k === 'v') return { value: effective.v, filled: !fromDefault };
@@ -403,7 +411,7 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
     case 'array':
       return buildArray(model, field, effective?.k === 'arr' ? effective : undefined, required, pointer, issues, unions);
     case 'union': {
-      const choice = currentChoice(field, effective);
+      const choice = currentChoice(field, effective, model);
       const sub = effective?.k === 'union' ? own(effective.by, String(choice)) : undefined;
       const variant = variantField(model, field, choice, sub);
       if (!variant) return { filled: false };
@@ -455,15 +463,7 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
 
 function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions?: UnionChoice[]): Built {
   if (!draft) return required ? { value: [], filled: false } : { filled: false };
-  if (field.choices) {
-    const chosen = draft.items.flatMap((item) => (item?.k === 'v' ? [item.v] : []));
-    // Keep the schema's order, whatever order the boxes were ticked in.
-    const ordered = field.choices.filter((option) => chosen.some((value) => jsonEqual(value, option.value))).map((option) => option.value);
-    const extra = chosen.filter((value) => !field.choices!.some((option) => jsonEqual(option.value, value)));
-    const values = [...ordered, ...extra];
-    if (values.length === 0 && !required && !draft.d && !draft.keep) return { filled: false };
-    return { value: values, filled: draft.keep === true || (!draft.d && values.length > 0) };
-  }
+  // Checkboxes or a list: the items in their order, repeats and all (what the user or a restored value gave).
   const values: JsonValue[] = [];
   draft.items.forEach((item, index) => {
     const sub = itemField(model, field, index, item);
@@ -502,15 +502,51 @@ export function withRows(draft: Draft | undefined, rows: MapRow[]): ObjectDraft 
   return { k: 'obj', p: base.p, rows };
 }
 
+/**
+ * Whether an array draft can be shown as checkboxes without losing anything:
+ * every item one of the options, none twice. A value that cannot (a restored
+ * repeat, an unknown value, an item being added) is shown as an ordered list.
+ */
+export function showsAsChoices(field: ArrayField, draft: Draft | undefined): boolean {
+  if (!field.choices) return false;
+  if (draft === undefined) return true;
+  if (draft.k !== 'arr') return false;
+  const seen: JsonValue[] = [];
+  for (const item of draft.items) {
+    if (item?.k !== 'v' || !field.choices.some((option) => jsonEqual(option.value, item.v)) || seen.some((value) => jsonEqual(value, item.v))) return false;
+    seen.push(item.v);
+  }
+  return true;
+}
+
 /** A copy of an array draft with new items. */
 export function withItems(items: (Draft | undefined)[]): ArrayDraft {
   return { k: 'arr', items };
 }
 
-/** A copy of a union draft with variant `choice` chosen (what was typed in each variant is kept). */
-export function withChoice(draft: Draft | undefined, choice: number): UnionDraft {
+/**
+ * A copy of a union draft with variant `choice` chosen (what was typed in each
+ * variant is kept). Members named in `shared` (declared by the union itself,
+ * beside its alternatives: the same field in every variant) move along with
+ * the user to the new variant.
+ */
+export function withChoice(draft: Draft | undefined, choice: number, shared: readonly string[] = []): UnionDraft {
   const base: UnionDraft = draft?.k === 'union' ? draft : { k: 'union', choice, by: {} };
-  return { k: 'union', choice, by: base.by };
+  const from = own(base.by, String(base.choice));
+  if (shared.length === 0 || base.choice === choice || from?.k !== 'obj') return { k: 'union', choice, by: base.by };
+  let target: Draft | undefined = own(base.by, String(choice));
+  for (const key of shared) if (Object.hasOwn(from.p, key)) target = withMember(target, key, from.p[key]);
+  const by: Record<string, Draft> = {};
+  for (const [name, value] of Object.entries(base.by)) put(by, name, value);
+  if (target !== undefined) put(by, String(choice), target);
+  return { k: 'union', choice, by };
+}
+
+/** Members a union declares beside its alternatives (shared by every variant), except its discriminator. */
+export function sharedMembers(field: UnionField): string[] {
+  const properties = field.schema.properties;
+  if (!isRecord(properties)) return [];
+  return Object.keys(properties).filter((key) => key !== field.discriminator);
 }
 
 /** A copy of a union draft with the draft of variant `choice` replaced (`undefined` removes it). */

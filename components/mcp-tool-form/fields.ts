@@ -24,6 +24,8 @@ import {
   memberField,
   parseJsonText,
   rowField,
+  sharedMembers,
+  showsAsChoices,
   valueToDraft,
   variantField,
   withChoice,
@@ -200,7 +202,7 @@ export class FieldRenderer {
       case 'object':
         return this.#object(slot, field);
       case 'array':
-        return field.choices ? this.#choices(slot, field) : this.#array(slot, field);
+        return showsAsChoices(field, effectiveDraft(this.#model, field, slot.draft, slot.required)) ? this.#choices(slot, field) : this.#array(slot, field);
       case 'union':
         return this.#union(slot, field);
     }
@@ -326,6 +328,8 @@ export class FieldRenderer {
       else if (field.input === 'time') slot.set({ k: 'v', v: timeToRfc(value) }, final);
       else slot.set({ k: 'v', v: value }, final);
     };
+    // Like the arguments: only an explicitly cleared field may stay empty (when "" is valid for it).
+    const required = slot.required && !(field.acceptsEmpty && effective?.k === 'clear');
     const common = {
       id,
       describedBy,
@@ -340,7 +344,7 @@ export class FieldRenderer {
             .value=${text}
             ?disabled=${isNull}
             ?readonly=${field.readOnly}
-            ?required=${slot.required && !field.acceptsEmpty}
+            ?required=${required}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
             placeholder=${ifDefined(placeholder)}
@@ -357,7 +361,7 @@ export class FieldRenderer {
             .value=${text}
             ?disabled=${isNull}
             ?readonly=${field.readOnly}
-            ?required=${slot.required && !field.acceptsEmpty}
+            ?required=${required}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
             pattern=${ifDefined(htmlPattern(field.pattern))}
@@ -819,9 +823,13 @@ export class FieldRenderer {
     const chosen = effective?.k === 'arr' ? effective.items.flatMap((item) => (item?.k === 'v' ? [item.v] : [])) : [];
     const errors = this.#errors(slot, 'all');
     const id = this.#id(slot);
+    const rank = (value: JsonValue) => field.choices!.findIndex((option) => jsonEqual(option.value, value));
     const toggle = (value: JsonValue, on: boolean) => {
       const rest = chosen.filter((v) => !jsonEqual(v, value));
-      const next = on ? [...rest, value] : rest;
+      // A ticked box joins before the first chosen value that comes after it in the schema; the
+      // order of what is already there (a restored value) is kept.
+      const at = rest.findIndex((v) => rank(v) > rank(value));
+      const next = !on ? rest : at === -1 ? [...rest, value] : [...rest.slice(0, at), value, ...rest.slice(at)];
       slot.set(withItems(next.map((v) => ({ k: 'v', v }))), true);
     };
     const boxes = html`<div part="options" class="options">
@@ -846,7 +854,7 @@ export class FieldRenderer {
     const id = this.#id(slot);
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
     const isNull = slot.draft?.k === 'null';
-    const choice = currentChoice(field, effective);
+    const choice = currentChoice(field, effective, this.#model);
     const union = effective?.k === 'union' ? effective : undefined;
     const sub = union && Object.hasOwn(union.by, String(choice)) ? union.by[String(choice)] : undefined;
     const variant = variantField(this.#model, field, choice, sub);
@@ -861,7 +869,7 @@ export class FieldRenderer {
         id=${pickerId}
         .value=${String(choice)}
         ?disabled=${isNull}
-        @change=${(e: Event) => slot.set(withChoice(effective, Number((e.target as HTMLSelectElement).value)), true)}
+        @change=${(e: Event) => slot.set(withChoice(effective, Number((e.target as HTMLSelectElement).value), sharedMembers(field)), true)}
       >
         ${field.variants.map((v, i) => html`<option value=${String(i)} ?selected=${i === choice}>${v.label}</option>`)}
       </select>

@@ -343,6 +343,20 @@ export const styles = css`
     font-family: var(--mcp-tool-form-mono);
   }
 
+  /* An earlier call's result: still there to compare with, but not shown as the answer (a frame, not
+     faded text: it must stay readable). */
+  [part~='result-stale'] {
+    display: block;
+    outline: 1px dashed var(--mcp-tool-form-border);
+    outline-offset: 0.25rem;
+  }
+
+  [part~='stale-note'] {
+    color: var(--mcp-tool-form-muted);
+    font-size: 0.9rem;
+    margin: var(--mcp-tool-form-gap) 0 0;
+  }
+
   .checkbox .label-row label {
     font-weight: 600;
   }

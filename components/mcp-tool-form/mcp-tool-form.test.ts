@@ -406,7 +406,10 @@ describe('lists that would start with too many controls', () => {
 });
 
 describe('field case C15: empty and omitted arguments', () => {
-  // Our own fixture teaching the same rules as C15.
+  // Our own fixture teaching the same rules as C15. One deliberate difference (issue 12, item 17):
+  // a required string the user never touched is flagged, as a native required input would be, not
+  // sent as ""; "" is sent when the user empties the field on purpose. The flows whose expected
+  // arguments carry keyword "" therefore empty it first.
   const schema = {
     type: 'object',
     properties: {
@@ -423,13 +426,22 @@ describe('field case C15: empty and omitted arguments', () => {
   beforeEach(async () => {
     form = await mount({ tool: tool('search_items', schema) });
   });
+  /** The user empties the keyword on purpose: "" means everything. */
+  const emptyKeyword = async () => {
+    await type(form, '/keyword', 'x');
+    await clear(form, '/keyword');
+  };
 
-  test('C15 untouched: optional fields are omitted and the required string goes as ""', async () => {
+  test('C15 untouched: optional fields are omitted; the untouched required string is flagged, and goes as "" once emptied on purpose', async () => {
     await type(form, '/count', '10');
+    expect(await submitted(form)).toBeUndefined();
+    expect(form.issues).toEqual([{ pointer: '/keyword', message: 'Required.' }]);
+    await emptyKeyword();
     expect(await submitted(form)).toEqual({ keyword: '', count: 10 });
   });
 
   test('C15 typed-then-cleared number is omitted, not ""', async () => {
+    await emptyKeyword();
     await type(form, '/count', '10');
     await type(form, '/budget', '5');
     await clear(form, '/budget');
@@ -444,6 +456,7 @@ describe('field case C15: empty and omitted arguments', () => {
   });
 
   test('C15 array add-then-remove is omitted; one item is sent', async () => {
+    await emptyKeyword();
     await type(form, '/count', '10');
     await click(form, ownButton(form, '/colours', 'add-button'));
     await type(form, '/colours/0', 'teal');
@@ -464,6 +477,7 @@ describe('field case C15: empty and omitted arguments', () => {
   });
 
   test('C15 free-form object typed then cleared is omitted', async () => {
+    await emptyKeyword();
     await type(form, '/count', '10');
     await userEvent.fill(control(form, '/extras', 'textarea'), '{"a":1}');
     await userEvent.clear(control(form, '/extras', 'textarea'));
@@ -472,6 +486,7 @@ describe('field case C15: empty and omitted arguments', () => {
   });
 
   test('C15 required integer empty: not sent, inline "required", focus on it', async () => {
+    await emptyKeyword();
     expect(await submitted(form)).toBeUndefined();
     const count = control(form, '/count');
     expect(errorOf(form, '/count')).toBe('Required.');

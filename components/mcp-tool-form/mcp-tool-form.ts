@@ -12,7 +12,6 @@ import {
   McpRpcError,
   type ToolCallResult,
   type Tool,
-  type ValidationIssue,
   type Validator,
 } from '../../src/index.js';
 import { checkHeaderBindings } from '../../src/header-bindings.js';
@@ -23,17 +22,13 @@ import { dottedPath, idFor, toggleState } from '../internal/dom.js';
 import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
 import { isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import '../mcp-tool-result/mcp-tool-result.js';
-import { buildArguments, valueToDraft, type Draft, type LocalIssue, type UnionChoice } from './draft.js';
+import { buildArguments, valueToDraft, type Draft, type UnionChoice } from './draft.js';
 import { FieldRenderer, type RenderHost } from './fields.js';
+import { formIssues, type FormIssue } from './issues.js';
 import { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
 
-/** One problem shown in the form: where, and what to do. */
-export interface FormIssue {
-  /** JSON Pointer of the argument (`""` for the arguments object). */
-  pointer: string;
-  message: string;
-}
+export type { FormIssue } from './issues.js';
 
 /** What `<mcp-tool-form>` is doing. */
 export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
@@ -65,76 +60,6 @@ function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
 
-/** Issue keywords that only say "one of the alternatives failed": noise when a precise issue exists. */
-const UMBRELLA = new Set(['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', 'not', 'false']);
-
-/** A validator message for people. */
-function humanize(issue: ValidationIssue): string {
-  const p = issue.params as Record<string, unknown>;
-  switch (issue.keyword) {
-    case 'required':
-      return 'Required.';
-    case 'minLength':
-      return `Enter at least ${p.limit} character${p.limit === 1 ? '' : 's'}.`;
-    case 'maxLength':
-      return `Enter at most ${p.limit} characters.`;
-    case 'minimum':
-      return `Must be at least ${p.limit}.`;
-    case 'maximum':
-      return `Must be at most ${p.limit}.`;
-    case 'exclusiveMinimum':
-      return `Must be greater than ${p.limit}.`;
-    case 'exclusiveMaximum':
-      return `Must be less than ${p.limit}.`;
-    case 'multipleOf':
-      return `Must be a multiple of ${p.multipleOf}.`;
-    case 'format':
-      return `Enter a valid ${String(p.format)}.`;
-    case 'pattern':
-      return `Must match the pattern ${String(p.pattern)}.`;
-    case 'type':
-      return p.type === 'integer' ? 'Must be a whole number.' : `Must be ${String(p.type).replace(/,/g, ' or ')}.`;
-    case 'enum':
-      return 'Choose one of the options.';
-    case 'const':
-      return `Must be ${JSON.stringify(p.allowedValue)}.`;
-    case 'minItems':
-      return `Add at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
-    case 'maxItems':
-      return `At most ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
-    case 'uniqueItems':
-      return `Items ${Number(p.j) + 1} and ${Number(p.i) + 1} are the same; items must be unique.`;
-    case 'additionalProperties':
-      return `"${String(p.additionalProperty)}" is not allowed here.`;
-    case 'minProperties':
-      return `Fill in at least ${p.limit} member${p.limit === 1 ? '' : 's'}.`;
-    case 'dependentRequired':
-    case 'dependencies':
-      return `"${String(p.missingProperty)}" is required when "${String(p.property)}" is given.`;
-    default: {
-      const message = issue.message || 'is invalid';
-      return `${message.charAt(0).toUpperCase()}${message.slice(1)}${message.endsWith('.') ? '' : '.'}`;
-    }
-  }
-}
-
-/** Removes "one of the alternatives failed" issues where a precise one explains the same place. */
-function dropNoise(issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): FormIssue[] {
-  return issues.filter((issue) => {
-    const source = raw.get(issue);
-    if (!source) return true;
-    const nearby = issues.filter((other) => other !== issue && (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)));
-    const precise = nearby.filter((other) => {
-      const s = raw.get(other);
-      return !s || (!UMBRELLA.has(s.keyword) && !(s.keyword === 'type' && s.params.type === 'null'));
-    });
-    if (UMBRELLA.has(source.keyword)) return precise.length === 0;
-    // "must be null" from the null branch of a nullable field says nothing useful when another issue is there.
-    if (source.keyword === 'type' && source.params.type === 'null') return precise.length === 0;
-    return true;
-  });
-}
-
 /**
  * A form for one MCP tool, generated from its `inputSchema`, that calls the tool
  * and shows the result underneath (spec: server/tools "Calling Tools").
@@ -148,8 +73,14 @@ function dropNoise(issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): F
  * IndexedDB and restored on the next visit (`no-drafts` turns that off).
  *
  * Argument rules (field cases C15, C17): untouched or cleared optional fields are
- * omitted, optional objects and arrays are not invented, a required string may
- * go as `""`, `null` only when the user chose it, integers as JSON numbers.
+ * omitted, optional objects and arrays are not invented, an untouched required
+ * text field is flagged like a native `required` input (one the user emptied
+ * on purpose may go as `""`), `null` only when the user chose it, integers as
+ * JSON numbers. Arguments the schema rejects are never sent: a submit waits
+ * for the validator to load, and a union that fails as a whole (a `oneOf`
+ * value fitting two variants, a sibling `not`) is flagged at its field. After
+ * a failed or cancelled call the previous result stays, marked as an earlier
+ * call's (`resultStale`).
  *
  * @tagname mcp-tool-form
  * @summary A form that calls an MCP tool.
@@ -207,6 +138,8 @@ function dropNoise(issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): F
  * @csspart status - A status line (loading, cancelled).
  * @csspart call-error - Why loading or the call failed.
  * @csspart result - The `<mcp-tool-result>` showing the last result.
+ * @csspart result-stale - Also on the result while it is an earlier call's (a later call runs, failed or was cancelled).
+ * @csspart stale-note - Says that the result shown is an earlier call's.
  *
  * @cssproperty --mcp-color-text - Text colour.
  * @cssproperty --mcp-color-muted-text - Hints and secondary text.
@@ -259,6 +192,8 @@ export class McpToolForm extends LitElement {
   @state() private _callError: McpError | undefined;
   @state() private _status = '';
   @state() private _result: ToolCallResult | undefined;
+  /** The result shown is an earlier call's: a later call is running, failed or was cancelled. */
+  @state() private _resultStale = false;
   @state() private _expanded = new Set<string>();
   @state() private _validatorReady = false;
 
@@ -274,7 +209,9 @@ export class McpToolForm extends LitElement {
   #unsubscribe: (() => void) | undefined;
   #subscribedTo: McpClient | undefined;
   #pendingArguments: JsonRecord | undefined;
+  #fromArguments: { args: JsonRecord; draft: Draft } | undefined;
   #confirm: ((ok: boolean) => void) | undefined;
+  #awaitingValidator = false;
 
   /** The client in use: `.client`, else the enclosing connection's. */
   get effectiveClient(): McpClient | undefined {
@@ -303,9 +240,18 @@ export class McpToolForm extends LitElement {
     return this._issues;
   }
 
-  /** The last result shown. */
+  /** The last result the tool returned (see {@link resultStale}). */
   get result(): ToolCallResult | undefined {
     return this._result;
+  }
+
+  /**
+   * Whether {@link result} belongs to an earlier call: a later call is running,
+   * or it failed or was cancelled. The form then marks the result as earlier
+   * (part `result-stale` and a note) rather than showing it as the answer.
+   */
+  get resultStale(): boolean {
+    return this._result !== undefined && this._resultStale;
   }
 
   /**
@@ -424,14 +370,17 @@ export class McpToolForm extends LitElement {
       this._callError = undefined;
       this._status = '';
       this._result = undefined;
+      this._resultStale = false;
       this._expanded = new Set();
       this.#edited = false;
+      this.#fromArguments = undefined;
       this.#applyPendingArguments();
       if (tool) void this.#restoreDraft(tool);
     }
     this.#validator = undefined;
     this.#schemaError = undefined;
     if (!tool || !this._validatorReady || this.#model?.problem) return;
+    this.#replaceArguments();
     try {
       this.#validator = compileSchemaSync(tool.inputSchema);
     } catch (error) {
@@ -451,6 +400,20 @@ export class McpToolForm extends LitElement {
     if (!model || !args) return;
     this.#pendingArguments = undefined;
     this._draft = valueToDraft(model, model.root(args), args);
+    this.#fromArguments = { args, draft: this._draft };
+  }
+
+  /**
+   * Arguments set before the validator loaded were placed in union variants by
+   * shape alone: place them again by what each variant accepts, unless the
+   * user has changed something since.
+   */
+  #replaceArguments(): void {
+    const model = this.#model;
+    const from = this.#fromArguments;
+    if (!model || !from || this._draft !== from.draft) return;
+    this._draft = valueToDraft(model, model.root(from.args), from.args);
+    this.#fromArguments = { args: from.args, draft: this._draft };
   }
 
   // --- drafts ------------------------------------------------------------------------------
@@ -522,57 +485,7 @@ export class McpToolForm extends LitElement {
     if (!model) return { arguments: {}, issues: [] };
     const unions: UnionChoice[] = [];
     const { arguments: args, issues: local } = buildArguments(model, this._draft, unions);
-    const raw = new Map<FormIssue, ValidationIssue>();
-    let issues: FormIssue[] = local.map((issue: LocalIssue) => ({ ...issue }));
-    if (this.#validator) {
-      const outcome = this.#validator(args);
-      if (!outcome.valid) {
-        let found = outcome.issues.map((issue) => {
-          const formIssue = { pointer: issue.path, message: humanize(issue) };
-          raw.set(formIssue, issue);
-          return formIssue;
-        });
-        found = this.#variantIssues(model, unions, found, raw);
-        issues.push(...found);
-      }
-    }
-    issues = dropNoise(issues, raw);
-    // One message per place.
-    const seen = new Set<string>();
-    issues = issues.filter((issue) => {
-      const key = `${issue.pointer}\u0000${issue.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    return { arguments: args, issues };
-  }
-
-  /**
-   * Inside a union, the whole-schema validator also reports why the *other*
-   * variants do not match. Those are replaced by the chosen variant's own issues.
-   */
-  #variantIssues(model: FormModel, unions: UnionChoice[], issues: FormIssue[], raw: Map<FormIssue, ValidationIssue>): FormIssue[] {
-    const ordered = [...unions].sort((a, b) => a.pointer.length - b.pointer.length);
-    for (const union of ordered) {
-      const node = union.field.variants[union.choice]?.node;
-      if (!isRecord(node) || union.value === undefined) continue;
-      const validate = model.validatorFor(node);
-      if (!validate) continue;
-      const outcome = validate(union.value);
-      const below = (pointer: string) => pointer === union.pointer || pointer.startsWith(`${union.pointer}/`);
-      const precise = outcome.valid
-        ? []
-        : outcome.issues.map((issue) => {
-            const formIssue = { pointer: `${union.pointer}${issue.path}`, message: humanize(issue) };
-            raw.set(formIssue, issue);
-            return formIssue;
-          });
-      // Constraints of the union itself (outside the alternatives) still apply when the variant is fine.
-      const outside = outcome.valid ? issues.filter((issue) => below(issue.pointer) && !UMBRELLA.has(raw.get(issue)?.keyword ?? '')) : [];
-      issues = [...issues.filter((issue) => !below(issue.pointer)), ...precise, ...(outcome.valid ? outside : [])];
-    }
-    return issues;
+    return { arguments: args, issues: formIssues(model, this.#validator?.(args), unions, local) };
   }
 
   /**
@@ -614,8 +527,22 @@ export class McpToolForm extends LitElement {
    *   (the error is shown and sent as `mcp-error`).
    */
   async submit(): Promise<ToolCallResult | undefined> {
-    const tool = this.effectiveTool;
-    if (!tool || !this.#model || this._phase === 'pending' || this._phase === 'confirming') return undefined;
+    let tool = this.effectiveTool;
+    if (!tool || !this.#model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
+    if (!this._validatorReady) {
+      // The validator is still loading (a submit right after the form appeared): wait for it rather
+      // than send arguments nobody checked.
+      this.#awaitingValidator = true;
+      try {
+        await ensureValidator().catch(() => undefined);
+        this._validatorReady = true;
+        await this.updateComplete;
+      } finally {
+        this.#awaitingValidator = false;
+      }
+      tool = this.effectiveTool;
+      if (!tool || !this.#model) return undefined;
+    }
     this._attempted = true;
     const { arguments: args, issues } = this.#check();
     this._issues = issues;
@@ -653,6 +580,8 @@ export class McpToolForm extends LitElement {
     this.#abort = controller;
     this._phase = 'pending';
     this._progress = undefined;
+    // Until this call returns, the result shown is the previous call's (and stays so if it fails).
+    this._resultStale = true;
     try {
       // A definition the client did not list itself (set through `.tool`) is passed along for headers and output validation.
       const own = client.tool(tool.name) === tool;
@@ -668,6 +597,7 @@ export class McpToolForm extends LitElement {
         ...(own ? {} : { tool }),
       })) as ToolCallResult;
       this._result = result;
+      this._resultStale = false;
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
       return result;
     } catch (error) {
@@ -862,9 +792,14 @@ export class McpToolForm extends LitElement {
         ${this.#progressBar()} ${this._status ? html`<p part="status" role="status">${this._status}</p>` : nothing}
         ${this._callError ? html`<div part="call-error" role="alert">${this.#errorText(this._callError)}</div>` : nothing}
       </form>
+      ${!this.noResult && this._result && this.resultStale
+        ? html`<p part="stale-note" class="stale-note">
+            ${pending ? 'Result of the previous call; this one is still running.' : 'Result of an earlier call; the last call returned no result.'}
+          </p>`
+        : nothing}
       ${!this.noResult && this._result
         ? html`<mcp-tool-result
-            part="result"
+            part=${this.resultStale ? 'result result-stale' : 'result'}
             .result=${this._result}
             .tool=${tool}
             .client=${this.effectiveClient}

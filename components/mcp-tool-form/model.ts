@@ -60,7 +60,7 @@ export interface StringField extends FieldBase {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
-  /** Whether `""` satisfies the field's own constraints (then a required string may be sent as `""`). */
+  /** Whether `""` satisfies the field's own constraints (then a required string the user emptied may be sent as `""`). */
   acceptsEmpty: boolean;
 }
 
@@ -121,7 +121,11 @@ export interface ArrayField extends FieldBase {
   minItems: number;
   maxItems?: number;
   uniqueItems: boolean;
-  /** Set for arrays of enumerated values: rendered as a group of checkboxes. */
+  /**
+   * Set for arrays of enumerated values with `uniqueItems`: rendered as a group
+   * of checkboxes, as long as the value has no repeats or unknown values (see
+   * `showsAsChoices`); otherwise as an ordered list, so nothing is lost.
+   */
   choices?: EnumOption[];
 }
 
@@ -295,6 +299,43 @@ export class FormModel {
       if (validator) this.#validators.set(node, validator);
     }
     return validator ?? undefined;
+  }
+
+  /**
+   * The schemas a union variant stands for, as the validator meets them: a
+   * variant the form made by pairing alternatives (`oneOf` × `anyOf`, or two
+   * `allOf` branches that each carry alternatives) is an `allOf` of document
+   * nodes, which the validator checks one by one.
+   */
+  variantParts(variant: UnionVariant): unknown[] {
+    const parts: unknown[] = [];
+    const visit = (node: unknown, depth: number) => {
+      const paired = isRecord(node) && this.document.pointerOf(node) === undefined && Array.isArray(node.allOf) && Object.keys(node).length === 1;
+      if (paired && depth < 8) for (const sub of node.allOf as unknown[]) visit(sub, depth + 1);
+      else parts.push(node);
+    };
+    visit(variant.node, 0);
+    return parts;
+  }
+
+  /**
+   * Whether `value` satisfies a union variant (each schema it stands for, on
+   * its own), as the validator says; undefined when it cannot tell (not loaded
+   * yet, a variant that does not compile alone, a variant of a `type` list).
+   */
+  variantFits(variant: UnionVariant, value: unknown): boolean | undefined {
+    if (variant.node === undefined) return undefined;
+    let fits = true;
+    for (const part of this.variantParts(variant)) {
+      if (part === true || part === false) {
+        fits &&= part;
+        continue;
+      }
+      const validate = this.validatorFor(part);
+      if (!validate) return undefined;
+      if (!validate(value).valid) fits = false;
+    }
+    return fits;
   }
 
   /**
@@ -632,8 +673,9 @@ export class FormModel {
     const maxItems = num(schema.maxItems);
     if (maxItems !== undefined) field.maxItems = maxItems;
     if (items !== undefined && items !== false) field.items = isAny(items) ? {} : items;
-    if (prefix.length === 0 && items !== undefined && items !== false) {
-      // Arrays of enumerated values are a set of checkboxes.
+    if (prefix.length === 0 && items !== undefined && items !== false && field.uniqueItems) {
+      // A set of enumerated values (no repeats: order carries no meaning) is a group of checkboxes.
+      // Without uniqueItems, order and repeats may matter: an ordered list, one picker per item.
       const itemField = this.field(items, { depth: context.depth + 1, ancestors: context.ancestors });
       if (itemField.kind === 'enum' && !itemField.nullable) field.choices = itemField.options;
     }
