@@ -181,6 +181,49 @@ describe('form mode', () => {
   });
 });
 
+describe('form mode: what is sent is what the user saw', () => {
+  test('a required yes/no left unchecked is answered false, as the tool form sends it', async () => {
+    await setup();
+    const call = client.callTool('order_prints', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByRole('spinbutton', { name: 'Copies', exact: true }), '3');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    // No "required" on the unchecked box: unchecked is an answer.
+    await vi.waitFor(() => expect(shadow('[part="review"]')).not.toBeNull());
+    expect(shadow('[data-field="terms"] [part="field-error"]')).toBeNull();
+    expect(shadow('[part="review"]')!.textContent).toContain('Accept the print termsNo');
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    const result = (await call) as ToolCallResult;
+    // The optional yes/no nobody touched is not answered; the required one is false.
+    expect(result.structuredContent).toEqual({ copies: 3, terms: false });
+  });
+
+  test('number text that is not a whole number asks for a whole number, not "required", and is never dropped silently', async () => {
+    await setup();
+    const call = client.callTool('order_prints', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    const copies = page.getByRole('spinbutton', { name: 'Copies', exact: true });
+    const spares = page.getByRole('spinbutton', { name: 'Spare copies' });
+    await userEvent.fill(copies, '2');
+    await userEvent.fill(copies, '2.5');
+    await userEvent.fill(spares, '1.5');
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await vi.waitFor(() => expect(shadow('[data-field="copies"] [part="field-error"]')?.textContent).toBe('Enter a whole number.'));
+    // The optional field is not left out quietly: the user typed something that cannot be sent.
+    expect(shadow('[data-field="spares"] [part="field-error"]')!.textContent).toBe('Enter a whole number.');
+    expect(shadow('[part="review"]')).toBeNull();
+    // What was typed stays in the fields.
+    expect((copies.element() as HTMLInputElement).value).toBe('2.5');
+    expect((spares.element() as HTMLInputElement).value).toBe('1.5');
+    expect(calls('order_prints')).toHaveLength(1);
+    await userEvent.fill(copies, '2');
+    await userEvent.clear(spares);
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    expect(((await call) as ToolCallResult).structuredContent).toEqual({ copies: 2, terms: false });
+  });
+});
+
 /**
  * A client whose server is scripted in the page: the first tools/call asks for the
  * given input, the retry echoes the inputResponses back. For request shapes the SDK

@@ -58,6 +58,8 @@ interface Ask {
   /** A remark about checking the answer (schema not checkable, checks left out); does not block. */
   notice?: string;
   values: Map<string, FieldValue>;
+  /** Number text that cannot be sent (2.5 for a whole number…): kept as typed, and named at review, never dropped. */
+  typed: Map<string, { text: string; message: string }>;
   errors: Map<string, string>;
   url?: UrlReview;
   draft?: { text: string; model: string; drafting: boolean; error?: string };
@@ -96,6 +98,12 @@ function activeElement(): HTMLElement | null {
  * `preventDefault()` and `detail.respondWith(answer)` answers with its own UI.
  * `policy` answers automatically (demos, tests). An unanswered round survives
  * a reload and can be resumed.
+ *
+ * A form answer carries what the user saw: a required yes/no left unchecked
+ * is `false` (as `<mcp-tool-form>` sends it); number text that cannot be sent
+ * (`2.5` for a whole number) stays as typed and is named at review, never
+ * dropped or reported as missing. `policy="accept-defaults"` still asks when a
+ * required field, a yes/no included, has no default: nobody saw the form.
  *
  * @tagname mcp-elicitation-dialog
  * @summary The built-in UI for elicitation, sampling and roots requests.
@@ -357,7 +365,7 @@ export class McpElicitationDialog extends LitElement {
   }
 
   #prepare(client: McpClient, request: InputRequest, context: InputContext, resolve: Ask['resolve'], reject: Ask['reject']): Ask {
-    const base = { client, request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), errors: new Map<string, string>() };
+    const base = { client, request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), typed: new Map<string, { text: string; message: string }>(), errors: new Map<string, string>() };
     if (request.method === 'elicitation/create') {
       if (request.params.mode === 'url') return { ...base, kind: 'url', url: reviewUrl(String((request.params as ElicitRequestUrlParams).url)) };
       const parsed = parseRequestedSchema((request.params as ElicitRequestFormParams).requestedSchema);
@@ -469,7 +477,9 @@ export class McpElicitationDialog extends LitElement {
   #content(ask: Ask): Record<string, FieldValue> {
     const content: Record<string, FieldValue> = {};
     for (const field of ask.fields ?? []) {
-      const value = ask.values.get(field.key);
+      let value = ask.values.get(field.key);
+      // A required yes/no nobody ticked is the unchecked box the user saw: false, as <mcp-tool-form> sends it.
+      if (value === undefined && field.kind === 'boolean' && field.required) value = false;
       if (value === undefined || value === '') continue;
       if (Array.isArray(value) && value.length === 0 && !field.required) continue;
       // Keys are the server's: "__proto__" must become an own key, not the prototype.
@@ -485,7 +495,10 @@ export class McpElicitationDialog extends LitElement {
     ask.notice = undefined;
     const content = this.#content(ask);
     for (const field of ask.fields ?? []) {
-      if (field.required && !Object.hasOwn(content, field.key)) ask.errors.set(field.key, 'This field is required.');
+      // What the user typed and why it cannot be sent, rather than "required" for a field that is not empty.
+      const typed = ask.typed.get(field.key);
+      if (typed) ask.errors.set(field.key, typed.message);
+      else if (field.required && !Object.hasOwn(content, field.key)) ask.errors.set(field.key, 'This field is required.');
     }
     let validate: Validator | undefined;
     try {
@@ -533,7 +546,16 @@ export class McpElicitationDialog extends LitElement {
   #setValue(ask: Ask, field: Field, value: FieldValue | undefined): void {
     if (value === undefined) ask.values.delete(field.key);
     else ask.values.set(field.key, value);
+    ask.typed.delete(field.key);
     ask.errors.delete(field.key);
+    this.requestUpdate();
+  }
+
+  /** Number text that cannot be sent: nothing is sent for the field, and the text stays as typed. */
+  #setTyped(ask: Ask, field: Field, text: string, message: string): void {
+    ask.values.delete(field.key);
+    ask.typed.set(field.key, { text, message });
+    ask.errors.set(field.key, message);
     this.requestUpdate();
   }
 
@@ -722,19 +744,24 @@ export class McpElicitationDialog extends LitElement {
       </fieldset>`;
     }
     if (field.kind === 'number') {
+      const typed = ask.typed.get(field.key);
+      const shown = typed ? typed.text : value === undefined ? '' : String(value);
       return html`<div class="field" data-field=${field.key}>
         <label for=${id}>${label}</label>
         <input id=${id} type="number" inputmode=${field.integer ? 'numeric' : 'decimal'} step=${field.integer ? '1' : 'any'} min=${field.minimum ?? nothing} max=${field.maximum ?? nothing}
-          .value=${value === undefined ? '' : String(value)} aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
+          .value=${shown} aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
           @input=${(e: Event) => {
-            const text = (e.target as HTMLInputElement).value;
+            const input = e.target as HTMLInputElement;
+            const text = input.value;
+            // Text the browser cannot read as a number has no value: keep what is shown, say what is wrong.
+            if (input.validity.badInput) return this.#setTyped(ask, field, shown, field.integer ? 'Enter a whole number.' : 'Enter a number.');
             if (text === '') return this.#setValue(ask, field, undefined);
             const number = Number(text);
-            if (!Number.isFinite(number) || (field.integer && !Number.isSafeInteger(number))) {
-              ask.values.delete(field.key);
-              ask.errors.set(field.key, field.integer ? 'Enter a whole number.' : 'Enter a number.');
-              this.requestUpdate();
-              return;
+            if (!Number.isFinite(number)) return this.#setTyped(ask, field, text, 'Enter a number.');
+            if (field.integer && !Number.isInteger(number)) return this.#setTyped(ask, field, text, 'Enter a whole number.');
+            if (field.integer && !Number.isSafeInteger(number)) {
+              // Beyond 2^53−1 a JSON number cannot carry every whole number exactly.
+              return this.#setTyped(ask, field, text, `Enter a whole number between −${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`);
             }
             this.#setValue(ask, field, number);
           }} />

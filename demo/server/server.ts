@@ -401,6 +401,36 @@ function buildServer(state: DemoState): McpServer {
     },
   );
 
+  // 10b'. A required yes/no without a default and whole-number fields (client/elicitation "Requested Schema").
+  server.registerTool(
+    'order_prints',
+    { title: 'Order prints', description: 'Asks how many prints to make and whether to accept the print terms.', inputSchema: object({}) },
+    async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'order');
+      if (view.kind === 'elicit') {
+        if (view.action !== 'accept') return text(`order ${view.action}`);
+        return { content: [{ type: 'text', text: `order: ${JSON.stringify(view.content)}` }], structuredContent: view.content } as CallToolResult;
+      }
+      return inputRequired({
+        inputRequests: {
+          order: inputRequired.elicit({
+            message: 'How many prints?',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                copies: { type: 'integer', title: 'Copies', minimum: 1, maximum: 20 },
+                spares: { type: 'integer', title: 'Spare copies', minimum: 0 },
+                glossy: { type: 'boolean', title: 'Glossy paper' },
+                terms: { type: 'boolean', title: 'Accept the print terms' },
+              },
+              required: ['copies', 'terms'],
+            } as never,
+          }),
+        },
+      });
+    },
+  );
+
   // 10c. Two input requests in one round: a form and the roots.
   server.registerTool(
     'onboard',
