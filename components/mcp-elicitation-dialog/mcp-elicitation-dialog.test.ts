@@ -185,11 +185,11 @@ describe('form mode: what is sent is what the user saw', () => {
   test('a required yes/no left unchecked is answered false, as the tool form sends it', async () => {
     await setup();
     const call = client.callTool('order_prints', {});
-    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 10_000 });
     await userEvent.fill(page.getByRole('spinbutton', { name: 'Copies', exact: true }), '3');
     await userEvent.click(page.getByRole('button', { name: 'Review' }));
     // No "required" on the unchecked box: unchecked is an answer.
-    await vi.waitFor(() => expect(shadow('[part="review"]')).not.toBeNull());
+    await vi.waitFor(() => expect(shadow('[part="review"]')).not.toBeNull(), { timeout: 10_000 });
     expect(shadow('[data-field="terms"] [part="field-error"]')).toBeNull();
     expect(shadow('[part="review"]')!.textContent).toContain('Accept the print termsNo');
     await userEvent.click(page.getByRole('button', { name: 'Accept' }));
@@ -201,14 +201,14 @@ describe('form mode: what is sent is what the user saw', () => {
   test('number text that is not a whole number asks for a whole number, not "required", and is never dropped silently', async () => {
     await setup();
     const call = client.callTool('order_prints', {});
-    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 10_000 });
     const copies = page.getByRole('spinbutton', { name: 'Copies', exact: true });
     const spares = page.getByRole('spinbutton', { name: 'Spare copies' });
     await userEvent.fill(copies, '2');
     await userEvent.fill(copies, '2.5');
     await userEvent.fill(spares, '1.5');
     await userEvent.click(page.getByRole('button', { name: 'Review' }));
-    await vi.waitFor(() => expect(shadow('[data-field="copies"] [part="field-error"]')?.textContent).toBe('Enter a whole number.'));
+    await vi.waitFor(() => expect(shadow('[data-field="copies"] [part="field-error"]')?.textContent).toBe('Enter a whole number.'), { timeout: 10_000 });
     // The optional field is not left out quietly: the user typed something that cannot be sent.
     expect(shadow('[data-field="spares"] [part="field-error"]')!.textContent).toBe('Enter a whole number.');
     expect(shadow('[part="review"]')).toBeNull();

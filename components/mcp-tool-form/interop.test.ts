@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, inject, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { compileSchemaSync, McpClient, type FetchLike } from '../../src/index.js';
+import { axeViolations } from '../test-support/dom.js';
 import { clear, click, control, errorOf, field, mount, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
@@ -209,10 +210,13 @@ describe('a failed call leaves no result that looks current', () => {
     let failing = false;
     const wrapped: FetchLike = (input, init) => (failing ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init));
     const client = new McpClient(inject('demoServerUrl'), { fetch: wrapped });
-    const form = await mount({ toolName: 'get_weather', client });
-    await expect.poll(() => root(form).querySelector('[data-pointer="/city"]')).not.toBeNull();
+    const main = document.createElement('main');
+    main.append(Object.assign(document.createElement('h1'), { textContent: 'Weather' }));
+    document.body.append(main);
+    const form = await mount({ toolName: 'get_weather', client, into: main });
+    await expect.poll(() => root(form).querySelector('[data-pointer="/city"]'), { timeout: 10_000 }).not.toBeNull();
     await click(form, part(root(form), 'submit-button'));
-    await expect.poll(() => form.result).toBeDefined();
+    await expect.poll(() => form.result, { timeout: 10_000 }).toBeDefined();
     const view = part(root(form), 'result');
     expect(view.matches('[part~="result-stale"]')).toBe(false);
     expect(root(form).querySelector('[part~="stale-note"]')).toBeNull();
@@ -220,15 +224,16 @@ describe('a failed call leaves no result that looks current', () => {
     failing = true;
     await type(form, '/city', 'Porto');
     await click(form, part(root(form), 'submit-button'));
-    await expect.poll(() => root(form).querySelector('[part~="call-error"]')).not.toBeNull();
+    await expect.poll(() => root(form).querySelector('[part~="call-error"]'), { timeout: 10_000 }).not.toBeNull();
     // Still there to compare with, but marked as an earlier call's, not the answer to "Porto".
     expect(part(root(form), 'result').matches('[part~="result-stale"]')).toBe(true);
     expect(part(root(form), 'stale-note').textContent).toMatch(/earlier call/);
     expect(form.resultStale).toBe(true);
+    expect(await axeViolations()).toEqual([]);
 
     failing = false;
     await click(form, part(root(form), 'submit-button'));
-    await expect.poll(() => (form.result?.structuredContent as { city?: string } | undefined)?.city).toBe('Porto');
+    await expect.poll(() => (form.result?.structuredContent as { city?: string } | undefined)?.city, { timeout: 10_000 }).toBe('Porto');
     expect(part(root(form), 'result').matches('[part~="result-stale"]')).toBe(false);
     expect(root(form).querySelector('[part~="stale-note"]')).toBeNull();
     expect(form.resultStale).toBe(false);

@@ -647,6 +647,7 @@ describe('validation and accessibility', () => {
             tags: { type: 'array', items: { type: 'string' }, minItems: 1 },
             stops: { type: 'array', items: { type: 'object', properties: { city: { type: 'string' }, nights: { type: 'integer' } } } },
             extras: { type: 'array', items: { type: 'string', enum: ['wifi', 'parking'] } },
+            amenities: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['pool', 'gym'] } },
             env: { type: 'object', additionalProperties: { type: 'string' } },
             owner: { type: 'object', properties: { name: { type: 'string' }, mail: { type: 'string', format: 'email' } }, required: ['name'] },
             shape: { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, r: { type: 'number' } } }, { type: 'object', properties: { kind: { const: 'b' }, s: { type: 'number' } } }] },
