@@ -78,8 +78,10 @@ export function humanize(issue: ValidationIssue): string {
     case 'not':
       return 'This value is not allowed.';
     case 'oneOf':
-      // ajv names the passing alternatives when several pass; without that, none passed.
-      return Array.isArray(p.passingSchemas) ? 'This value fits more than one of the options; it must fit exactly one.' : 'This value fits none of the options.';
+      // ajv names the passing alternatives when several pass and gives null when none does.
+      if (p.passingSchemas === null) return 'This value fits none of the options.';
+      if (Array.isArray(p.passingSchemas)) return 'This value fits more than one of the options; it must fit exactly one.';
+      return 'This value must fit exactly one of the options.';
     case 'anyOf':
       return 'This value fits none of the options.';
     case 'false':
