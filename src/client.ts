@@ -305,6 +305,8 @@ export class McpClient {
   readonly #emitter = new Emitter<ClientEvents>();
   readonly #cache: ResultCache;
   readonly #handlers: Partial<{ [K in InputRequestMethod]: InputHandlers[K][] }> = {};
+  /** Declared extensions, newest last per id (see {@link McpClient.declareExtension}). */
+  readonly #extensions: [id: string, settings: JsonObject][] = [];
   readonly #inflight = new Set<AbortController>();
   readonly #subscriptions = new Set<Subscription>();
   readonly #warned = new Set<string>();
@@ -404,6 +406,35 @@ export class McpClient {
     };
   }
 
+  /**
+   * Declares an extension (spec: extensions overview "Negotiation": `extensions` in
+   * the per-request client capabilities) until the returned function is called, e.g.
+   * `io.modelcontextprotocol/ui` while an app frame is on the page. Declarations of
+   * one id stack: the newest settings apply until removed. A change drops the cached
+   * `tools/list`, which a server may shape by what the client declares. Legacy
+   * servers see the capabilities of the next `initialize` only.
+   *
+   * @param id - the extension identifier (`vendor-prefix/name`).
+   * @param settings - its settings object (`{}` for none).
+   * @returns a function that removes this declaration.
+   */
+  declareExtension(id: string, settings: JsonObject = {}): () => void {
+    const entry: [string, JsonObject] = [id, settings];
+    this.#extensions.push(entry);
+    this.#extensionsChanged();
+    return () => {
+      const index = this.#extensions.indexOf(entry);
+      if (index < 0) return;
+      this.#extensions.splice(index, 1);
+      this.#extensionsChanged();
+    };
+  }
+
+  #extensionsChanged(): void {
+    this.#cache.invalidate('tools/list');
+    this.#emitter.emit('capabilities', { capabilities: this.capabilities });
+  }
+
   #handler<K extends InputRequestMethod>(method: K): InputHandlers[K] | undefined {
     const list = this.#handlers[method] as InputHandlers[K][] | undefined;
     return list?.[list.length - 1];
@@ -423,6 +454,12 @@ export class McpClient {
     const sampling = this.#handler('sampling/createMessage');
     if (sampling) capabilities.sampling = { ...capabilities.sampling, ...(sampling.tools ? { tools: {} } : {}) };
     if (this.#handler('roots/list')) capabilities.roots = this.server?.era === 'legacy' ? { listChanged: true } : { ...capabilities.roots };
+    if (this.#extensions.length > 0) {
+      // Later declarations win; ids are the page's, so "__proto__" stays an own key.
+      const extensions: Record<string, JsonObject> = { ...capabilities.extensions };
+      for (const [id, settings] of this.#extensions) Object.defineProperty(extensions, id, { value: settings, enumerable: true, writable: true, configurable: true });
+      capabilities.extensions = extensions;
+    }
     return capabilities;
   }
 

@@ -75,6 +75,36 @@ describe('per-request _meta and headers (basic/index "_meta", streamable-http "R
     formOnly();
   });
 
+  test('declared extensions go into the per-request capabilities while declared; newest settings win; tools/list is not served from cache across a change', async () => {
+    // tools/list is cacheable for 30 s on this server.
+    const cached = await startModernServer({ cacheHints: { 'tools/list': { ttlMs: 30_000, cacheScope: 'public' } } });
+    const posts = () => cached.requests.filter((r) => r.method === 'POST');
+    const since = (mark: number) => posts().slice(mark);
+    const client = new McpClient(cached.url, { protocol: 'modern', ...quiet });
+    const caps = () => posts().at(-1)!.body.params._meta['io.modelcontextprotocol/clientCapabilities'];
+    await client.listTools();
+    expect(caps()).toEqual({});
+    const before = posts().length;
+    await client.listTools();
+    expect(posts().length).toBe(before);
+    const ui = 'io.modelcontextprotocol/ui';
+    const first = client.declareExtension(ui, { mimeTypes: ['text/html;profile=mcp-app'] });
+    const second = client.declareExtension(ui, { mimeTypes: ['text/html;profile=mcp-app', 'text/x-later'] });
+    const mark = posts().length;
+    await client.listTools();
+    // Sent again (not answered from the 30 s cache), now with the extension.
+    expect(since(mark).map((r) => r.body.method)).toEqual(['tools/list']);
+    expect(caps()).toEqual({ extensions: { [ui]: { mimeTypes: ['text/html;profile=mcp-app', 'text/x-later'] } } });
+    second();
+    await client.callTool('echo', { text: 'a' });
+    expect(caps()).toEqual({ extensions: { [ui]: { mimeTypes: ['text/html;profile=mcp-app'] } } });
+    first();
+    first();
+    await client.callTool('echo', { text: 'b' });
+    expect(caps()).toEqual({});
+    await cached.close();
+  });
+
   test('a non-ASCII tool name goes into Mcp-Name with the base64 sentinel', async () => {
     const raw = await startRawServer((req, res) => {
       const { id, method } = req.json;
