@@ -5,6 +5,7 @@
  */
 import type {
   CallToolResult,
+  ContentBlock,
   InputContext,
   InputRequest,
   InputResponse,
@@ -111,6 +112,102 @@ export class McpToolCallEvent extends Event {
   }
 }
 
+/** Which app sent an `mcp-app-*` event: the tool it renders and its `ui://` resource. */
+export interface AppSource {
+  /** The tool the app belongs to (its definition, when known). */
+  tool: Tool | undefined;
+  /** The app's `ui://` resource URI. */
+  resourceUri: string;
+  /** `appInfo` from the app's `ui/initialize` (untrusted text). */
+  appInfo: { name?: string; version?: string } | undefined;
+}
+
+/**
+ * An app's request that the host's chat handles (spec: ext-apps "MCP Apps
+ * Specific Messages"). Cancelable: a host that calls `preventDefault()` takes
+ * the request and may answer later through `detail.respondWith(promise)` (a
+ * rejected promise refuses it); without `preventDefault()` the frame refuses it.
+ */
+abstract class AppRequestEvent<P> extends Event {
+  readonly detail: P & { app: AppSource; respondWith(answer: Promise<void> | void): void };
+  /** The host's answer, if it called `respondWith`. */
+  response: Promise<void> | undefined;
+  constructor(type: string, params: P, app: AppSource) {
+    super(type, { ...DOMAIN, cancelable: true });
+    this.detail = {
+      ...params,
+      app,
+      respondWith: (answer) => {
+        this.response = Promise.resolve(answer);
+      },
+    };
+  }
+}
+
+/** `ui/message`: the app asks to add a message to the conversation (`role` is `user`; `content` untrusted). */
+export class McpAppMessageEvent extends AppRequestEvent<{ role: string; content: ContentBlock[] }> {
+  constructor(params: { role: string; content: ContentBlock[] }, app: AppSource) {
+    super('mcp-app-message', params, app);
+  }
+}
+
+/**
+ * `ui/update-model-context`: the app replaces what it wants the model to know in
+ * later turns (`content` blocks and/or `structuredContent`; untrusted).
+ */
+export class McpAppModelContextEvent extends AppRequestEvent<{ content: ContentBlock[] | undefined; structuredContent: Record<string, unknown> | undefined }> {
+  constructor(params: { content: ContentBlock[] | undefined; structuredContent: Record<string, unknown> | undefined }, app: AppSource) {
+    super('mcp-app-model-context', params, app);
+  }
+}
+
+/**
+ * `ui/open-link`: the app asks to open an http(s) URL (already checked).
+ * Cancelable: `preventDefault()` means the host opens it (or not) itself;
+ * otherwise the frame asks the user, showing the URL's host.
+ */
+export class McpAppOpenLinkEvent extends AppRequestEvent<{ url: URL }> {
+  constructor(url: URL, app: AppSource) {
+    super('mcp-app-open-link', { url }, app);
+  }
+}
+
+/** The app finished its handshake (`ui/initialize`, then `ui/notifications/initialized`). */
+export class McpAppReadyEvent extends Event {
+  readonly detail: { app: AppSource; appCapabilities: Record<string, unknown> };
+  constructor(app: AppSource, appCapabilities: Record<string, unknown>) {
+    super('mcp-app-ready', DOMAIN);
+    this.detail = { app, appCapabilities };
+  }
+}
+
+/** A log message from the app (`notifications/message`; `data` is untrusted). */
+export class McpAppLogEvent extends Event {
+  readonly detail: { app: AppSource; level: string; logger: string | undefined; data: unknown };
+  constructor(app: AppSource, level: string, logger: string | undefined, data: unknown) {
+    super('mcp-app-log', DOMAIN);
+    this.detail = { app, level, logger, data };
+  }
+}
+
+/** The app's display mode changed (`inline`, `fullscreen` or `pip`). */
+export class McpAppDisplayModeEvent extends Event {
+  readonly detail: { app: AppSource; mode: 'inline' | 'fullscreen' | 'pip' };
+  constructor(app: AppSource, mode: 'inline' | 'fullscreen' | 'pip') {
+    super('mcp-app-display-mode', DOMAIN);
+    this.detail = { app, mode };
+  }
+}
+
+/** The app was torn down (`ui/resource-teardown` sent); `detail.reason` says why. */
+export class McpAppCloseEvent extends Event {
+  readonly detail: { app: AppSource; reason: string };
+  constructor(app: AppSource, reason: string) {
+    super('mcp-app-close', DOMAIN);
+    this.detail = { app, reason };
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'mcp-connect': McpConnectEvent;
@@ -121,5 +218,12 @@ declare global {
     'mcp-tool-result': McpToolResultEvent;
     'mcp-tool-call': McpToolCallEvent;
     'mcp-input-required': McpInputRequiredEvent;
+    'mcp-app-message': McpAppMessageEvent;
+    'mcp-app-model-context': McpAppModelContextEvent;
+    'mcp-app-open-link': McpAppOpenLinkEvent;
+    'mcp-app-ready': McpAppReadyEvent;
+    'mcp-app-log': McpAppLogEvent;
+    'mcp-app-display-mode': McpAppDisplayModeEvent;
+    'mcp-app-close': McpAppCloseEvent;
   }
 }

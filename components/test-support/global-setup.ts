@@ -5,7 +5,11 @@
  * - `corsBrokenServerUrl`: the same server with `Mcp-Method` left out of its
  *   CORS allow-list, for the CORS doctor;
  * - `protectedServerUrl`: the protected demo (oidc-provider, sign-in approved
- *   without a page, COOP on the authorization server), for the OAuth pieces.
+ *   without a page, COOP on the authorization server), for the OAuth pieces;
+ * - `secondOriginUrl`: a plain loopback server on another origin than the test
+ *   page, serving the MCP Apps sandbox proxy (`/sandbox.html`, built here from
+ *   components/mcp-app-frame/sandbox-proxy.ts) and counting requests to
+ *   `/hit/<name>` (readable at `/hits`), for the isolation tests.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -18,7 +22,11 @@ export default async function setup(project: TestProject) {
   const { startProtectedDemo } = await import('../../demo/server/protected.js');
   const protectedDemo = await startProtectedDemo({ port: 0, authPort: 0, autoApprove: true, coop: true });
   project.provide('protectedServerUrl', protectedDemo.url);
+  const { startSecondOrigin } = await import('./second-origin.js');
+  const second = await startSecondOrigin();
+  project.provide('secondOriginUrl', second.url);
   return async () => {
+    await second.close();
     await demo.close();
     await corsBroken.close();
     await protectedDemo.close();
@@ -30,5 +38,6 @@ declare module 'vitest' {
     demoServerUrl: string;
     corsBrokenServerUrl: string;
     protectedServerUrl: string;
+    secondOriginUrl: string;
   }
 }

@@ -23,6 +23,7 @@ import {
   type InputRequiredResult,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
+import { CHART_HTML, CHART_URI, chartPoints, type Metric } from './apps.js';
 import { beepWav, gradientPng } from './media.js';
 
 export interface DemoServerOptions {
@@ -242,6 +243,8 @@ function buildServer(state: DemoState): McpServer {
       description: 'Deletes every note. Marked destructive.',
       inputSchema: object({ confirmPhrase: { type: 'string', title: 'Type "delete"' } }),
       annotations: { destructiveHint: true, readOnlyHint: false },
+      // For the model (the user) only: MCP Apps may not call it (ext-apps "Visibility").
+      _meta: { ui: { visibility: ['model'] } },
     },
     async () => {
       const count = state.notes.size;
@@ -464,6 +467,59 @@ function buildServer(state: DemoState): McpServer {
   if (state.bonus) {
     server.registerTool('bonus', { title: 'Bonus', description: 'Appears after toggle_bonus.', inputSchema: object({}) }, async () => text('🎉 bonus'));
   }
+
+  // 12. An MCP App (ext-apps): an interactive chart whose buttons call back the server.
+  const chart = (metric: Metric, days: number): CallToolResult => {
+    const points = chartPoints(metric, days);
+    return {
+      content: [{ type: 'text', text: `${metric} for ${days} days: ${points.map((p) => p.value).join(', ')}` }],
+      structuredContent: { metric, points },
+    } as CallToolResult;
+  };
+  const chartInput = object({
+    metric: { type: 'string', title: 'Metric', enum: ['visitors', 'sales'], default: 'visitors' },
+    days: { type: 'integer', title: 'Days', minimum: 3, maximum: 14, default: 7 },
+  });
+  server.registerTool(
+    'show_chart',
+    {
+      title: 'Chart',
+      description: 'Shows an interactive chart (an MCP App); its buttons fetch other data and save a note.',
+      inputSchema: chartInput,
+      annotations: { readOnlyHint: true },
+      _meta: { ui: { resourceUri: CHART_URI } },
+    },
+    async (args: any) => chart(args.metric ?? 'visitors', args.days ?? 7),
+  );
+  server.registerTool(
+    'chart_data',
+    {
+      title: 'Chart data',
+      description: 'Data for the chart app (called by the app, not the model).',
+      inputSchema: chartInput,
+      annotations: { readOnlyHint: true },
+      _meta: { ui: { resourceUri: CHART_URI, visibility: ['app'] } },
+    },
+    async (args: any) => chart(args.metric ?? 'visitors', args.days ?? 7),
+  );
+  server.registerTool(
+    'save_chart_note',
+    {
+      title: 'Save chart note',
+      description: 'Saves the chart total as a note (called by the app; the host asks the user first).',
+      inputSchema: object({ metric: { type: 'string' }, total: { type: 'number' } }, ['metric', 'total']),
+      annotations: { readOnlyHint: false },
+      _meta: { ui: { visibility: ['app'] } },
+    },
+    async (args: any) => {
+      const name = `chart-${String(args.metric).slice(0, 20)}`;
+      state.notes.set(name, `Total ${args.metric}: ${args.total}`);
+      return text(`Saved note ${name}: total ${args.metric} ${args.total}`);
+    },
+  );
+  server.registerResource('chart-app', CHART_URI, { title: 'Chart app', mimeType: 'text/html;profile=mcp-app', description: 'The interactive chart of show_chart' }, async (uri: URL) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: CHART_HTML, _meta: { ui: { prefersBorder: true } } }],
+  }));
 
   // Resources, a template and prompts.
   server.registerResource('readme', 'demo://readme', { title: 'Read me', mimeType: 'text/markdown', description: 'About this server' }, async (uri: URL) => ({

@@ -1,0 +1,341 @@
+/**
+ * `<mcp-app-frame>` in real Chromium against the real demo server: the
+ * handshake, tool input and result reaching the app, the app's tool calls
+ * (approved, refused by policy, not visible to apps), links, size and theme,
+ * the double-iframe sandbox proxy on a second origin, and accessibility.
+ */
+import { afterEach, describe, expect, inject, test } from 'vitest';
+import { page } from 'vitest/browser';
+import { McpClient, type CallToolResult, type Tool } from '../../src/index.js';
+import { axeViolations, nextEvent } from '../test-support/dom.js';
+import { appResourceUri, UI_EXTENSION } from './app-meta.js';
+import { McpAppFrame } from './mcp-app-frame.js';
+import { probeResource } from './test-apps.js';
+
+afterEach(() => document.body.replaceChildren());
+
+let shared: { client: McpClient; tools: Tool[] } | undefined;
+async function demo(): Promise<{ client: McpClient; tools: Tool[] }> {
+  if (!shared) {
+    const client = new McpClient(inject('demoServerUrl'), { onWarning: () => {} });
+    shared = { client, tools: await client.listTools() };
+  }
+  return shared;
+}
+const toolNamed = (tools: Tool[], name: string) => tools.find((t) => t.name === name)!;
+
+/** Mounts a frame configured by `setup` and waits for the app's handshake. */
+async function mountFrame(setup: (frame: McpAppFrame) => void): Promise<{ frame: McpAppFrame; logs: unknown[] }> {
+  const frame = document.createElement('mcp-app-frame');
+  const logs: unknown[] = [];
+  frame.addEventListener('mcp-app-log', (event) => {
+    if (event.detail.logger === 'probe') logs.push(event.detail.data);
+  });
+  setup(frame);
+  const ready = nextEvent(frame, 'mcp-app-ready', 15_000);
+  document.body.append(frame);
+  await ready;
+  return { frame, logs };
+}
+
+/** Waits until the probe logged something matching `match`; returns it. */
+async function logged<T = Record<string, unknown>>(logs: unknown[], match: (entry: Record<string, unknown>) => boolean): Promise<T> {
+  let found: unknown;
+  await expect.poll(() => (found = logs.find((entry) => typeof entry === 'object' && entry !== null && match(entry as Record<string, unknown>))), { timeout: 10_000 }).toBeDefined();
+  return found as T;
+}
+
+const iframeOf = (frame: McpAppFrame) => frame.shadowRoot!.querySelector('iframe')!;
+const part = <T extends Element = HTMLElement>(frame: McpAppFrame, name: string) => frame.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
+
+/** Runs the probe with `actions` on the demo server's client; returns the frame and its log. */
+async function probe(actions: unknown[], setup: (frame: McpAppFrame) => void = () => {}) {
+  const { client } = await demo();
+  return mountFrame((f) => {
+    f.client = client;
+    f.resource = probeResource();
+    f.arguments = { actions };
+    setup(f);
+  });
+}
+type Outcome = { outcome: { ok: boolean; result?: Record<string, unknown>; error?: { code: number; message: string } } };
+const outcome = (logs: unknown[], index: number) => logged<Outcome>(logs, (e) => e.action === index).then((e) => e.outcome);
+const callTool = (name: string, args: Record<string, unknown>) => ({ do: 'request', method: 'tools/call', params: { name, arguments: args } });
+const hostLocator = (frame: McpAppFrame) => page.elementLocator(frame);
+
+describe('against the demo server', () => {
+  test('the chart app: handshake, then tool input and tool result reach it, and it draws them', async () => {
+    const { client, tools } = await demo();
+    const tool = toolNamed(tools, 'show_chart');
+    expect(appResourceUri(tool)).toBe('ui://demo/chart.html');
+    const said: unknown[] = [];
+    const frame = document.createElement('mcp-app-frame');
+    frame.addEventListener('mcp-app-log', (event) => {
+      if (event.detail.logger === 'chart') said.push(event.detail.data);
+    });
+    frame.client = client;
+    frame.tool = tool;
+    frame.arguments = { metric: 'sales', days: 5 };
+    const ready = nextEvent<import('../events.js').McpAppReadyEvent>(frame, 'mcp-app-ready', 15_000);
+    document.body.append(frame);
+    expect((await ready).detail.app).toEqual({ tool, resourceUri: 'ui://demo/chart.html', appInfo: { name: 'Demo chart', version: '1.0.0' } });
+    expect(frame.status).toBe('ready');
+    expect(frame.matches(':state(ready)')).toBe(true);
+    const iframe = iframeOf(frame);
+    expect(iframe.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+    expect(iframe.title).toBe('App: Chart');
+    expect(iframe.srcdoc).toMatch(/^<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; /);
+    // The input comes first: the app says what it waits for.
+    await expect.poll(() => said).toContain('Loading sales…');
+    frame.result = (await client.callTool('show_chart', { metric: 'sales', days: 5 })) as CallToolResult;
+    await expect.poll(() => said).toContain('Drew Sales, last 5 days');
+  });
+
+  test('tool input and result arrive in order after the handshake, partial input first', async () => {
+    const { logs, frame } = await probe([], (f) => {
+      f.arguments = undefined;
+      f.partialArguments = { metric: 'sa' };
+    });
+    await logged(logs, (e) => e.received === 'ui/notifications/tool-input-partial');
+    frame.arguments = { metric: 'sales' };
+    frame.result = { content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } };
+    await logged(logs, (e) => e.received === 'ui/notifications/tool-result');
+    const received = logs
+      .map((e) => e as Record<string, unknown>)
+      .filter((e) => typeof e.received === 'string' && e.received.includes('/tool-'))
+      .map(({ received, params }) => ({ received, params }));
+    expect(received).toEqual([
+      { received: 'ui/notifications/tool-input-partial', params: { arguments: { metric: 'sa' } } },
+      { received: 'ui/notifications/tool-input', params: { arguments: { metric: 'sales' } } },
+      { received: 'ui/notifications/tool-result', params: { content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } } },
+    ]);
+  });
+
+  test('a read-only tool visible to apps runs without asking', async () => {
+    const { frame, logs } = await probe([callTool('chart_data', { metric: 'sales', days: 3 })]);
+    const result = await outcome(logs, 0);
+    expect(result.ok).toBe(true);
+    expect((result.result!.structuredContent as { points: unknown[] }).points).toHaveLength(3);
+    expect(part(frame, 'prompt')).toBeNull();
+  });
+
+  test('a call the user approves runs: the server saved the note and the app gets the result', async () => {
+    const { client } = await demo();
+    const { frame, logs } = await probe([callTool('save_chart_note', { metric: 'probe', total: 7 })]);
+    const prompt = hostLocator(frame).getByRole('alertdialog');
+    await expect.element(prompt).toHaveTextContent('“Probe” wants to call the tool Save chart note with these arguments:');
+    await expect.element(prompt).toHaveTextContent('"total": 7');
+    expect(frame.matches(':state(asking)')).toBe(true);
+    expect(frame.shadowRoot!.activeElement?.textContent).toBe('Deny');
+    await hostLocator(frame).getByRole('button', { name: 'Allow' }).click();
+    const result = await outcome(logs, 0);
+    expect(result).toEqual({ ok: true, result: expect.objectContaining({ content: [{ type: 'text', text: 'Saved note chart-probe: total probe 7' }] }) });
+    expect(JSON.stringify(await client.readResource('demo://notes/chart-probe'))).toContain('Total probe: 7');
+  });
+
+  test('refused: by the user, by policy "read-only", by a policy function, and a tool not visible to apps', async () => {
+    const denied = await probe([callTool('save_chart_note', { metric: 'x', total: 1 })]);
+    await hostLocator(denied.frame).getByRole('button', { name: 'Deny' }).click();
+    expect((await outcome(denied.logs, 0)).error).toEqual({ code: -32000, message: 'The call to "save_chart_note" was refused by the host\'s policy or the user' });
+    denied.frame.remove();
+
+    const readOnly = await probe([callTool('save_chart_note', { metric: 'x', total: 1 }), callTool('chart_data', { metric: 'sales', days: 3 })], (f) => (f.policy = 'read-only'));
+    expect((await outcome(readOnly.logs, 0)).error?.message).toBe('The call to "save_chart_note" was refused by the host\'s policy or the user');
+    expect((await outcome(readOnly.logs, 1)).ok).toBe(true);
+    expect(part(readOnly.frame, 'prompt')).toBeNull();
+    readOnly.frame.remove();
+
+    const seen: string[] = [];
+    const fn = await probe([callTool('chart_data', { metric: 'sales', days: 3 })], (f) => {
+      f.policy = (call) => {
+        seen.push(`${call.tool.name} ${JSON.stringify(call.arguments)} from ${call.app.appInfo?.name}`);
+        return false;
+      };
+    });
+    expect((await outcome(fn.logs, 0)).error?.message).toBe('The call to "chart_data" was refused by the host\'s policy or the user');
+    expect(seen).toEqual(['chart_data {"metric":"sales","days":3} from Probe']);
+    fn.frame.remove();
+
+    const { client } = await demo();
+    const hidden = await probe([callTool('delete_notes', {}), { do: 'request', method: 'tools/list', params: {} }], (f) => (f.policy = 'allow'));
+    expect((await outcome(hidden.logs, 0)).error).toEqual({ code: -32000, message: 'The tool "delete_notes" is not visible to apps (_meta.ui.visibility)' });
+    const names = ((await outcome(hidden.logs, 1)).result!.tools as Tool[]).map((t) => t.name);
+    expect(names).toContain('chart_data');
+    expect(names).toContain('save_chart_note');
+    expect(names).not.toContain('delete_notes');
+    expect(JSON.stringify(await client.readResource('demo://notes/welcome'))).toContain('Welcome to the mcp-elements demo!');
+  });
+
+  test('ui/open-link: the user sees the host and the URL, and the link opens with noopener; javascript: is refused unasked', async () => {
+    const opened: unknown[][] = [];
+    const original = window.open;
+    window.open = ((...args: unknown[]) => {
+      opened.push(args);
+      return null;
+    }) as typeof window.open;
+    try {
+      const { frame, logs } = await probe([
+        { do: 'request', method: 'ui/open-link', params: { url: 'javascript:alert(1)' } },
+        { do: 'request', method: 'ui/open-link', params: { url: 'https://example.com/mcp-elements/chart-data' } },
+      ]);
+      expect((await outcome(logs, 0)).error).toEqual({ code: -32000, message: 'Only http and https links are opened, not javascript:' });
+      const prompt = hostLocator(frame).getByRole('alertdialog');
+      await expect.element(prompt).toHaveTextContent('wants to open a page on example.com');
+      await expect.element(prompt).toHaveTextContent('https://example.com/mcp-elements/chart-data');
+      await hostLocator(frame).getByRole('button', { name: 'Open example.com' }).click();
+      expect((await outcome(logs, 1)).ok).toBe(true);
+      expect(opened).toEqual([['https://example.com/mcp-elements/chart-data', '_blank', 'noopener,noreferrer']]);
+    } finally {
+      window.open = original;
+    }
+  });
+
+  test('ui/message and ui/update-model-context are cancelable events; unhandled, the app is told no', async () => {
+    const message = { do: 'request', method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'What stands out?' }] } };
+    const context = { do: 'request', method: 'ui/update-model-context', params: { structuredContent: { metric: 'sales' } } };
+    const unhandled = await probe([message, context]);
+    expect((await outcome(unhandled.logs, 0)).error?.message).toBe('No chat on this page takes messages from apps');
+    expect((await outcome(unhandled.logs, 1)).error?.message).toBe('This page keeps no model context from apps');
+    unhandled.frame.remove();
+    const got: unknown[] = [];
+    const handled = await probe([message, context], (f) => {
+      f.addEventListener('mcp-app-message', (event) => {
+        event.preventDefault();
+        got.push(event.detail.content);
+      });
+      f.addEventListener('mcp-app-model-context', (event) => {
+        event.preventDefault();
+        event.detail.respondWith(Promise.reject(new Error('Context is full')));
+      });
+    });
+    expect((await outcome(handled.logs, 0)).ok).toBe(true);
+    expect(got).toEqual([[{ type: 'text', text: 'What stands out?' }]]);
+    expect((await outcome(handled.logs, 1)).error?.message).toBe('Context is full');
+  });
+
+  test('the frame follows the app\'s height within max-height', async () => {
+    const { client } = await demo();
+    const { frame, logs } = await mountFrame((f) => {
+      f.client = client;
+      f.resource = probeResource({}, 300);
+    });
+    await logged(logs, (e) => 'initialized' in e);
+    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height).toBe(300);
+    frame.maxHeight = 120;
+    await frame.updateComplete;
+    frame.resource = probeResource({}, 250);
+    await nextEvent(frame, 'mcp-app-ready');
+    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height).toBe(120);
+  });
+
+  test('theme: the handshake says it, and a change reaches the app as host-context-changed', async () => {
+    const { client } = await demo();
+    const { frame, logs } = await mountFrame((f) => {
+      f.client = client;
+      f.theme = 'light';
+      f.resource = probeResource();
+    });
+    const init = await logged<{ initialized: { hostContext: Record<string, unknown>; hostInfo: unknown; hostCapabilities: Record<string, unknown> } }>(logs, (e) => 'initialized' in e);
+    expect(init.initialized.hostContext).toMatchObject({ theme: 'light', displayMode: 'inline', platform: 'web', locale: expect.any(String), containerDimensions: { width: expect.any(Number), maxHeight: 640 } });
+    expect(init.initialized.hostInfo).toEqual({ name: 'mcp-elements', version: expect.any(String) });
+    expect(Object.keys(init.initialized.hostCapabilities)).toEqual(expect.arrayContaining(['openLinks', 'serverTools', 'serverResources', 'logging', 'message', 'updateModelContext', 'sandbox']));
+    frame.theme = 'dark';
+    const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
+    expect(changed.params).toEqual({ theme: 'dark' });
+  });
+
+  test('display mode: the app asks for full screen, gets it, and the host\'s button brings it back', async () => {
+    const { client } = await demo();
+    const { frame, logs } = await mountFrame((f) => {
+      f.client = client;
+      f.resource = probeResource();
+      f.arguments = { actions: [{ do: 'request', method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, { do: 'request', method: 'ui/request-display-mode', params: { mode: 'pip' } }] };
+    });
+    const first = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 0);
+    expect(first.outcome.result).toEqual({ mode: 'fullscreen' });
+    // The app declared inline and fullscreen only: pip is not granted.
+    const second = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 1);
+    expect(second.outcome.result).toEqual({ mode: 'fullscreen' });
+    expect(frame.matches(':state(fullscreen)')).toBe(true);
+    await page.elementLocator(frame).getByRole('button', { name: 'Exit full screen' }).click();
+    expect(frame.displayMode).toBe('inline');
+    const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed' && (e.params as Record<string, unknown>).displayMode === 'inline');
+    expect(changed.params).toMatchObject({ displayMode: 'inline', containerDimensions: { maxHeight: 640 } });
+  });
+
+  test('teardown: the app gets ui/resource-teardown, then is removed', async () => {
+    const { client } = await demo();
+    const { frame, logs } = await mountFrame((f) => {
+      f.client = client;
+      f.resource = probeResource();
+    });
+    const closed = nextEvent<import('../events.js').McpAppCloseEvent>(frame, 'mcp-app-close');
+    await frame.teardown('done here');
+    expect(logs.some((e) => (e as Record<string, unknown>).received === 'ui/resource-teardown')).toBe(true);
+    expect((await closed).detail.reason).toBe('done here');
+    expect(frame.shadowRoot!.querySelector('iframe')).toBeNull();
+    expect(frame.matches(':state(closed)')).toBe(true);
+  });
+
+  test('while a frame is on the page its client declares the ui extension', async () => {
+    const client = new McpClient(inject('demoServerUrl'), { onWarning: () => {} });
+    expect(client.capabilities.extensions).toBeUndefined();
+    const { frame } = await mountFrame((f) => {
+      f.client = client;
+      f.resource = probeResource();
+    });
+    expect(client.capabilities.extensions).toEqual({ [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } });
+    frame.remove();
+    expect(client.capabilities.extensions).toBeUndefined();
+  });
+
+  test('a resource that is not an MCP App is refused with a clear error', async () => {
+    const { client } = await demo();
+    const frame = document.createElement('mcp-app-frame');
+    frame.client = client;
+    frame.resourceUri = 'demo://readme';
+    document.body.append(frame);
+    await expect.poll(() => part(frame, 'error')?.textContent).toBe('demo://readme is "text/markdown", not an MCP App (text/html;profile=mcp-app).');
+    expect(frame.shadowRoot!.querySelector('iframe')).toBeNull();
+  });
+
+  test('axe: no violations on the host chrome around an app and its prompt; the frame has an accessible name', async () => {
+    const { frame } = await probe([callTool('save_chart_note', { metric: 'axe', total: 1 })], (f) => (f.label = 'App: Probe'));
+    expect(iframeOf(frame).title).toBe('App: Probe');
+    expect(frame.shadowRoot!.querySelector('[part~="base"]')!.getAttribute('aria-label')).toBe('App: Probe');
+    await expect.element(hostLocator(frame).getByRole('alertdialog')).toBeVisible();
+    expect(await axeViolations(frame)).toEqual([]);
+    await hostLocator(frame).getByRole('button', { name: 'Deny' }).click();
+  });
+});
+
+describe('the double-iframe sandbox proxy on a second origin', () => {
+  test('the app runs inside the proxy: handshake, tool result and an approved tool call', async () => {
+    const { client, tools } = await demo();
+    const sandboxUrl = `${inject('secondOriginUrl')}/sandbox.html`;
+    const { frame, logs } = await mountFrame((f) => {
+      f.client = client;
+      f.sandboxUrl = sandboxUrl;
+      f.resource = probeResource();
+      f.result = { content: [{ type: 'text', text: 'done' }] };
+      f.arguments = { actions: [{ do: 'request', method: 'tools/call', params: { name: 'chart_data', arguments: { metric: 'sales', days: 3 } } }] };
+    });
+    const iframe = iframeOf(frame);
+    expect(iframe.src).toBe(sandboxUrl);
+    expect(iframe.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms');
+    const call = await logged<{ outcome: { ok: boolean; result: { structuredContent: { metric: string } } } }>(logs, (e) => e.action === 0);
+    expect(call.outcome.ok).toBe(true);
+    expect(call.outcome.result.structuredContent.metric).toBe('sales');
+    expect(await logged(logs, (e) => e.received === 'ui/notifications/tool-result')).toMatchObject({ params: { content: [{ type: 'text', text: 'done' }] } });
+  });
+
+  test('a proxy on the page\'s own origin is refused', async () => {
+    const { client } = await demo();
+    const frame = document.createElement('mcp-app-frame');
+    frame.client = client;
+    frame.sandboxUrl = `${location.origin}/sandbox.html`;
+    frame.resource = probeResource();
+    document.body.append(frame);
+    await expect.poll(() => part(frame, 'error')?.textContent).toBe('The sandbox proxy must be on another origin than this page (spec: "Sandbox proxy").');
+  });
+});

@@ -1,0 +1,834 @@
+import { consume } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { KIT_VERSION, McpError, McpRpcError, type CallToolResult, type ContentBlock, type McpClient, type ReadResourceResult, type Resource, type Tool } from '../../src/index.js';
+import { clientContext } from '../context.js';
+import { defineElement } from '../define.js';
+import {
+  McpAppCloseEvent,
+  McpAppDisplayModeEvent,
+  McpAppLogEvent,
+  McpAppMessageEvent,
+  McpAppModelContextEvent,
+  McpAppOpenLinkEvent,
+  McpAppReadyEvent,
+  McpErrorEvent,
+  type AppSource,
+} from '../events.js';
+import { toggleState } from '../internal/dom.js';
+import { stringifyBounded } from '../internal/json.js';
+import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, appVisibility, declareAppSupport } from './app-meta.js';
+import { AppChannel, AppRpcError, APPS_PROTOCOL_VERSION, RpcCode } from './channel.js';
+import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
+import { styles } from './mcp-app-frame.styles.js';
+
+/** How the app is shown. */
+export type AppDisplayMode = 'inline' | 'fullscreen' | 'pip';
+const DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen', 'pip'];
+
+/** A `tools/call` an app asks for, as the policy sees it. */
+export interface AppToolCall {
+  /** The tool's definition (from the server's `tools/list`). */
+  tool: Tool;
+  /** The arguments the app sent (untrusted). */
+  arguments: Record<string, unknown>;
+  /** Which app asks. */
+  app: AppSource;
+}
+
+/**
+ * What happens to a `tools/call` from an app (the tool is always first checked
+ * to be on the server and visible to apps):
+ * - `ask` (default): tools annotated `readOnlyHint: true` run, the user is asked about the others;
+ * - `read-only`: read-only tools run, the others are refused without asking;
+ * - `allow`: every call runs; `deny`: every call is refused;
+ * - a function: `true` runs, `false` refuses, `undefined` falls back to `ask`.
+ */
+export type AppToolPolicy = 'ask' | 'read-only' | 'allow' | 'deny' | ((call: AppToolCall) => boolean | undefined | Promise<boolean | undefined>);
+
+type Status = 'idle' | 'loading' | 'ready' | 'error' | 'closed';
+type Prompt =
+  | { kind: 'tool'; title: string; args: string; resolve(allowed: boolean): void }
+  | { kind: 'link'; url: URL; resolve(allowed: boolean): void };
+
+/** Largest HTML resource rendered, in bytes of text. */
+const MAX_HTML_CHARS = 5 * 1024 * 1024;
+/** Largest arguments / message payload an app may send, in characters of JSON. */
+const MAX_PAYLOAD_CHARS = 1024 * 1024;
+/** Questions to the user waiting at once; more are refused. */
+const MAX_PROMPTS = 4;
+/** How long the app gets to answer `ui/resource-teardown`, in ms. */
+const TEARDOWN_WAIT_MS = 2_000;
+/** Height of the frame before the app reports its size, in CSS pixels. */
+const INITIAL_HEIGHT = 160;
+const MIN_HEIGHT = 32;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Decodes base64 to UTF-8 text. */
+function fromBase64(base64: string): string {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
+}
+
+/** `text/html; profile=mcp-app` and `text/html;profile=mcp-app` are the same type. */
+const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mimeType.replace(/\s+/g, '').toLowerCase() === APP_MIME_TYPE;
+
+/**
+ * Renders an MCP App (spec: ext-apps, `io.modelcontextprotocol/ui`): the
+ * interactive HTML UI a tool declares in `_meta.ui.resourceUri`. The frame reads
+ * the `ui://` resource through the client (`resources/read`), checks its MIME
+ * type, and runs it in a sandbox that cannot reach the page:
+ *
+ * - **one iframe** (default): `sandbox="allow-scripts allow-forms"` without
+ *   `allow-same-origin`, so the app has an opaque origin (no access to the page's
+ *   DOM, cookies, storage or tokens; no top navigation, no popups);
+ * - **two iframes** (`sandbox-url`): the spec's architecture for web hosts, a
+ *   proxy page on another origin (`mcp-elements/app-sandbox`) that runs the app
+ *   in the same opaque-origin iframe inside it.
+ *
+ * Either way the app document gets a Content-Security-Policy built from the
+ * resource's `_meta.ui.csp` (no network without declared domains) and only the
+ * `_meta.ui.permissions` the page allows (`allow-permissions`).
+ *
+ * The frame is the host side of the app protocol: the `ui/initialize` handshake
+ * (host info, capabilities, theme, display mode, container size, locale), tool
+ * input (partial, then complete) and result notifications, size changes (the
+ * frame follows the app's height up to `max-height`), display modes, theme
+ * changes and teardown. The app may call the server's tools that are visible to
+ * apps (`_meta.ui.visibility`) through `policy`, read resources, ask to open a
+ * link (the user confirms, seeing the host), add a message or update the model
+ * context (cancelable events for the page's chat), and log.
+ *
+ * While on the page the frame declares the extension on its client
+ * (`extensions` in every request's capabilities).
+ *
+ * @tagname mcp-app-frame
+ * @summary An MCP App (a tool's interactive UI) in a sandboxed frame.
+ *
+ * @csspart base - The frame and its host controls.
+ * @csspart header - The bar above the app: its name and display-mode buttons.
+ * @csspart label - The app's name.
+ * @csspart mode-button - A display-mode button (full screen, picture-in-picture, back inline).
+ * @csspart viewport - The box holding the iframe.
+ * @csspart iframe - The app's iframe.
+ * @csspart status - Loading and closed notices.
+ * @csspart error - Why the app cannot be shown.
+ * @csspart prompt - A question to the user (a tool call or a link the app asks for).
+ * @csspart prompt-text - The question.
+ * @csspart prompt-detail - The tool's arguments or the link's full URL.
+ * @csspart allow-button - Allows the call or opens the link.
+ * @csspart deny-button - Refuses.
+ *
+ * @cssproperty --mcp-color-text - Text colour.
+ * @cssproperty --mcp-color-muted-text - Secondary text.
+ * @cssproperty --mcp-color-surface - Background of the bar and prompts.
+ * @cssproperty --mcp-color-border - Borders.
+ * @cssproperty --mcp-color-accent - Buttons and focus ring.
+ * @cssproperty --mcp-color-danger - Errors.
+ * @cssproperty --mcp-radius - Corner radius.
+ * @cssproperty --mcp-app-frame-z-index - Stacking of the full-screen and picture-in-picture modes (default 1000).
+ *
+ * @cssstate loading - Reading the resource or waiting for the handshake.
+ * @cssstate ready - The app finished its handshake.
+ * @cssstate error - The app cannot be shown.
+ * @cssstate closed - The app was torn down.
+ * @cssstate asking - A question to the user is open.
+ * @cssstate fullscreen - Shown over the page.
+ * @cssstate pip - Shown as a floating picture-in-picture.
+ *
+ * @event mcp-app-ready - The handshake finished; `detail.appCapabilities`.
+ * @event mcp-app-message - `ui/message` (cancelable; `preventDefault()` then `detail.respondWith()`).
+ * @event mcp-app-model-context - `ui/update-model-context` (cancelable, likewise).
+ * @event mcp-app-open-link - `ui/open-link` (cancelable: the page opens the link itself).
+ * @event mcp-app-log - A log message from the app.
+ * @event mcp-app-display-mode - The display mode changed.
+ * @event mcp-app-close - The app was torn down.
+ * @event mcp-error - Loading failed, or the app sent something refused (`detail.during` is `app`).
+ */
+export class McpAppFrame extends LitElement {
+  static override styles = styles;
+
+  /** Client that reads the resource and runs the app's calls; default: the enclosing `<mcp-connection>`'s. */
+  @property({ attribute: false }) client: McpClient | undefined;
+  /** The tool whose UI this is (its definition); or set `tool-name` to look it up on the server. */
+  @property({ attribute: false }) tool: Tool | undefined;
+  /** Name of the tool, looked up with `tools/list` when `.tool` is not set. */
+  @property({ attribute: 'tool-name' }) toolName = '';
+  /** The `ui://` resource to render; default: the tool's `_meta.ui.resourceUri`. */
+  @property({ attribute: 'resource-uri' }) resourceUri = '';
+  /**
+   * The resource contents, when the page already has them (a prefetch or cache,
+   * spec: "Host MAY prefetch and cache"); skips `resources/read`.
+   */
+  @property({ attribute: false }) resource: ReadResourceResult['contents'][number] | undefined;
+  /** The complete arguments of the tool call (sent as `ui/notifications/tool-input`). */
+  @property({ attribute: false }) arguments: Record<string, unknown> | undefined;
+  /** Arguments still being streamed (sent as `ui/notifications/tool-input-partial` until `arguments` is set). */
+  @property({ attribute: false }) partialArguments: Record<string, unknown> | undefined;
+  /** The tool's result (sent as `ui/notifications/tool-result`). */
+  @property({ attribute: false }) result: CallToolResult | undefined;
+  /** Policy for the app's tool calls; see {@link AppToolPolicy}. */
+  @property({ attribute: 'policy' }) policy: AppToolPolicy = 'ask';
+  /** URL of the sandbox proxy page on another origin; default: `configureAppFrames({ sandboxUrl })`, else one iframe. */
+  @property({ attribute: 'sandbox-url' }) sandboxUrl = '';
+  /** Permissions apps may get when they ask, space-separated (`camera microphone geolocation clipboard-write`). */
+  @property({ attribute: 'allow-permissions' }) allowPermissions = '';
+  /** Display modes the page offers, space-separated; default all three. */
+  @property({ attribute: 'display-modes' }) displayModes = 'inline fullscreen pip';
+  /** `light` or `dark`; default: the page's `color-scheme`, else the system preference. */
+  @property({ reflect: true }) theme: '' | 'light' | 'dark' = '';
+  /** Largest height the app may take inline, in CSS pixels. */
+  @property({ attribute: 'max-height', type: Number }) maxHeight = 640;
+  /** The frame's accessible name; default "App: <tool title>". */
+  @property() label = '';
+
+  @consume({ context: clientContext, subscribe: true })
+  @state()
+  protected contextClient: McpClient | undefined;
+
+  @state() private _status: Status = 'idle';
+  @state() private _error = '';
+  @state() private _mode: AppDisplayMode = 'inline';
+  @state() private _height = INITIAL_HEIGHT;
+  @state() private _prompts: Prompt[] = [];
+  @state() private _resolvedTool: Tool | undefined;
+
+  #internals = this.attachInternals();
+  #iframe: HTMLIFrameElement | undefined;
+  #channel: AppChannel | undefined;
+  #generation = 0;
+  #undeclare: (() => void) | undefined;
+  #declaredOn: McpClient | undefined;
+  #appInfo: AppSource['appInfo'];
+  #appModes: AppDisplayMode[] | undefined;
+  #sentInput = false;
+  #sentPartial: Record<string, unknown> | undefined;
+  #sentResult: CallToolResult | undefined;
+  #sentTheme: string | undefined;
+  #sentWidth = 0;
+  #resourceUri = '';
+  #cleanups: (() => void)[] = [];
+
+  /** Where the app is: `idle`, `loading`, `ready`, `error` or `closed`. */
+  get status(): Status {
+    return this._status;
+  }
+
+  /** The current display mode. */
+  get displayMode(): AppDisplayMode {
+    return this._mode;
+  }
+
+  get #client(): McpClient | undefined {
+    return this.client ?? this.contextClient;
+  }
+
+  get #tool(): Tool | undefined {
+    return this.tool ?? this._resolvedTool;
+  }
+
+  get #source(): AppSource {
+    return { tool: this.#tool, resourceUri: this.#resourceUri, appInfo: this.#appInfo };
+  }
+
+  get #label(): string {
+    const tool = this.#tool;
+    return this.label || `App: ${tool?.title ?? tool?.name ?? (this.#resourceUri || 'MCP app')}`;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const media = matchMedia('(prefers-color-scheme: dark)');
+    const onScheme = () => this.#pushContext();
+    media.addEventListener('change', onScheme);
+    // The page's colour scheme usually follows a class or data attribute on the root.
+    const observer = new MutationObserver(onScheme);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
+    const resize = new ResizeObserver(() => this.#pushContext());
+    resize.observe(this);
+    this.#cleanups.push(
+      () => media.removeEventListener('change', onScheme),
+      () => observer.disconnect(),
+      () => resize.disconnect(),
+    );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    // Removed from the page: the app is told, but nothing can wait for it.
+    this.#channel?.request('ui/resource-teardown', {}, TEARDOWN_WAIT_MS).catch(() => undefined);
+    this.#dispose();
+    this.#undeclareSupport();
+    if (this._status === 'ready' || this._status === 'loading') this._status = 'idle';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const client = this.#client;
+    if (this.isConnected && client !== this.#declaredOn) {
+      this.#undeclareSupport();
+      if (client) {
+        this.#undeclare = declareAppSupport(client);
+        this.#declaredOn = client;
+      }
+    }
+    const reload = ['client', 'contextClient', 'tool', 'toolName', 'resourceUri', 'resource', 'sandboxUrl', 'allowPermissions'] as const;
+    if (reload.some((key) => changed.has(key as keyof McpAppFrame)) || (this.isConnected && this._status === 'idle')) void this.#load();
+    if (changed.has('arguments') || changed.has('partialArguments') || changed.has('result')) this.#pushToolData();
+    if (changed.has('theme') || changed.has('maxHeight')) this.#pushContext();
+  }
+
+  protected override updated(): void {
+    toggleState(this.#internals, 'loading', this._status === 'loading');
+    toggleState(this.#internals, 'ready', this._status === 'ready');
+    toggleState(this.#internals, 'error', this._status === 'error');
+    toggleState(this.#internals, 'closed', this._status === 'closed');
+    toggleState(this.#internals, 'asking', this._prompts.length > 0);
+    toggleState(this.#internals, 'fullscreen', this._mode === 'fullscreen');
+    toggleState(this.#internals, 'pip', this._mode === 'pip');
+    const viewport = this.renderRoot.querySelector<HTMLElement>('[part~="viewport"]');
+    if (viewport && this.#iframe && this.#iframe.parentElement !== viewport) viewport.append(this.#iframe);
+    if (this.#iframe) {
+      this.#iframe.title = this.#label;
+      this.#iframe.style.height = this._mode === 'inline' ? `${this._height}px` : '';
+    }
+  }
+
+  #undeclareSupport(): void {
+    this.#undeclare?.();
+    this.#undeclare = undefined;
+    this.#declaredOn = undefined;
+  }
+
+  /**
+   * Tears the app down (spec: "Teardown"): sends `ui/resource-teardown`, waits
+   * up to 2 s for the app's answer, then removes it.
+   */
+  async teardown(reason = 'closed by the page'): Promise<void> {
+    const channel = this.#channel;
+    if (!channel) return;
+    await channel.request('ui/resource-teardown', {}, TEARDOWN_WAIT_MS).catch(() => undefined);
+    if (channel !== this.#channel) return;
+    this.#dispose();
+    this._status = 'closed';
+    this._mode = 'inline';
+    this.dispatchEvent(new McpAppCloseEvent(this.#source, reason));
+  }
+
+  /** Tells the app the tool call was cancelled (`ui/notifications/tool-cancelled`). */
+  cancelTool(reason?: string): void {
+    this.#channel?.notify('ui/notifications/tool-cancelled', reason === undefined ? {} : { reason });
+  }
+
+  #dispose(): void {
+    this.#generation++;
+    this.#channel?.close();
+    this.#channel = undefined;
+    this.#iframe?.remove();
+    this.#iframe = undefined;
+    window.removeEventListener('message', this.#onMessage);
+    for (const prompt of this._prompts) prompt.resolve(false);
+    this._prompts = [];
+  }
+
+  #fail(message: string, error?: unknown): void {
+    this.#dispose();
+    this._status = 'error';
+    this._error = message;
+    const typed = McpError.isInstance(error) ? error : undefined;
+    if (typed) this.dispatchEvent(new McpErrorEvent(typed, 'app'));
+  }
+
+  #warn(reason: string): void {
+    console.warn(`<mcp-app-frame> ${this.#resourceUri}: refused from the app: ${reason}`);
+  }
+
+  async #load(): Promise<void> {
+    this.#dispose();
+    const generation = this.#generation;
+    this.#sentInput = false;
+    this.#sentPartial = undefined;
+    this.#sentResult = undefined;
+    this.#sentTheme = undefined;
+    this.#appInfo = undefined;
+    this.#appModes = undefined;
+    this._mode = 'inline';
+    this._height = INITIAL_HEIGHT;
+    const client = this.#client;
+    if (!this.isConnected) return;
+    let tool = this.tool;
+    if (!tool && this.toolName && client) {
+      this._status = 'loading';
+      try {
+        tool = (await client.listTools()).find((t) => t.name === this.toolName);
+      } catch (error) {
+        if (generation === this.#generation) this.#fail(`Cannot list the tools: ${(error as Error).message}`, error);
+        return;
+      }
+      if (generation !== this.#generation) return;
+      this._resolvedTool = tool;
+      if (!tool) return this.#fail(`The server has no tool named "${this.toolName}".`);
+    }
+    const uri = this.resourceUri || appResourceUri(tool) || (typeof this.resource?.uri === 'string' ? this.resource.uri : '');
+    this.#resourceUri = uri;
+    if (!uri && !this.resource) {
+      this._status = tool || this.toolName ? 'error' : 'idle';
+      this._error = tool ? `The tool "${tool.name}" has no UI resource (_meta.ui.resourceUri).` : '';
+      return;
+    }
+    this._status = 'loading';
+    let content = this.resource;
+    if (!content) {
+      if (!client) {
+        this._status = 'idle';
+        return;
+      }
+      try {
+        const read = await client.readResource(uri);
+        if (generation !== this.#generation) return;
+        const contents = Array.isArray((read as ReadResourceResult).contents) ? (read as ReadResourceResult).contents : [];
+        content = contents.find((c) => isRecord(c) && c.uri === uri) ?? contents[0];
+      } catch (error) {
+        if (generation === this.#generation) this.#fail(`Cannot read ${uri}: ${(error as Error).message}`, error);
+        return;
+      }
+    }
+    if (!isRecord(content)) return this.#fail(`${uri} has no contents.`);
+    if (!isAppMimeType(content.mimeType)) return this.#fail(`${uri} is ${JSON.stringify(content.mimeType ?? 'untyped')}, not an MCP App (${APP_MIME_TYPE}).`);
+    let markup: string;
+    try {
+      markup = typeof content.text === 'string' ? content.text : typeof content.blob === 'string' ? fromBase64(content.blob) : '';
+    } catch {
+      return this.#fail(`${uri} has a blob that is not base64.`);
+    }
+    if (!markup) return this.#fail(`${uri} has no HTML.`);
+    if (markup.length > MAX_HTML_CHARS) return this.#fail(`${uri} is larger than ${MAX_HTML_CHARS} characters.`);
+    // Metadata on the content item wins; the resource listing is the fallback (spec: "Metadata Location").
+    let ui = isRecord(content._meta) && isRecord(content._meta.ui) ? content._meta.ui : undefined;
+    if (!ui && client && client.server?.capabilities.resources) {
+      const listed: Resource | undefined = await client.listResources().then((list) => list.find((r) => r.uri === uri), () => undefined);
+      if (generation !== this.#generation) return;
+      if (isRecord(listed?._meta) && isRecord(listed._meta.ui)) ui = listed._meta.ui;
+    }
+    this.#start(markup, ui ?? {}, generation);
+  }
+
+  #start(markup: string, ui: Record<string, unknown>, generation: number): void {
+    const { policy, rejected } = buildAppCsp(ui.csp);
+    if (rejected.length) console.warn(`<mcp-app-frame> ${this.#resourceUri}: _meta.ui.csp entries ignored (not http(s)/ws(s) host sources): ${rejected.join(', ')}`);
+    const allowed = this.allowPermissions ? this.allowPermissions.split(/\s+/).filter(Boolean) : (appFrameDefaults.allowPermissions ?? []);
+    const allow = allowAttribute(ui.permissions, allowed);
+    const checkedCsp = isRecord(ui.csp) ? ui.csp : {};
+    const sandboxUrl = this.sandboxUrl || appFrameDefaults.sandboxUrl || '';
+    let proxyOrigin: string | undefined;
+    if (sandboxUrl) {
+      try {
+        proxyOrigin = new URL(sandboxUrl, location.href).origin;
+      } catch {
+        return this.#fail(`The sandbox URL ${JSON.stringify(sandboxUrl)} is not a URL.`);
+      }
+      if (proxyOrigin === location.origin || proxyOrigin === 'null') {
+        return this.#fail('The sandbox proxy must be on another origin than this page (spec: "Sandbox proxy").');
+      }
+    }
+    const iframe = document.createElement('iframe');
+    iframe.setAttribute('part', 'iframe');
+    iframe.title = this.#label;
+    iframe.referrerPolicy = 'no-referrer';
+    if (allow) iframe.setAttribute('allow', allow);
+    const target = proxyOrigin ?? '*';
+    const channel = new AppChannel((message) => iframe.contentWindow?.postMessage(message, target), {
+      initialize: (params) => this.#initialize(params, allow, checkedCsp),
+      initialized: () => this.#ready(),
+      request: (method, params, signal) => this.#appRequest(method, params, signal),
+      notification: (method, params) => this.#appNotification(method, params),
+      refused: (reason) => this.#warn(reason),
+    });
+    let loads = 0;
+    let resourceSent = false;
+    this.#onMessage = (event: MessageEvent) => {
+      if (generation !== this.#generation || event.source !== iframe.contentWindow || event.source === null) return;
+      if (proxyOrigin) {
+        if (event.origin !== proxyOrigin) return;
+        const method = isRecord(event.data) ? event.data.method : undefined;
+        if (typeof method === 'string' && method.startsWith('ui/notifications/sandbox-')) {
+          if (method === 'ui/notifications/sandbox-proxy-ready' && !resourceSent) {
+            resourceSent = true;
+            iframe.contentWindow!.postMessage(
+              { jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html: markup, csp: checkedCsp, permissions: grantedPermissions(allow), title: this.#label } },
+              proxyOrigin,
+            );
+          }
+          return;
+        }
+      } else if (event.origin !== 'null') return;
+      channel.receive(event.data);
+    };
+    iframe.addEventListener('load', () => {
+      // One load is the app (or the proxy page); another means its document was replaced.
+      if (++loads > 1 && generation === this.#generation) this.#fail('The app left its document (it navigated its frame); it was closed.');
+    });
+    if (proxyOrigin) {
+      iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+      iframe.src = sandboxUrl;
+    } else {
+      iframe.setAttribute('sandbox', 'allow-scripts allow-forms');
+      iframe.srcdoc = withCspMeta(markup, policy);
+    }
+    window.addEventListener('message', this.#onMessage);
+    this.#iframe = iframe;
+    this.#channel = channel;
+    this.requestUpdate();
+  }
+
+  #onMessage: (event: MessageEvent) => void = () => {};
+
+  /** Theme from the attribute, else the page's colour scheme, else the system's. */
+  #theme(): 'light' | 'dark' {
+    if (this.theme === 'light' || this.theme === 'dark') return this.theme;
+    const scheme = getComputedStyle(this.parentElement ?? document.documentElement).colorScheme;
+    const words = scheme.split(/\s+/);
+    if (words.includes('dark') && !words.includes('light')) return 'dark';
+    if (words.includes('light') && !words.includes('dark')) return 'light';
+    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+
+  #availableModes(): AppDisplayMode[] {
+    const offered = this.displayModes.split(/\s+/).filter((m): m is AppDisplayMode => (DISPLAY_MODES as readonly string[]).includes(m));
+    const modes = offered.includes('inline') ? offered : ['inline' as const, ...offered];
+    return this.#appModes ? modes.filter((m) => m === 'inline' || this.#appModes!.includes(m)) : modes;
+  }
+
+  #dimensions(): Record<string, number> {
+    const width = Math.round(this.getBoundingClientRect().width);
+    if (this._mode === 'inline') return { width, maxHeight: this.maxHeight };
+    return { width: window.innerWidth, height: window.innerHeight };
+  }
+
+  #context(): Record<string, unknown> {
+    const tool = this.#tool;
+    const style = getComputedStyle(this);
+    const variable = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    return {
+      ...(tool ? { toolInfo: { tool } } : {}),
+      theme: this.#theme(),
+      displayMode: this._mode,
+      availableDisplayModes: this.#availableModes(),
+      containerDimensions: this.#dimensions(),
+      locale: this.closest('[lang]')?.getAttribute('lang') || navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      userAgent: `mcp-elements/${KIT_VERSION}`,
+      platform: 'web',
+      deviceCapabilities: { touch: matchMedia('(pointer: coarse)').matches, hover: matchMedia('(hover: hover)').matches },
+      styles: {
+        variables: {
+          '--color-text-primary': variable('--mcp-color-text', style.color),
+          '--color-border-primary': variable('--mcp-color-border', 'light-dark(#8c959f, #6e7681)'),
+          '--color-background-secondary': variable('--mcp-color-surface', 'light-dark(#f6f8fa, #161b22)'),
+          '--font-sans': style.fontFamily,
+        },
+      },
+    };
+  }
+
+  #initialize(params: Record<string, unknown>, allow: string, csp: Record<string, unknown>): Record<string, unknown> {
+    const info = isRecord(params.appInfo) ? params.appInfo : {};
+    this.#appInfo = {
+      ...(typeof info.name === 'string' ? { name: info.name.slice(0, 200) } : {}),
+      ...(typeof info.version === 'string' ? { version: info.version.slice(0, 100) } : {}),
+    };
+    const capabilities = isRecord(params.appCapabilities) ? params.appCapabilities : {};
+    const modes = capabilities.availableDisplayModes;
+    this.#appModes = Array.isArray(modes) ? modes.filter((m): m is AppDisplayMode => (DISPLAY_MODES as readonly string[]).includes(m)) : undefined;
+    const context = this.#context();
+    this.#sentTheme = context.theme as string;
+    this.#sentWidth = (context.containerDimensions as { width: number }).width;
+    return {
+      protocolVersion: APPS_PROTOCOL_VERSION,
+      hostInfo: { name: 'mcp-elements', version: KIT_VERSION },
+      hostCapabilities: {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {}, image: {}, resourceLink: {} },
+        updateModelContext: { text: {}, image: {}, resourceLink: {}, structuredContent: {} },
+        sandbox: { permissions: grantedPermissions(allow), csp },
+      },
+      hostContext: context,
+    };
+  }
+
+  #ready(): void {
+    this._status = 'ready';
+    this.#pushToolData();
+    this.dispatchEvent(new McpAppReadyEvent(this.#source, {}));
+  }
+
+  /** Sends what is new of the tool call: partial input, complete input, result. */
+  #pushToolData(): void {
+    const channel = this.#channel;
+    if (!channel) return;
+    if (!this.#sentInput && this.arguments) {
+      channel.notify('ui/notifications/tool-input', { arguments: this.arguments });
+      this.#sentInput = true;
+    } else if (!this.#sentInput && this.partialArguments && this.partialArguments !== this.#sentPartial) {
+      channel.notify('ui/notifications/tool-input-partial', { arguments: this.partialArguments });
+      this.#sentPartial = this.partialArguments;
+    }
+    if (this.result && this.result !== this.#sentResult) {
+      // The input comes first (spec: required before the result).
+      if (!this.#sentInput) {
+        channel.notify('ui/notifications/tool-input', { arguments: this.partialArguments ?? {} });
+        this.#sentInput = true;
+      }
+      channel.notify('ui/notifications/tool-result', this.result as unknown as Record<string, unknown>);
+      this.#sentResult = this.result;
+    }
+  }
+
+  /** Sends `host-context-changed` with what changed (theme, container width). */
+  #pushContext(changed: Record<string, unknown> = {}): void {
+    const channel = this.#channel;
+    if (!channel?.initialized) return;
+    const update: Record<string, unknown> = { ...changed };
+    const theme = this.#theme();
+    if (theme !== this.#sentTheme) update.theme = this.#sentTheme = theme;
+    const dimensions = this.#dimensions();
+    if (dimensions.width !== this.#sentWidth || 'displayMode' in changed) {
+      this.#sentWidth = dimensions.width!;
+      update.containerDimensions = dimensions;
+    }
+    if (Object.keys(update).length) channel.notify('ui/notifications/host-context-changed', update);
+  }
+
+  async #appRequest(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    switch (method) {
+      case 'tools/call':
+        return this.#callTool(params, signal);
+      case 'tools/list':
+        return { tools: await this.#appTools() };
+      case 'resources/read': {
+        if (typeof params.uri !== 'string' || params.uri.length > 2048) throw new AppRpcError(RpcCode.invalidParams, 'uri must be a string');
+        return this.#withClient((client) => client.readResource(params.uri as string, { signal }));
+      }
+      case 'resources/list':
+        return { resources: await this.#withClient((client) => client.listResources({ signal })) };
+      case 'ui/open-link':
+        return this.#openLink(params);
+      case 'ui/message': {
+        if (params.role !== 'user') throw new AppRpcError(RpcCode.invalidParams, 'role must be "user"');
+        const content = this.#blocks(params.content);
+        if (!content) throw new AppRpcError(RpcCode.invalidParams, 'content must be content blocks');
+        return this.#toPage(new McpAppMessageEvent({ role: 'user', content }, this.#source), 'No chat on this page takes messages from apps');
+      }
+      case 'ui/update-model-context': {
+        const content = params.content === undefined ? undefined : this.#blocks(params.content);
+        if (params.content !== undefined && !content) throw new AppRpcError(RpcCode.invalidParams, 'content must be content blocks');
+        if (params.structuredContent !== undefined && !isRecord(params.structuredContent)) throw new AppRpcError(RpcCode.invalidParams, 'structuredContent must be an object');
+        this.#checkSize(params);
+        const structuredContent = params.structuredContent as Record<string, unknown> | undefined;
+        return this.#toPage(new McpAppModelContextEvent({ content, structuredContent }, this.#source), 'This page keeps no model context from apps');
+      }
+      case 'ui/request-display-mode':
+        return { mode: this.#requestMode(params.mode) };
+      default:
+        throw new AppRpcError(RpcCode.methodNotFound, `${method.slice(0, 128)} is not supported by this host`);
+    }
+  }
+
+  #appNotification(method: string, params: Record<string, unknown>): void {
+    switch (method) {
+      case 'ui/notifications/size-changed': {
+        const height = params.height;
+        if (typeof height === 'number' && Number.isFinite(height) && height >= 0) {
+          this._height = Math.max(MIN_HEIGHT, Math.min(Math.ceil(height), Math.max(MIN_HEIGHT, this.maxHeight)));
+        }
+        return;
+      }
+      case 'notifications/message': {
+        const level = typeof params.level === 'string' ? params.level.slice(0, 20) : 'info';
+        const logger = typeof params.logger === 'string' ? params.logger.slice(0, 200) : undefined;
+        this.dispatchEvent(new McpAppLogEvent(this.#source, level, logger, params.data));
+        return;
+      }
+      case 'ui/notifications/request-teardown':
+        void this.teardown('the app asked to close');
+        return;
+      default:
+      // Other notifications (the app's own tools list changes…) need nothing from this host.
+    }
+  }
+
+  #checkSize(value: unknown): void {
+    if (stringifyBounded(value, MAX_PAYLOAD_CHARS).truncated) throw new AppRpcError(RpcCode.refused, `The request is larger than ${MAX_PAYLOAD_CHARS} characters of JSON`);
+  }
+
+  /** Content blocks from the app: objects with a string `type` (one block is taken as a list of one). */
+  #blocks(value: unknown): ContentBlock[] | undefined {
+    const list = Array.isArray(value) ? value : isRecord(value) ? [value] : undefined;
+    if (!list || list.length > 100 || !list.every((block) => isRecord(block) && typeof block.type === 'string')) return undefined;
+    this.#checkSize(list);
+    return list as ContentBlock[];
+  }
+
+  /** Hands an app request to the page: answered only if a listener took it. */
+  async #toPage(event: McpAppMessageEvent | McpAppModelContextEvent | McpAppOpenLinkEvent, refusal: string): Promise<Record<string, never>> {
+    this.dispatchEvent(event);
+    if (!event.defaultPrevented) throw new AppRpcError(RpcCode.refused, refusal);
+    try {
+      await event.response;
+    } catch (error) {
+      throw new AppRpcError(RpcCode.refused, error instanceof Error ? error.message : String(error));
+    }
+    return {};
+  }
+
+  async #withClient<T>(run: (client: McpClient) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    if (!client) throw new AppRpcError(RpcCode.refused, 'The host has no connection to the server');
+    try {
+      return await run(client);
+    } catch (error) {
+      if (error instanceof McpRpcError) throw new AppRpcError(error.code, error.message);
+      throw new AppRpcError(RpcCode.internal, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The server's tools an app may call (`_meta.ui.visibility` includes `app`). */
+  async #appTools(): Promise<Tool[]> {
+    const tools = await this.#withClient((client) => client.listTools());
+    return tools.filter((tool) => appVisibility(tool).includes('app'));
+  }
+
+  async #callTool(params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const name = params.name;
+    if (typeof name !== 'string' || name.length === 0 || name.length > 256) throw new AppRpcError(RpcCode.invalidParams, 'name must be a tool name');
+    if (params.arguments !== undefined && !isRecord(params.arguments)) throw new AppRpcError(RpcCode.invalidParams, 'arguments must be an object');
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    this.#checkSize(args);
+    const all = await this.#withClient((client) => client.listTools());
+    const tool = all.find((t) => t.name === name);
+    if (!tool) throw new AppRpcError(RpcCode.refused, `The server has no tool named "${name.slice(0, 80)}"`);
+    if (!appVisibility(tool).includes('app')) throw new AppRpcError(RpcCode.refused, `The tool "${name}" is not visible to apps (_meta.ui.visibility)`);
+    const readOnly = tool.annotations?.readOnlyHint === true;
+    const policy = this.policy;
+    let decision: boolean | undefined;
+    if (typeof policy === 'function') decision = await policy({ tool, arguments: args, app: this.#source });
+    else if (policy === 'allow') decision = true;
+    else if (policy === 'deny') decision = false;
+    else if (policy === 'read-only') decision = readOnly;
+    if (decision === undefined) decision = readOnly || (await this.#ask({ kind: 'tool', title: tool.title ?? tool.name, args: stringifyBounded(args, 4000).text }));
+    if (!decision) throw new AppRpcError(RpcCode.refused, `The call to "${name}" was refused by the host's policy or the user`);
+    if (signal.aborted) throw new AppRpcError(RpcCode.refused, 'Cancelled by the app');
+    return this.#withClient((client) => client.callTool(name, args, { signal, tool }));
+  }
+
+  async #openLink(params: Record<string, unknown>): Promise<Record<string, never>> {
+    let url: URL;
+    try {
+      if (typeof params.url !== 'string' || params.url.length > 4096) throw new Error();
+      url = new URL(params.url);
+    } catch {
+      throw new AppRpcError(RpcCode.invalidParams, 'url must be an absolute URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppRpcError(RpcCode.refused, `Only http and https links are opened, not ${url.protocol}`);
+    const event = new McpAppOpenLinkEvent(url, this.#source);
+    this.dispatchEvent(event);
+    if (event.defaultPrevented) return this.#toPageAnswer(event);
+    if (!(await this.#ask({ kind: 'link', url }))) throw new AppRpcError(RpcCode.refused, 'The user did not open the link');
+    window.open(url.href, '_blank', 'noopener,noreferrer');
+    return {};
+  }
+
+  async #toPageAnswer(event: McpAppOpenLinkEvent): Promise<Record<string, never>> {
+    try {
+      await event.response;
+    } catch (error) {
+      throw new AppRpcError(RpcCode.refused, error instanceof Error ? error.message : String(error));
+    }
+    return {};
+  }
+
+  #requestMode(requested: unknown): AppDisplayMode {
+    const mode = requested as AppDisplayMode;
+    if (!this.#availableModes().includes(mode)) return this._mode;
+    this.#setMode(mode);
+    return mode;
+  }
+
+  #setMode(mode: AppDisplayMode): void {
+    if (mode === this._mode) return;
+    this._mode = mode;
+    // The new container size is measured once the mode's layout applies.
+    void this.updateComplete.then(() => this.#pushContext({ displayMode: mode }));
+    this.dispatchEvent(new McpAppDisplayModeEvent(this.#source, mode));
+  }
+
+  /** Asks the user; resolves `false` when refused, when too many questions wait, or when the app goes away. */
+  #ask(prompt: Omit<Extract<Prompt, { kind: 'tool' }>, 'resolve'> | Omit<Extract<Prompt, { kind: 'link' }>, 'resolve'>): Promise<boolean> {
+    if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const entry = {
+        ...prompt,
+        resolve: (allowed: boolean) => {
+          this._prompts = this._prompts.filter((p) => p !== entry);
+          resolve(allowed);
+        },
+      } as Prompt;
+      this._prompts = [...this._prompts, entry];
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('[part~="deny-button"]')?.focus());
+    });
+  }
+
+  #prompt(prompt: Prompt): TemplateResult {
+    const app = this.#appInfo?.name ? `“${this.#appInfo.name}”` : 'This app';
+    const text =
+      prompt.kind === 'tool'
+        ? html`${app} wants to call the tool <strong>${prompt.title}</strong> with these arguments:`
+        : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
+    return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
+      <p part="prompt-text" id="prompt-text">${text}</p>
+      <pre part="prompt-detail" id="prompt-detail">${prompt.kind === 'tool' ? prompt.args : prompt.url.href}</pre>
+      <div class="actions">
+        <button type="button" part="allow-button" @click=${() => prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
+        <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
+      </div>
+    </div>`;
+  }
+
+  #modeButtons(): TemplateResult | typeof nothing {
+    if (this._status !== 'ready') return nothing;
+    const modes = this.#availableModes();
+    const button = (mode: AppDisplayMode, label: string) =>
+      html`<button type="button" part="mode-button" data-mode=${mode} @click=${() => this.#setMode(mode)}>${label}</button>`;
+    if (this._mode !== 'inline') return button('inline', this._mode === 'fullscreen' ? 'Exit full screen' : 'Back inline');
+    return html`${modes.includes('fullscreen') ? button('fullscreen', 'Full screen') : nothing}${modes.includes('pip') ? button('pip', 'Picture in picture') : nothing}`;
+  }
+
+  protected override render(): TemplateResult {
+    const label = this.#label;
+    return html`<section part="base" aria-label=${label} data-mode=${this._mode}>
+      <div part="header">
+        <span part="label">${label}</span>
+        ${this.#modeButtons()}
+      </div>
+      ${this._status === 'loading' ? html`<p part="status" role="status">Loading the app…</p>` : nothing}
+      ${this._status === 'error' ? html`<p part="error" role="alert">${this._error}</p>` : nothing}
+      ${this._status === 'closed' ? html`<p part="status" role="status">The app was closed.</p>` : nothing}
+      <div part="viewport" ?hidden=${this._status === 'error' || this._status === 'closed' || this._status === 'idle'}></div>
+      ${this._prompts[0] ? this.#prompt(this._prompts[0]) : nothing}
+    </section>`;
+  }
+}
+
+defineElement('mcp-app-frame', McpAppFrame);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'mcp-app-frame': McpAppFrame;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * A probe app for the `<mcp-app-frame>` tests (our own code). It reports every
+ * message it receives from the host as a log message (`notifications/message`,
+ * logger `probe`), so a test sees exactly what reached the app, and runs the
+ * actions listed in its tool input (`arguments.actions`), reporting each outcome:
+ * - `{ do: 'request', method, params }`: a JSON-RPC request to the host;
+ * - `{ do: 'raw', message }`: posts `message` as is (malformed and hostile messages);
+ * - `{ do: 'flood', count }`: `count` pings in one go;
+ * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
+ * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation.
+ */
+import { APP_MIME_TYPE } from './app-meta.js';
+
+const PROBE_SCRIPT = String.raw`
+(() => {
+  let nextId = 1000;
+  const pending = new Map();
+  const post = (message) => window.parent.postMessage(message, '*');
+  const send = (message) => post(Object.assign({ jsonrpc: '2.0' }, message));
+  const log = (data) => send({ method: 'notifications/message', params: { level: 'info', logger: 'probe', data } });
+  const request = (method, params) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    send({ id, method, params });
+  });
+  const violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+  const attempt = (name, run) => { try { const value = run(); return { name, reached: true, value: String(value).slice(0, 200) }; } catch (e) { return { name, reached: false, error: e.name }; } };
+  async function act(action) {
+    switch (action.do) {
+      case 'request':
+        try { return { ok: true, result: await request(action.method, action.params) }; }
+        catch (e) { return { ok: false, error: e }; }
+      case 'raw': post(action.message); return { sent: true };
+      case 'flood': for (let i = 0; i < action.count; i++) send({ id: 'f' + i, method: 'ping' }); return { flooded: action.count };
+      case 'isolation': return [
+        attempt('top-canary', () => window.top.__mcpCanary),
+        attempt('parent-document', () => window.parent.document.title),
+        attempt('cookie', () => document.cookie),
+        attempt('localStorage', () => window.localStorage.getItem('mcp-canary')),
+        attempt('indexedDB', () => { window.indexedDB.open('mcp-canary'); return 'opened'; }),
+        attempt('top-navigation', () => { window.top.location.href = 'https://example.invalid/'; return 'navigated'; }),
+        attempt('popup', () => { const w = window.open('https://example.invalid/'); return w ? 'opened' : 'blocked'; }),
+      ];
+      case 'fetch': {
+        const before = violations.length;
+        let outcome;
+        try { const r = await fetch(action.url, { cache: 'no-store' }); outcome = 'status ' + r.status; } catch (e) { outcome = 'failed ' + e.name; }
+        await new Promise((r) => setTimeout(r, 50));
+        return { outcome, violations: violations.slice(before) };
+      }
+    }
+    return { unknown: action.do };
+  }
+  window.addEventListener('message', async (event) => {
+    if (event.source !== window.parent) return;
+    const m = event.data;
+    if (!m || typeof m !== 'object') return;
+    if (m.method === undefined && pending.has(m.id)) {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.error) p.reject(m.error); else p.resolve(m.result);
+      return;
+    }
+    if (m.method === undefined) { log({ unmatched: m }); return; }
+    log({ received: m.method, params: m.params, id: m.id });
+    if (m.id !== undefined) send({ id: m.id, result: {} });
+    if (m.method === 'ui/notifications/tool-input' && m.params && Array.isArray(m.params.arguments && m.params.arguments.actions)) {
+      const actions = m.params.arguments.actions;
+      for (let i = 0; i < actions.length; i++) log({ action: i, outcome: await act(actions[i]) });
+      log({ done: actions.length });
+    }
+  });
+  new ResizeObserver(() => send({ method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } })).observe(document.documentElement);
+  request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'Probe', version: '1.0.0' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] } })
+    .then((result) => { log({ initialized: result }); send({ method: 'ui/notifications/initialized', params: {} }); })
+    .catch((error) => log({ initializeFailed: error }));
+})();
+`;
+
+/** The probe's resource contents, with optional `_meta.ui` and page height (CSS pixels). */
+export function probeResource(ui: Record<string, unknown> = {}, height = 90): { uri: string; mimeType: string; text: string; _meta: { ui: Record<string, unknown> } } {
+  return {
+    uri: 'ui://test/probe.html',
+    mimeType: APP_MIME_TYPE,
+    text: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Probe</title><style>html,body,p{margin:0}body{height:${height}px}</style></head><body><p>Probe app</p><script>${PROBE_SCRIPT}</script></body></html>`,
+    _meta: { ui },
+  };
+}
