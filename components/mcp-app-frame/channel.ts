@@ -104,7 +104,7 @@ export class AppChannel {
     return this.#initialized;
   }
 
-  /** Messages refused by the rate limit so far. */
+  /** Messages refused by the rate limit so far (requests among them were answered with an error). */
   get dropped(): number {
     return this.#dropped;
   }
@@ -113,7 +113,9 @@ export class AppChannel {
   receive(data: unknown): void {
     if (this.#closed) return;
     if (!this.#take()) {
-      if (this.#dropped++ === 0) this.#handlers.refused(`the app sends more than ${this.#limits.perSecond} messages a second; the excess is dropped`);
+      if (this.#dropped++ === 0) this.#handlers.refused(`the app sends more than ${this.#limits.perSecond} messages a second; the excess is refused`);
+      // A request still gets its (cheap) answer so the app is not left waiting; nothing runs.
+      if (isPlainObject(data) && typeof data.method === 'string' && validId(data.id)) this.#error(data.id, RpcCode.refused, `Too many messages: at most ${this.#limits.perSecond} a second`);
       return;
     }
     if (!isPlainObject(data) || data.jsonrpc !== '2.0') return this.#handlers.refused('a message that is not a JSON-RPC 2.0 object');

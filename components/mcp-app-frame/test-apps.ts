@@ -3,9 +3,11 @@
  * message it receives from the host as a log message (`notifications/message`,
  * logger `probe`), so a test sees exactly what reached the app, and runs the
  * actions listed in its tool input (`arguments.actions`), reporting each outcome:
- * - `{ do: 'request', method, params }`: a JSON-RPC request to the host;
+ * - `{ do: 'request', method, params, retry? }`: a JSON-RPC request to the host
+ *   (with `retry`, tried again while the host answers that it is rate-limited);
  * - `{ do: 'raw', message }`: posts `message` as is (malformed and hostile messages);
- * - `{ do: 'flood', count }`: `count` pings in one go;
+ * - `{ do: 'flood', count }`: `count` pings in one go (their answers are collected, not logged);
+ * - `{ do: 'summary' }`: sends what the flood got back as `ui/update-model-context`;
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
  * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation.
  */
@@ -24,15 +26,29 @@ const PROBE_SCRIPT = String.raw`
     send({ id, method, params });
   });
   const violations = [];
+  // After a flood, answers the probe did not ask for are collected instead of logged.
+  let quiet = false;
+  const collected = [];
   document.addEventListener('securitypolicyviolation', (e) => violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
   const attempt = (name, run) => { try { const value = run(); return { name, reached: true, value: String(value).slice(0, 200) }; } catch (e) { return { name, reached: false, error: e.name }; } };
   async function act(action) {
     switch (action.do) {
       case 'request':
-        try { return { ok: true, result: await request(action.method, action.params) }; }
-        catch (e) { return { ok: false, error: e }; }
+        for (let attempt = 0; ; attempt++) {
+          try { return { ok: true, result: await request(action.method, action.params), attempts: attempt + 1 }; }
+          catch (e) {
+            // With retry, a rate-limited request is tried again a little later (at most 100 times).
+            if (!action.retry || attempt >= 100 || !String(e.message).startsWith('Too many messages')) return { ok: false, error: e };
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
       case 'raw': post(action.message); return { sent: true };
-      case 'flood': for (let i = 0; i < action.count; i++) send({ id: 'f' + i, method: 'ping' }); return { flooded: action.count };
+      case 'flood': quiet = true; for (let i = 0; i < action.count; i++) send({ id: 'f' + i, method: 'ping' }); return { flooded: action.count };
+      case 'summary': {
+        // Reported through a request (retried while rate-limited): log notifications may be dropped after a flood.
+        const summary = { answered: collected.length, pongs: collected.filter((m) => m.result !== undefined).length, errors: [...new Set(collected.filter((m) => m.error).map((m) => m.error.message))] };
+        return act({ do: 'request', method: 'ui/update-model-context', params: { structuredContent: summary }, retry: true });
+      }
       case 'isolation': return [
         attempt('top-canary', () => window.top.__mcpCanary),
         attempt('parent-document', () => window.parent.document.title),
@@ -62,7 +78,7 @@ const PROBE_SCRIPT = String.raw`
       if (m.error) p.reject(m.error); else p.resolve(m.result);
       return;
     }
-    if (m.method === undefined) { log({ unmatched: m }); return; }
+    if (m.method === undefined) { if (quiet) collected.push(m); else log({ unmatched: m }); return; }
     log({ received: m.method, params: m.params, id: m.id });
     if (m.id !== undefined) send({ id: m.id, result: {} });
     if (m.method === 'ui/notifications/tool-input' && m.params && Array.isArray(m.params.arguments && m.params.arguments.actions)) {
