@@ -46,6 +46,7 @@ export default defineConfig({
       input: {
         index: resolve(import.meta.dirname, 'demo/index.html'),
         chat: resolve(import.meta.dirname, 'demo/chat.html'),
+        sandbox: resolve(import.meta.dirname, 'demo/sandbox.html'),
         'oauth-callback': resolve(import.meta.dirname, 'demo/oauth-callback.html'),
       },
     },

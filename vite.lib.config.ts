@@ -22,6 +22,8 @@ export default defineConfig({
     lib: {
       entry: {
         index: resolve(root, 'src/index.ts'),
+        'app-frame': resolve(root, 'components/mcp-app-frame/mcp-app-frame.ts'),
+        'app-sandbox': resolve(root, 'components/mcp-app-frame/sandbox-proxy.ts'),
         auth: resolve(root, 'src/auth/index.ts'),
         'auth-callback': resolve(root, 'components/auth/callback.ts'),
         cfworker: resolve(root, 'src/cfworker.ts'),

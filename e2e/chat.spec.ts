@@ -42,6 +42,36 @@ test('/tool syntax, /help and the tool menu', async ({ page }) => {
   await expect(transcript(page).locator('mcp-tool-result').last()).toContainText('Printer on fire');
 });
 
+test('an MCP App inline: the chart app runs behind the sandbox proxy, and its buttons call tools whose results it shows', async ({ page }) => {
+  await page.goto('/chat.html');
+  await waitForConnection(page);
+  // Tools only apps may call are not offered to the model (_meta.ui.visibility).
+  await expect(page.getByRole('combobox', { name: 'Use a tool' }).locator('option', { hasText: 'Chart data' })).toHaveCount(0);
+  await say(page, 'Show me the sales chart');
+  const frame = transcript(page).locator('mcp-app-frame');
+  await expect(frame).toBeVisible();
+  // The spec's double-iframe sandbox: the proxy page on the other loopback origin, the app inside it.
+  await expect(frame.locator('iframe')).toHaveAttribute('src', /^http:\/\/localhost:\d+\/sandbox\.html$/);
+  await expect(frame.locator('iframe')).toHaveAttribute('title', 'App: Chart');
+  const app = page.frameLocator('mcp-app-frame iframe').frameLocator('iframe');
+  await expect(app.getByRole('heading', { name: 'Sales, last 7 days' })).toBeVisible();
+  // A read-only tool only apps may call: runs at once, the app draws its result.
+  await app.getByRole('button', { name: 'Visitors' }).click();
+  await expect(app.getByText('Updated: visitors from chart_data')).toBeVisible();
+  await expect(app.getByRole('heading', { name: 'Visitors, last 7 days' })).toBeVisible();
+  // A tool that writes: the host asks first.
+  await app.getByRole('button', { name: 'Save as note' }).click();
+  const ask = frame.getByRole('alertdialog');
+  await expect(ask).toContainText('“Demo chart” wants to call the tool Save chart note');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await ask.getByRole('button', { name: 'Allow' }).click();
+  await expect(app.getByText(/^Saved note chart-visitors: total visitors \d+$/)).toBeVisible();
+  // ui/message: the app's question becomes the next user message.
+  await app.getByRole('button', { name: 'Ask about this' }).click();
+  await expect(transcript(page).locator('li.user').last()).toContainText('What stands out in the visitors chart?');
+  await expect(app.getByText('Sent to the chat.')).toBeVisible();
+});
+
 test('has no accessibility violations', async ({ page }) => {
   await page.goto('/chat.html');
   await waitForConnection(page);

@@ -11,7 +11,7 @@ import { McpClient } from '../../src/index.js';
 import { nextEvent } from '../test-support/dom.js';
 import type { McpAppFrame } from './mcp-app-frame.js';
 import './mcp-app-frame.js';
-import { probeResource } from './test-apps.js';
+import { probeResource } from '../test-support/probe-app.js';
 
 afterEach(() => document.body.replaceChildren());
 

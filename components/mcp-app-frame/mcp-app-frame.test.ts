@@ -10,7 +10,7 @@ import { McpClient, type CallToolResult, type Tool } from '../../src/index.js';
 import { axeViolations, nextEvent } from '../test-support/dom.js';
 import { appResourceUri, UI_EXTENSION } from './app-meta.js';
 import { McpAppFrame } from './mcp-app-frame.js';
-import { probeResource } from './test-apps.js';
+import { probeResource } from '../test-support/probe-app.js';
 
 afterEach(() => document.body.replaceChildren());
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import type { OAuth, OAuthStatus } from '../../src/auth/index.js';
 import { clientContext, connectionContext } from '../context.js';
+import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
 import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
@@ -79,6 +80,12 @@ export class McpConnection extends LitElement {
   @property({ attribute: 'no-auto-connect', type: Boolean }) noAutoConnect = false;
   /** Don't open `subscriptions/listen` for list changes. */
   @property({ attribute: 'no-listen', type: Boolean }) noListen = false;
+  /**
+   * Declare MCP Apps support (`io.modelcontextprotocol/ui`) from the first request on,
+   * for servers that list their app tools only to such clients. Without it the
+   * client declares it only while an `<mcp-app-frame>` is on the page.
+   */
+  @property({ type: Boolean }) apps = false;
   /** Era preference: `auto` (default), `modern` or `legacy`. */
   @property() protocol: ProtocolPreference = 'auto';
   /** Extra headers sent with every request. */
@@ -204,6 +211,7 @@ export class McpConnection extends LitElement {
       this.#fail(new McpClientError('protocol', `Invalid server URL ${JSON.stringify(this.serverUrl)}`, { url: this.serverUrl }, { cause: error }), 'connect');
       throw this._error;
     }
+    if (this.apps) declareAppSupport(client);
     this.client = client;
     this._error = undefined;
     this.dispatchEvent(new McpClientChangeEvent(client));

@@ -175,6 +175,8 @@ export class McpToolForm extends LitElement {
   @property({ attribute: 'no-drafts', type: Boolean }) noDrafts = false;
   /** Don't render the result under the form (listen for `mcp-tool-result` instead). */
   @property({ attribute: 'no-result', type: Boolean }) noResult = false;
+  /** Don't show the tool's MCP App under the form (only the result's content). */
+  @property({ attribute: 'no-app', type: Boolean }) noApp = false;
   /** Don't ask for confirmation before calling a tool marked `destructiveHint: true`. */
   @property({ attribute: 'no-confirm', type: Boolean }) noConfirm = false;
 
@@ -194,6 +196,8 @@ export class McpToolForm extends LitElement {
   @state() private _result: ToolCallResult | undefined;
   /** The result shown is an earlier call's: a later call is running, failed or was cancelled. */
   @state() private _resultStale = false;
+  /** The arguments of the call that gave `_result` (for the tool's MCP App). */
+  #resultArguments: JsonRecord = {};
   @state() private _expanded = new Set<string>();
   @state() private _validatorReady = false;
 
@@ -596,6 +600,7 @@ export class McpToolForm extends LitElement {
         },
         ...(own ? {} : { tool }),
       })) as ToolCallResult;
+      this.#resultArguments = args;
       this._result = result;
       this._resultStale = false;
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
@@ -803,6 +808,8 @@ export class McpToolForm extends LitElement {
             .result=${this._result}
             .tool=${tool}
             .client=${this.effectiveClient}
+            .arguments=${this.#resultArguments}
+            ?no-app=${this.noApp}
             exportparts="base: result-base, block: result-block, structured: result-structured, validation: result-validation"
           ></mcp-tool-result>`
         : nothing}`;

@@ -6,6 +6,7 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { formatBytes, toggleState } from '../internal/dom.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
+import { appResourceUri } from '../mcp-app-frame/app-meta.js';
 import { describeBlock, describeResource, type BlockView, type ResourceView } from './blocks.js';
 import { styles } from './mcp-tool-result.styles.js';
 
@@ -26,6 +27,11 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  *
  * Usable on its own: set `.result` (and `.tool` for the `outputSchema` check, or
  * pass a result from `McpClient.callTool`, which carries its `outputValidation`).
+ *
+ * When the tool has an MCP App (`_meta.ui.resourceUri`) and a client is
+ * available, the app is shown above the content in an `<mcp-app-frame>` (loaded
+ * on demand: pages without apps never download it), with the content folded
+ * under "Result as text"; `no-app` turns this off.
  *
  * @tagname mcp-tool-result
  * @summary The result of an MCP tool call.
@@ -52,6 +58,8 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @csspart validation - The outcome of the `outputSchema` check.
  * @csspart structured-json - The structured content as JSON.
  * @csspart show-all-button - Shows the rest of a long text.
+ * @csspart app - The `<mcp-app-frame>` of a tool with an MCP App.
+ * @csspart app-fallback - The folded text result under an app.
  *
  * @cssproperty --mcp-color-text - Text colour.
  * @cssproperty --mcp-color-muted-text - Secondary text.
@@ -77,6 +85,10 @@ export class McpToolResult extends LitElement {
   @property({ attribute: false }) tool: Tool | undefined;
   /** Client used to read linked resources; default: the enclosing `<mcp-connection>`'s. Without one there is no Read button. */
   @property({ attribute: false }) client: McpClient | undefined;
+  /** The arguments of the call, handed to the tool's MCP App (if it has one). */
+  @property({ attribute: false }) arguments: Record<string, unknown> | undefined;
+  /** Don't show the tool's MCP App; show the content only. */
+  @property({ attribute: 'no-app', type: Boolean }) noApp = false;
 
   @consume({ context: clientContext, subscribe: true })
   @state()
@@ -85,6 +97,7 @@ export class McpToolResult extends LitElement {
   @state() private _validation: OutputValidation | undefined;
   @state() private _reads = new Map<number, ReadState>();
   @state() private _expandedText = new Set<number>();
+  @state() private _appFrame: 'loading' | 'loaded' | 'failed' | undefined;
 
   #internals = this.attachInternals();
   #validationToken = 0;
@@ -100,7 +113,19 @@ export class McpToolResult extends LitElement {
     return this._validation;
   }
 
+  /** Whether the tool's MCP App is shown (a tool with a UI resource, a client, no `no-app`). */
+  get #showsApp(): boolean {
+    return !this.noApp && this.result !== undefined && this.#client !== undefined && appResourceUri(this.tool) !== undefined;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (this.#showsApp && this._appFrame === undefined) {
+      this._appFrame = 'loading';
+      import('../mcp-app-frame/mcp-app-frame.js').then(
+        () => (this._appFrame = 'loaded'),
+        () => (this._appFrame = 'failed'),
+      );
+    }
     if (changed.has('result') || changed.has('tool')) {
       this._reads = new Map();
       this._expandedText = new Set();
@@ -296,8 +321,7 @@ export class McpToolResult extends LitElement {
     const malformed = content !== undefined && !Array.isArray(content);
     const blocks = Array.isArray(content) ? content : [];
     const empty = blocks.length === 0 && !('structuredContent' in result);
-    return html`<section part="base" aria-label="Tool result">
-      ${result.isError === true ? html`<p part="error-label" role="alert">The tool reported an error.</p>` : nothing}
+    const shown = html`${result.isError === true ? html`<p part="error-label" role="alert">The tool reported an error.</p>` : nothing}
       ${malformed ? html`<span part="placeholder">The result's content is not a list and cannot be shown.</span>` : nothing}
       ${blocks.length > 0
         ? html`<ol part="blocks">
@@ -311,8 +335,19 @@ export class McpToolResult extends LitElement {
             })}
           </ol>`
         : nothing}
-      ${empty && !malformed ? html`<p part="empty">The tool returned no content.</p>` : nothing} ${this.#structured(result)}
-    </section>`;
+      ${empty && !malformed ? html`<p part="empty">The tool returned no content.</p>` : nothing} ${this.#structured(result)}`;
+    if (this.#showsApp && this._appFrame !== 'failed') {
+      return html`<section part="base" aria-label="Tool result">
+        ${this._appFrame === 'loaded'
+          ? html`<mcp-app-frame part="app" .client=${this.#client} .tool=${this.tool} .arguments=${this.arguments ?? {}} .result=${result}></mcp-app-frame>`
+          : html`<p part="note" role="status">Loading the app…</p>`}
+        <details part="app-fallback">
+          <summary>Result as text</summary>
+          ${shown}
+        </details>
+      </section>`;
+    }
+    return html`<section part="base" aria-label="Tool result">${shown}</section>`;
   }
 }
 

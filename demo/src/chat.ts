@@ -6,18 +6,20 @@
  */
 import { html, nothing, render } from 'lit';
 import '../../components/index.js';
-import type { McpConnection, McpElicitationDialog } from '../../components/index.js';
+import { appVisibility, configureAppFrames, type McpConnection, type McpElicitationDialog } from '../../components/index.js';
 import type { CallToolResult, McpError, Tool } from '../../src/index.js';
 import { routerModel, type ChatModel } from './chat-model.js';
 import { deterministicDraft } from './sampling.js';
-import { initialServerUrl, setupThemeToggle } from './shared.js';
+import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
 
 setupThemeToggle();
+// MCP Apps run behind the sandbox proxy on the page's other loopback origin.
+configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
 type Message =
   | { id: number; role: 'user' | 'assistant'; text: string }
   | { id: number; role: 'tool-form'; tool: Tool; arguments?: Record<string, unknown>; done?: boolean }
-  | { id: number; role: 'tool-result'; tool: string; result: CallToolResult }
+  | { id: number; role: 'tool-result'; tool: string; result: CallToolResult; definition?: Tool; arguments?: Record<string, unknown> }
   | { id: number; role: 'error'; text: string };
 
 /** The model hook: swap in a real LLM here. */
@@ -35,6 +37,8 @@ let busy = false;
 const app = document.getElementById('app')!;
 const connection = document.createElement('mcp-connection') as McpConnection;
 connection.serverUrl = initialServerUrl();
+// Declare MCP Apps support from the first request, so app tools are listed.
+connection.apps = true;
 connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
 const content = document.createElement('div');
 content.className = 'chat';
@@ -45,8 +49,24 @@ connection.append(content, dialog);
 app.append(connection);
 
 connection.addEventListener('mcp-tools-changed', (event) => {
-  tools = event.detail.tools;
+  // Tools only MCP Apps may call (_meta.ui.visibility ["app"]) are not the model's.
+  tools = event.detail.tools.filter((tool) => appVisibility(tool).includes('model'));
   update();
+});
+// An app asks to say something in the conversation: it becomes the user's next message.
+connection.addEventListener('mcp-app-message', (event) => {
+  event.preventDefault();
+  const text = event.detail.content
+    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+    .filter(Boolean)
+    .join('\n');
+  if (text) void send(text);
+});
+/** What the app last wanted the model to know (a real model would get it with the next turn). */
+export let appContext: unknown;
+connection.addEventListener('mcp-app-model-context', (event) => {
+  event.preventDefault();
+  appContext = { content: event.detail.content, structuredContent: event.detail.structuredContent };
 });
 connection.addEventListener('mcp-connect', () => update());
 
@@ -65,7 +85,7 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<vo
   update();
   try {
     const result = await client.callTool(name, args);
-    if (result.resultType !== 'input_required') post({ role: 'tool-result', tool: name, result: result as CallToolResult });
+    if (result.resultType !== 'input_required') post({ role: 'tool-result', tool: name, result: result as CallToolResult, definition: tools.find((t) => t.name === name), arguments: args });
   } catch (error) {
     post({ role: 'error', text: `${name} failed: ${(error as McpError).message}` });
   } finally {
@@ -115,11 +135,11 @@ function renderMessage(message: Message) {
         <mcp-tool-form .tool=${message.tool} .arguments=${message.arguments} no-result
           @mcp-tool-result=${(e: CustomEvent) => {
             if (message.done) return;
-            post({ role: 'tool-result', tool: message.tool.name, result: e.detail.result });
+            post({ role: 'tool-result', tool: message.tool.name, result: e.detail.result, definition: message.tool, arguments: e.detail.arguments });
           }}></mcp-tool-form>
       </li>`;
     case 'tool-result':
-      return html`<li class="assistant tool"><span class="who">Result · ${message.tool}</span><mcp-tool-result .result=${message.result}></mcp-tool-result></li>`;
+      return html`<li class="assistant tool"><span class="who">Result · ${message.tool}</span><mcp-tool-result .result=${message.result} .tool=${message.definition} .arguments=${message.arguments}></mcp-tool-result></li>`;
   }
 }
 

@@ -5,14 +5,16 @@
  */
 import { html, nothing, render } from 'lit';
 import '../../components/index.js';
-import type { McpConnection, McpElicitationDialog } from '../../components/index.js';
+import { configureAppFrames, type McpConnection, type McpElicitationDialog } from '../../components/index.js';
 import type { GetPromptResult, McpClient, Prompt, ReadResourceResult, Resource, ResourceTemplate, RoundEvent, Tool, TrafficEvent } from '../../src/index.js';
-import { initialServerUrl, setupThemeToggle } from './shared.js';
+import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
 import { deterministicDraft } from './sampling.js';
 import { chooseValidatorFromQuery } from './validator.js';
 
 chooseValidatorFromQuery();
 setupThemeToggle();
+// MCP Apps (tools with a UI) run behind the sandbox proxy on the page's other loopback origin.
+configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
 interface LogEntry {
   id: number;

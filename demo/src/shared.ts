@@ -8,6 +8,23 @@ export function initialServerUrl(): string {
   return fromQuery || (import.meta.env.VITE_MCP_SERVER_URL as string | undefined) || 'http://127.0.0.1:3001/mcp';
 }
 
+/**
+ * The MCP Apps sandbox proxy page (demo/sandbox.html) on another origin: the same
+ * server under its other loopback name (127.0.0.1 ↔ localhost), so the demo runs
+ * apps in the spec's double-iframe sandbox with no second server. `?sandbox=<url>`
+ * picks another proxy; `?sandbox=none` (or another host name) runs apps in one
+ * sandboxed iframe instead.
+ */
+export function appSandboxUrl(): string | undefined {
+  const chosen = new URLSearchParams(location.search).get('sandbox');
+  if (chosen) return chosen === 'none' ? undefined : chosen;
+  const url = new URL('./sandbox.html', location.href);
+  if (url.hostname === '127.0.0.1') url.hostname = 'localhost';
+  else if (url.hostname === 'localhost') url.hostname = '127.0.0.1';
+  else return undefined;
+  return url.href;
+}
+
 /** Wires the light/dark toggle (remembered in localStorage; a preference, not data). */
 export function setupThemeToggle(): void {
   const button = document.getElementById('theme-toggle') as HTMLButtonElement;

@@ -11,7 +11,7 @@
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
  * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation.
  */
-import { APP_MIME_TYPE } from './app-meta.js';
+import { APP_MIME_TYPE } from '../mcp-app-frame/app-meta.js';
 
 const PROBE_SCRIPT = String.raw`
 (() => {
