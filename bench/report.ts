@@ -39,6 +39,8 @@ export interface RunResult {
   durationSeconds: number;
   /** `fullKitCfworker` is absent from runs before it was added. */
   size?: Partial<Record<BundleName, SizedBundle>> & Record<CandidateName | 'fullKit', SizedBundle>;
+  /** The `<mcp-app-frame>` chunk(s) the full kit loads on demand for a tool with an MCP App (absent from older runs). */
+  appFrame?: Bytes & { files: string[] };
   calls?: { server: string; node?: CallsResult; chromium?: CallsResult };
   list?: ListResult;
   sse?: SseResult;
@@ -164,6 +166,10 @@ export function renderSection(run: RunResult, file: string): string {
     );
     out.push('');
     out.push(`Bytes. "eager" is the entry plus its static imports, each file compressed on its own as a server sends it; the core's eager chunks gzipped as one file are ${run.size.kit.eagerGzipConcatenated} B. "loaded in Chromium" is what the bench page fetched: for (a)–(c) while connecting, listing and calling; for the full kit while rendering \`<mcp-tool-form>\` (the validator chunk included); for the cfworker variant, which the page does not load, the eager files plus the validator chunk from the build. "all chunks" adds code loaded only on demand (legacy era, OAuth, MRTR answering).`);
+    if (run.appFrame) {
+      out.push('');
+      out.push(`\`<mcp-app-frame>\` (MCP Apps) is not in the full kit's eager files: \`<mcp-tool-result>\` loads it when a tool has an app, ${run.appFrame.gzip} B gzip more (${run.appFrame.raw} B raw, ${files(run.appFrame.files.length)}).`);
+    }
   }
   for (const env of ['node', 'chromium'] as const) {
     const calls = run.calls?.[env];

@@ -169,6 +169,14 @@ async function main(): Promise<void> {
     }
   }
 
+  const fullKit = sizes.get('fullKit');
+  if (fullKit) {
+    // What a page adds once a tool with an MCP App is shown: the frame's lazily loaded chunk(s).
+    const extra = withDynamicImport(fullKit, 'mcp-app-frame').filter((c) => !c.eager);
+    run.appFrame = { raw: extra.reduce((s, c) => s + c.raw, 0), gzip: extra.reduce((s, c) => s + c.gzip, 0), brotli: extra.reduce((s, c) => s + c.brotli, 0), files: extra.map((c) => c.file) };
+    log(`  <mcp-app-frame> on demand: ${run.appFrame.gzip} B gzip (${run.appFrame.files.join(', ')})`);
+  }
+
   let browser: BenchBrowser | undefined;
   try {
     if (only.has('calls') || only.has('form')) {

@@ -92,4 +92,16 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(modules.filter((id) => /^src\/auth\/(?!errors\.ts$)|node_modules\/ajv|schema-ajv|\/legacy\//.test(id))).toEqual([]);
     expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
   });
+
+  test('loads <mcp-app-frame> only on demand: a page without apps never downloads it', async () => {
+    const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
+    const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
+    const frameModules = /^components\/mcp-app-frame\/(mcp-app-frame|channel|csp|mcp-app-frame\.styles)\.ts$/;
+    expect(eager.flatMap(relative).filter((id) => frameModules.test(id))).toEqual([]);
+    const lazy = chunks.filter((c) => !eager.includes(c) && relative(c).includes('components/mcp-app-frame/mcp-app-frame.ts'));
+    expect(lazy).toHaveLength(1);
+    const gzip = gzipSync(lazy[0]!.code).length;
+    console.log(`<mcp-app-frame> chunk (loaded on demand): ${lazy[0]!.code.length} bytes minified, ${gzip} bytes gzip`);
+    expect(gzip).toBeLessThanOrEqual(12 * 1024);
+  });
 });

@@ -265,3 +265,42 @@ describe('with the demo server', () => {
     await expect.poll(() => part(element.shadowRoot!, 'read-error')?.textContent ?? '').toMatch(/Could not read demo:\/\/nowhere\/at\/all/);
   });
 });
+
+describe('a tool with an MCP App', () => {
+  test('the app is shown above the content, which folds under "Result as text"; no-app shows the content only', async () => {
+    const client = new McpClient(inject('demoServerUrl'));
+    const tool = (await client.listTools()).find((t) => t.name === 'show_chart')!;
+    const result = (await client.callTool('show_chart', { metric: 'sales', days: 4 })) as CallToolResult;
+    const element = document.createElement('mcp-tool-result');
+    element.result = result;
+    element.tool = tool;
+    element.client = client;
+    element.arguments = { metric: 'sales', days: 4 };
+    const ready = new Promise<Event>((resolve) => element.addEventListener('mcp-app-ready', resolve, { once: true }));
+    document.body.append(element);
+    await ready;
+    const frame = part<import('../mcp-app-frame/mcp-app-frame.js').McpAppFrame>(element.shadowRoot!, 'app')!;
+    expect(frame.localName).toBe('mcp-app-frame');
+    expect(frame.result).toBe(result);
+    expect(frame.arguments).toEqual({ metric: 'sales', days: 4 });
+    const fallback = part<HTMLDetailsElement>(element.shadowRoot!, 'app-fallback')!;
+    expect(fallback.open).toBe(false);
+    expect(fallback.textContent).toContain('sales for 4 days');
+
+    element.noApp = true;
+    await element.updateComplete;
+    expect(part(element.shadowRoot!, 'app')).toBeNull();
+    expect(part(element.shadowRoot!, 'app-fallback')).toBeNull();
+    expect(blocks(element)[0]!.textContent).toContain('sales for 4 days');
+  });
+
+  test('without a client, or for a tool without a UI resource, there is no app', async () => {
+    const client = new McpClient(inject('demoServerUrl'));
+    const tools = await client.listTools();
+    const noClient = await show({ content: [{ type: 'text', text: 'x' }] }, { tool: tools.find((t) => t.name === 'show_chart')! });
+    expect(part(noClient.shadowRoot!, 'app')).toBeNull();
+    const plain = await show({ content: [{ type: 'text', text: 'y' }] }, { tool: tools.find((t) => t.name === 'create_ticket')!, client });
+    expect(part(plain.shadowRoot!, 'app')).toBeNull();
+    expect(part(plain.shadowRoot!, 'app-fallback')).toBeNull();
+  });
+});
