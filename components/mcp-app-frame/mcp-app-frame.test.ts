@@ -78,7 +78,9 @@ describe('against the demo server', () => {
     frame.arguments = { metric: 'sales', days: 5 };
     const ready = nextEvent<import('../events.js').McpAppReadyEvent>(frame, 'mcp-app-ready', 15_000);
     document.body.append(frame);
-    expect((await ready).detail.app).toEqual({ tool, resourceUri: 'ui://demo/chart.html', appInfo: { name: 'Demo chart', version: '1.0.0' } });
+    const detail = (await ready).detail;
+    expect(detail.app).toEqual({ tool, resourceUri: 'ui://demo/chart.html', appInfo: { name: 'Demo chart', version: '1.0.0' } });
+    expect(detail.appCapabilities).toEqual({ availableDisplayModes: ['inline', 'fullscreen'] });
     expect(frame.status).toBe('ready');
     expect(frame.matches(':state(ready)')).toBe(true);
     const iframe = iframeOf(frame);
@@ -129,7 +131,7 @@ describe('against the demo server', () => {
     expect(frame.shadowRoot!.activeElement?.textContent).toBe('Deny');
     await hostLocator(frame).getByRole('button', { name: 'Allow' }).click();
     const result = await outcome(logs, 0);
-    expect(result).toEqual({ ok: true, result: expect.objectContaining({ content: [{ type: 'text', text: 'Saved note chart-probe: total probe 7' }] }) });
+    expect(result).toMatchObject({ ok: true, result: expect.objectContaining({ content: [{ type: 'text', text: 'Saved note chart-probe: total probe 7' }] }) });
     expect(JSON.stringify(await client.readResource('demo://notes/chart-probe'))).toContain('Total probe: 7');
   });
 
@@ -287,6 +289,11 @@ describe('against the demo server', () => {
     expect(client.capabilities.extensions).toEqual({ [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } });
     frame.remove();
     expect(client.capabilities.extensions).toBeUndefined();
+    // Back on the page: declared again, and the app loads again.
+    const ready = nextEvent(frame, 'mcp-app-ready', 15_000);
+    document.body.append(frame);
+    await ready;
+    expect(client.capabilities.extensions).toEqual({ [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } });
   });
 
   test('a resource that is not an MCP App is refused with a clear error', async () => {

@@ -204,6 +204,7 @@ export class McpAppFrame extends LitElement {
   #declaredOn: McpClient | undefined;
   #appInfo: AppSource['appInfo'];
   #appModes: AppDisplayMode[] | undefined;
+  #appCapabilities: Record<string, unknown> = {};
   #sentInput = false;
   #sentPartial: Record<string, unknown> | undefined;
   #sentResult: CallToolResult | undefined;
@@ -241,6 +242,8 @@ export class McpAppFrame extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Back on the page after a removal: load the app again.
+    if (this._status === 'idle') this.requestUpdate();
     const media = matchMedia('(prefers-color-scheme: dark)');
     const onScheme = () => this.#pushContext();
     media.addEventListener('change', onScheme);
@@ -355,6 +358,7 @@ export class McpAppFrame extends LitElement {
     this.#sentTheme = undefined;
     this.#appInfo = undefined;
     this.#appModes = undefined;
+    this.#appCapabilities = {};
     this._mode = 'inline';
     this._height = INITIAL_HEIGHT;
     const client = this.#client;
@@ -541,6 +545,7 @@ export class McpAppFrame extends LitElement {
       ...(typeof info.version === 'string' ? { version: info.version.slice(0, 100) } : {}),
     };
     const capabilities = isRecord(params.appCapabilities) ? params.appCapabilities : {};
+    this.#appCapabilities = capabilities;
     const modes = capabilities.availableDisplayModes;
     this.#appModes = Array.isArray(modes) ? modes.filter((m): m is AppDisplayMode => (DISPLAY_MODES as readonly string[]).includes(m)) : undefined;
     const context = this.#context();
@@ -565,7 +570,7 @@ export class McpAppFrame extends LitElement {
   #ready(): void {
     this._status = 'ready';
     this.#pushToolData();
-    this.dispatchEvent(new McpAppReadyEvent(this.#source, {}));
+    this.dispatchEvent(new McpAppReadyEvent(this.#source, this.#appCapabilities));
   }
 
   /** Sends what is new of the tool call: partial input, complete input, result. */

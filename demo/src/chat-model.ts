@@ -55,7 +55,7 @@ export const routerModel: ChatModel = async ({ text, tools }) => {
     const original = text.match(/ at (.+)$/)?.[1]?.replace(/[.?!]+$/, '').trim();
     return { kind: 'call', tool: 'book_table', arguments: { restaurant: original ?? 'Casa Lisboa' }, text: 'I will book it; the restaurant needs a few details from you.' };
   }
-  if (/\bchart\b/.test(lower) && has('show_chart')) return { kind: 'call', tool: 'show_chart', arguments: { metric: /\bsales\b/.test(lower) ? 'sales' : 'visitors', days: 7 }, text: 'Here is the chart.' };
+  if (/\b(show|draw|see)\b.*\bchart\b/.test(lower) && has('show_chart')) return { kind: 'call', tool: 'show_chart', arguments: { metric: /\bsales\b/.test(lower) ? 'sales' : 'visitors', days: 7 }, text: 'Here is the chart.' };
   if (/summari[sz]e/.test(lower) && has('summarize')) return { kind: 'call', tool: 'summarize', arguments: { text: text.replace(/^.*?summari[sz]e:?\s*/i, '') || text } };
   if (/\btrip\b/.test(lower) && has('plan_trip')) return { kind: 'form', tool: 'plan_trip', text: 'Tell me about the trip.' };
   if (/\bticket\b/.test(lower) && has('create_ticket')) return { kind: 'form', tool: 'create_ticket', arguments: { title: text.slice(0, 80) } };
