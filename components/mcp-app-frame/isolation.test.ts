@@ -117,7 +117,7 @@ for (const proxy of [false, true]) {
         expect(Object.prototype).not.toHaveProperty('polluted');
         // Answers the app got for its raw requests (they arrive as responses it did not track).
         const answeredIds = () => logs.filter((e) => e.unmatched).map((e) => (e.unmatched as { id: unknown }).id);
-        await expect.poll(answeredIds).toEqual(expect.arrayContaining([71, 72, 73, 74, 77, 78]));
+        await expect.poll(answeredIds, { timeout: 10_000 }).toEqual(expect.arrayContaining([71, 72, 73, 74, 77, 78]));
         const answers = new Map(logs.filter((e) => e.unmatched).map((e) => [(e.unmatched as { id: unknown }).id, e.unmatched as Record<string, unknown>]));
         expect(answers.get(71)).toEqual({ jsonrpc: '2.0', id: 71, error: { code: -32601, message: '__proto__ is not supported by this host' } });
         expect(answers.get(72)).toEqual({ jsonrpc: '2.0', id: 72, error: { code: -32601, message: 'constructor is not supported by this host' } });

@@ -88,9 +88,9 @@ describe('against the demo server', () => {
     expect(iframe.title).toBe('App: Chart');
     expect(iframe.srcdoc).toMatch(/^<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; /);
     // The input comes first: the app says what it waits for.
-    await expect.poll(() => said).toContain('Loading sales…');
+    await expect.poll(() => said, { timeout: 10_000 }).toContain('Loading sales…');
     frame.result = (await client.callTool('show_chart', { metric: 'sales', days: 5 })) as CallToolResult;
-    await expect.poll(() => said).toContain('Drew Sales, last 5 days');
+    await expect.poll(() => said, { timeout: 10_000 }).toContain('Drew Sales, last 5 days');
   });
 
   test('tool input and result arrive in order after the handshake, partial input first', async () => {
@@ -125,8 +125,8 @@ describe('against the demo server', () => {
     const { client } = await demo();
     const { frame, logs } = await probe([callTool('save_chart_note', { metric: 'probe', total: 7 })]);
     const prompt = hostLocator(frame).getByRole('alertdialog');
-    await expect.element(prompt).toHaveTextContent('“Probe” wants to call the tool Save chart note with these arguments:');
-    await expect.element(prompt).toHaveTextContent('"total": 7');
+    await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('“Probe” wants to call the tool Save chart note with these arguments:');
+    await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('"total": 7');
     expect(frame.matches(':state(asking)')).toBe(true);
     expect(frame.shadowRoot!.activeElement?.textContent).toBe('Deny');
     await hostLocator(frame).getByRole('button', { name: 'Allow' }).click();
@@ -182,8 +182,8 @@ describe('against the demo server', () => {
       ]);
       expect((await outcome(logs, 0)).error).toEqual({ code: -32000, message: 'Only http and https links are opened, not javascript:' });
       const prompt = hostLocator(frame).getByRole('alertdialog');
-      await expect.element(prompt).toHaveTextContent('wants to open a page on example.com');
-      await expect.element(prompt).toHaveTextContent('https://example.com/mcp-elements/chart-data');
+      await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('wants to open a page on example.com');
+      await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('https://example.com/mcp-elements/chart-data');
       await hostLocator(frame).getByRole('button', { name: 'Open example.com' }).click();
       expect((await outcome(logs, 1)).ok).toBe(true);
       expect(opened).toEqual([['https://example.com/mcp-elements/chart-data', '_blank', 'noopener,noreferrer']]);
@@ -222,12 +222,12 @@ describe('against the demo server', () => {
       f.resource = probeResource({}, 300);
     });
     await logged(logs, (e) => 'initialized' in e);
-    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height).toBe(300);
+    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height, { timeout: 10_000 }).toBe(300);
     frame.maxHeight = 120;
     await frame.updateComplete;
     frame.resource = probeResource({}, 250);
     await nextEvent(frame, 'mcp-app-ready');
-    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height).toBe(120);
+    await expect.poll(() => iframeOf(frame).getBoundingClientRect().height, { timeout: 10_000 }).toBe(120);
   });
 
   test('theme: the handshake says it, and a change reaches the app as host-context-changed', async () => {
@@ -244,6 +244,24 @@ describe('against the demo server', () => {
     frame.theme = 'dark';
     const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
     expect(changed.params).toEqual({ theme: 'dark' });
+  });
+
+  test('theme by default follows the page\'s color-scheme, and a change of it reaches the app', async () => {
+    const { client } = await demo();
+    document.documentElement.style.colorScheme = 'dark';
+    try {
+      const { logs } = await mountFrame((f) => {
+        f.client = client;
+        f.resource = probeResource();
+      });
+      const init = await logged<{ initialized: { hostContext: { theme: string } } }>(logs, (e) => 'initialized' in e);
+      expect(init.initialized.hostContext.theme).toBe('dark');
+      document.documentElement.style.colorScheme = 'light';
+      const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
+      expect(changed.params).toEqual({ theme: 'light' });
+    } finally {
+      document.documentElement.style.colorScheme = '';
+    }
   });
 
   test('display mode: the app asks for full screen, gets it, and the host\'s button brings it back', async () => {
@@ -302,7 +320,7 @@ describe('against the demo server', () => {
     frame.client = client;
     frame.resourceUri = 'demo://readme';
     document.body.append(frame);
-    await expect.poll(() => part(frame, 'error')?.textContent).toBe('demo://readme is "text/markdown", not an MCP App (text/html;profile=mcp-app).');
+    await expect.poll(() => part(frame, 'error')?.textContent, { timeout: 10_000 }).toBe('demo://readme is "text/markdown", not an MCP App (text/html;profile=mcp-app).');
     expect(frame.shadowRoot!.querySelector('iframe')).toBeNull();
   });
 
@@ -310,7 +328,7 @@ describe('against the demo server', () => {
     const { frame } = await probe([callTool('save_chart_note', { metric: 'axe', total: 1 })], (f) => (f.label = 'App: Probe'));
     expect(iframeOf(frame).title).toBe('App: Probe');
     expect(frame.shadowRoot!.querySelector('[part~="base"]')!.getAttribute('aria-label')).toBe('App: Probe');
-    await expect.element(hostLocator(frame).getByRole('alertdialog')).toBeVisible();
+    await expect.element(hostLocator(frame).getByRole('alertdialog'), { timeout: 10_000 }).toBeVisible();
     expect(await axeViolations(frame)).toEqual([]);
     await hostLocator(frame).getByRole('button', { name: 'Deny' }).click();
   });
@@ -343,6 +361,6 @@ describe('the double-iframe sandbox proxy on a second origin', () => {
     frame.sandboxUrl = `${location.origin}/sandbox.html`;
     frame.resource = probeResource();
     document.body.append(frame);
-    await expect.poll(() => part(frame, 'error')?.textContent).toBe('The sandbox proxy must be on another origin than this page (spec: "Sandbox proxy").');
+    await expect.poll(() => part(frame, 'error')?.textContent, { timeout: 10_000 }).toBe('The sandbox proxy must be on another origin than this page (spec: "Sandbox proxy").');
   });
 });

@@ -493,7 +493,8 @@ export class McpAppFrame extends LitElement {
   /** Theme from the attribute, else the page's colour scheme, else the system's. */
   #theme(): 'light' | 'dark' {
     if (this.theme === 'light' || this.theme === 'dark') return this.theme;
-    const scheme = getComputedStyle(this.parentElement ?? document.documentElement).colorScheme;
+    // The page's declaration (the kit's own elements say "light dark", which tells nothing).
+    const scheme = getComputedStyle(document.documentElement).colorScheme;
     const words = scheme.split(/\s+/);
     if (words.includes('dark') && !words.includes('light')) return 'dark';
     if (words.includes('light') && !words.includes('dark')) return 'light';
