@@ -18,6 +18,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // A busy machine (two cores, several runs) can take seconds where an idle one takes
+          // milliseconds: polls wait up to 10 s, not the default 1 s.
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 30_000,
         },
       },
@@ -32,6 +35,7 @@ export default defineConfig({
           include: ['components/**/*.test.ts'],
           globalSetup: ['components/test-support/global-setup.ts'],
           testTimeout: 20_000,
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 30_000,
           browser: {
             enabled: true,
