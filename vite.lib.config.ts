@@ -28,13 +28,16 @@ export default defineConfig({
         'auth-callback': resolve(root, 'components/auth/callback.ts'),
         cfworker: resolve(root, 'src/cfworker.ts'),
         elements: resolve(root, 'components/index.ts'),
+        // Node only (`bin/mcp-elements.js`): the stdio bridge.
+        bridge: resolve(root, 'bridge/index.ts'),
         playwright: resolve(root, 'e2e/helpers/index.ts'),
       },
       formats: ['es'],
     },
     rollupOptions: {
       onwarn: quietKnownWarnings,
-      external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
+      // Node built-ins (the bridge's) stay imports, never browser stubs.
+      external: (id) => id.startsWith('node:') || external.some((name) => id === name || id.startsWith(`${name}/`)),
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

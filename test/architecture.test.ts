@@ -105,3 +105,19 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(gzip).toBeLessThanOrEqual(12 * 1024);
   });
 });
+
+describe('the bridge (mcp-elements/bridge, Node only)', () => {
+  test('is its own entry: neither the core nor the elements import it, and it imports neither', () => {
+    const offenders: string[] = [];
+    const imports = (file: string) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+    for (const file of [...files(join(root, 'src')), ...files(join(root, 'components'))]) {
+      for (const target of imports(file)) if (target.includes('bridge/')) offenders.push(`${file}: ${target}`);
+    }
+    for (const file of files(join(root, 'bridge'))) {
+      for (const target of imports(file)) if (target.startsWith('.') && !target.startsWith('./')) offenders.push(`${file}: ${target}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
