@@ -21,7 +21,11 @@ export interface StdioServerSpec {
   command: string;
   /** Its arguments, each reaching the program verbatim. */
   args?: readonly string[];
-  /** Variables added to (or replacing) the bridge's own environment. */
+  /**
+   * Variables for the child, on top of a minimal base taken from the bridge's
+   * environment ({@link BASE_ENV_VARS}): the rest of the bridge's environment
+   * (tokens, keys) is not passed on unless named here.
+   */
   env?: Readonly<Record<string, string>>;
   /** Working directory; default the bridge's. */
   cwd?: string;
@@ -72,6 +76,26 @@ export interface ChildHandlers {
   exit(exit: ChildExit): void;
 }
 
+/**
+ * What a child inherits from the bridge's environment without being told: enough
+ * to find programs and a home folder (as desktop MCP hosts do), nothing secret.
+ */
+export const BASE_ENV_VARS: readonly string[] =
+  process.platform === 'win32'
+    ? ['APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'WINDIR']
+    : ['HOME', 'LANG', 'LC_ALL', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'TMPDIR', 'USER'];
+
+/** The child's environment: the base variables the bridge has (shell functions left out), then `extra`. */
+export function childEnvironment(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BASE_ENV_VARS) {
+    const value = process.env[name];
+    // Exported shell functions look like "() { …": never handed on.
+    if (value !== undefined && !value.startsWith('()')) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
 /** Longest stderr line kept, in characters. */
 export const STDERR_LINE_CHARS = 1000;
 /** Bytes kept from each end of an oversize stdout line. */
@@ -116,7 +140,7 @@ export class StdioChild {
     this.exited = new Promise((resolve) => (this.#resolveExit = resolve));
     this.#process = spawn(spec.command, [...(spec.args ?? [])], {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
+      env: childEnvironment(spec.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,

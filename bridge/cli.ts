@@ -26,7 +26,9 @@ Options:
   --allow-origin <o>     a page origin allowed to call, repeatable: exact
                          (https://app.example) or any port (http://localhost:*);
                          default ${DEFAULT_ALLOWED_ORIGINS.join(' and ')} (the demo)
-  --env KEY=VALUE        environment variable for the servers, repeatable
+  --env KEY=VALUE        environment variable for the servers, repeatable; --env KEY
+                         passes the bridge's own KEY (servers get only PATH, HOME
+                         and a few more of the bridge's variables otherwise)
   --cwd <dir>            working directory of the servers
   --config <file>        several servers: { "mcpServers": { "<name>": { "command",
                          "args", "env", "cwd" } } }, each at /mcp/<name>
@@ -60,7 +62,11 @@ function positiveInteger(flag: string, text: string | undefined, allowZero = fal
  * arguments, passed to the child verbatim.
  * @throws Error with a message for the user on malformed arguments.
  */
-export function parseBridgeArgs(argv: readonly string[], readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): CliOptions {
+export function parseBridgeArgs(
+  argv: readonly string[],
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): CliOptions {
   const origins: string[] = [];
   const env: Record<string, string> = {};
   let cwd: string | undefined;
@@ -100,8 +106,14 @@ export function parseBridgeArgs(argv: readonly string[], readFile: (path: string
       case '--env': {
         const pair = value();
         const eq = pair.indexOf('=');
-        if (eq <= 0) throw new Error(`--env ${JSON.stringify(pair)}: expected KEY=VALUE`);
-        env[pair.slice(0, eq)] = pair.slice(eq + 1);
+        if (eq === 0) throw new Error(`--env ${JSON.stringify(pair)}: expected KEY=VALUE or KEY`);
+        if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
+        else {
+          // KEY alone: this one variable of the bridge's own environment.
+          const inherited = environment[pair];
+          if (inherited === undefined) throw new Error(`--env ${pair}: not set in this environment`);
+          env[pair] = inherited;
+        }
         break;
       }
       case '--cwd':

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`: runs the bundled demo MCP server and the demo pages (Vite dev
- * server) and prints the URL to open. Installs dependencies first when the
- * checkout has none. Ports: DEMO_SERVER_PORT (default 3001) and DEMO_PORT
- * (default 5173); a busy port is replaced by a free one.
+ * `npm start`: runs the bundled demo MCP server, the kit's bridge in front of a
+ * stdio server (server-everything), and the demo pages (Vite dev server), and
+ * prints the URLs to open. Installs dependencies first when the checkout has
+ * none. Ports: DEMO_SERVER_PORT (default 3001) and DEMO_PORT (default 5173); a
+ * busy port is replaced by a free one; the bridge takes a free one.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -52,12 +53,14 @@ function run(command, args, env = {}) {
   return child;
 }
 
+/** Resolves with the first match of `pattern` in the child's output. */
 function waitForLine(child, pattern) {
   return new Promise((resolveLine) => {
     let buffer = '';
     child.stdout.on('data', (chunk) => {
       buffer += chunk;
-      if (pattern.test(buffer)) resolveLine();
+      const match = pattern.exec(buffer);
+      if (match) resolveLine(match);
       if (process.env.DEMO_VERBOSE) process.stdout.write(chunk);
     });
   });
@@ -74,7 +77,12 @@ process.on('SIGTERM', () => stop(0));
 
 const server = run(bin('tsx'), ['demo/server/main.ts', '--port', String(serverPort)]);
 await waitForLine(server, /listening at/);
-const vite = run(bin('vite'), ['--port', String(pagePort), '--strictPort'], { VITE_MCP_SERVER_URL: mcpUrl, DEMO_PORT: String(pagePort) });
+// A stdio server through the bridge (the playground's "Local server (stdio)" choice); its log goes to stderr.
+const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const pageOrigins = [`http://127.0.0.1:${pagePort}`, `http://localhost:${pagePort}`].flatMap((origin) => ['--allow-origin', origin]);
+const bridge = run(bin('tsx'), ['bridge/main.ts', 'bridge', ...pageOrigins, '--', process.execPath, everything, 'stdio']);
+const [bridgeUrl] = await waitForLine(bridge, /http:\/\/\S+\/mcp\?token=\S+/);
+const vite = run(bin('vite'), ['--port', String(pagePort), '--strictPort'], { VITE_MCP_SERVER_URL: mcpUrl, VITE_MCP_BRIDGE_URL: bridgeUrl, DEMO_PORT: String(pagePort) });
 await waitForLine(vite, /ready in|Local:/);
 
 console.log(`
@@ -82,6 +90,9 @@ console.log(`
   Playground:   http://127.0.0.1:${pagePort}/
   Chat sample:  http://127.0.0.1:${pagePort}/chat.html
   MCP server:   ${mcpUrl}
+  stdio server: ${bridgeUrl}
+                (server-everything over stdio through the kit's bridge:
+                 "Local server (stdio)" in the playground)
 
   Press Ctrl+C to stop.
 `);

@@ -195,6 +195,9 @@ describe('the command line', () => {
     expect(parsed.allowedOrigins).toEqual(['http://localhost:*']);
     expect(parsed.host).toBe('127.0.0.1');
     expect(parseBridgeArgs(['npx', '-y', 'pkg']).servers.server).toEqual({ command: 'npx', args: ['-y', 'pkg'] });
+    // --env KEY hands on one variable of the bridge's own environment.
+    expect(parseBridgeArgs(['--env', 'API_KEY', 'srv'], undefined, { API_KEY: 'k1', OTHER: 'o' }).servers.server).toEqual({ command: 'srv', args: [], env: { API_KEY: 'k1' } });
+    expect(() => parseBridgeArgs(['--env', 'MISSING', 'srv'], undefined, {})).toThrow(/not set/);
     expect(parseBridgeArgs(['npx']).allowedOrigins).toEqual([...DEFAULT_ALLOWED_ORIGINS]);
     expect(() => parseBridgeArgs(['--allow-origin', '*', '--', 'x'])).toThrow(/not an origin/);
     expect(() => parseBridgeArgs(['--port'])).toThrow(/needs a value/);

@@ -28,10 +28,14 @@ describe('server-everything over stdio, through the bridge', () => {
   let t: TestBridge;
   let url: string;
   beforeAll(async () => {
-    t = await startTestBridge({ server: everything });
+    process.env.BRIDGE_TEST_SECRET = 'not for children';
+    t = await startTestBridge({ server: { ...everything, env: { BRIDGE_GIVEN: 'a value; $(with) "quotes"' } } });
     url = t.bridge.endpoints[0]!.url;
   });
-  afterAll(() => t?.bridge.close());
+  afterAll(() => {
+    delete process.env.BRIDGE_TEST_SECRET;
+    return t?.bridge.close();
+  });
 
   test('auto mode: the modern probe is refused with a plain 400 before anything is spawned; initialize starts one child; DELETE stops it', async () => {
     const wire = recordingFetch();
@@ -57,6 +61,16 @@ describe('server-everything over stdio, through the bridge', () => {
     expect(wire.records.at(-1)).toMatchObject({ method: 'DELETE', status: 200 });
     expect(t.ends().find((e) => e.session === session)).toMatchObject({ reason: 'delete', exit: { requested: true } });
     expect(alive(pid)).toBe(false);
+  });
+
+  test('the child gets a minimal environment and the variables it was given, not the rest of the bridge\'s', async () => {
+    const client = newClient(url);
+    const env = JSON.parse(texts(await client.callTool('get-env', {})));
+    expect(env.BRIDGE_GIVEN).toBe('a value; $(with) "quotes"');
+    expect(env.PATH).toBe(process.env.PATH);
+    expect(env.BRIDGE_TEST_SECRET).toBeUndefined();
+    expect(process.env.BRIDGE_TEST_SECRET).toBe('not for children');
+    await client.close();
   });
 
   test('elicitation and sampling requests from the child reach the kit\'s handlers, tied to the call that caused them', async () => {
