@@ -4,6 +4,7 @@
  * (CORS preflights, the token in the URL, era detection), calling a tool and
  * answering the tool's elicitation in the dialog.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startBridge, type Bridge, type BridgeEvent } from '../bridge/index.js';
 import { everything } from '../test/support/bridge.js';
@@ -31,6 +32,7 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
   await field.fill(url.replace(/\?token=.*/, ''));
   await choice.getByRole('button', { name: 'Connect' }).click();
   await expect(choice.getByRole('alert')).toContainText('no ?token=');
+  expect((await new AxeBuilder({ page }).include('dialog.stdio-choice').analyze()).violations).toEqual([]);
   await field.fill(url);
   await choice.getByRole('button', { name: 'Connect' }).click();
   await expect(choice).toBeHidden();

@@ -74,6 +74,7 @@ export function setupStdioChoice(button: HTMLButtonElement, connect: (url: strin
       dialog,
     );
 
+  draw();
   button.addEventListener('click', () => {
     problem = undefined;
     draw();
