@@ -97,9 +97,13 @@ export class BridgeSession {
     return this.#inFlight.size;
   }
 
-  /** The client has at least one connection open or a request in flight. */
+  /**
+   * The client has a connection open (a request's stream or the GET stream). A
+   * request whose client went away does not keep the session alive: its
+   * response would be dropped anyway.
+   */
   get busy(): boolean {
-    return this.#connections > 0 || this.#inFlight.size > 0;
+    return this.#connections > 0;
   }
 
   /**
@@ -199,6 +203,8 @@ export class BridgeSession {
     if (message.kind === 'request') {
       const stream = this.#relatedStream();
       this.#serverRequests.set(idKey(message.id), stream);
+      // Requests the client never answers must not pile up.
+      if (this.#serverRequests.size > MAX_QUEUED) this.#serverRequests.delete(this.#serverRequests.keys().next().value!);
       this.#deliver(stream, message.value);
       return;
     }

@@ -131,6 +131,22 @@ describe('children\'s lifecycle', () => {
     expect(t.ends()[0]).toMatchObject({ reason: 'idle', exit: { requested: true } });
     expect(alive(t.ends()[0]!.pid)).toBe(false);
 
+    // A client that goes away in the middle of a long call does not keep its child alive.
+    const abandoned = await open();
+    const headers = postHeaders(t.bridge.token, { 'Mcp-Session-Id': abandoned });
+    expect((await raw(t.bridge.port, 'POST', '/mcp', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
+    const controller = new AbortController();
+    const call = await fetch(t.bridge.endpoints[0]!.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 60, steps: 2 } } }),
+      signal: controller.signal,
+    });
+    expect(call.status).toBe(200);
+    controller.abort();
+    await waitFor(() => t.ends().some((e) => e.session === abandoned));
+    expect(t.ends().find((e) => e.session === abandoned)).toMatchObject({ reason: 'idle' });
+
     // A session with its GET stream open is not idle.
     const kept = await open();
     const stream = await fetch(`${t.bridge.endpoints[0]!.url}`, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': kept } });
