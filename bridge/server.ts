@@ -16,12 +16,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChildExit, StdioServerSpec } from './child.js';
+import { DEFAULT_ALLOWED_ORIGINS } from './defaults.js';
 import { allowedHosts, corsHeaders, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
 import { classify, Codes, errorResponse } from './jsonrpc.js';
 import { BridgeSession, describeExit, type EndReason, type SessionLimits } from './session.js';
 
-/** Origins allowed when none are given: the demo pages of this repository (`npm start`). */
-export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['http://127.0.0.1:5173', 'http://localhost:5173'];
+export { DEFAULT_ALLOWED_ORIGINS };
 
 export interface BridgeOptions {
   /** One stdio server, served at `/mcp`. */

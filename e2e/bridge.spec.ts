@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { startBridge, type Bridge, type BridgeEvent } from '../bridge/index.js';
+import { DEFAULT_ALLOWED_ORIGINS, startBridge, type Bridge, type BridgeEvent } from '../bridge/index.js';
 import { everything } from '../test/support/bridge.js';
 import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
 
@@ -25,7 +25,10 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
   await page.goto('/');
   await page.getByRole('button', { name: 'Local server (stdio)' }).click();
   const choice = page.getByRole('dialog', { name: 'Local server (stdio)' });
-  await expect(choice.locator('pre')).toHaveText(`npx mcp-elements bridge --allow-origin ${new URL(baseURL!).origin} -- npx -y @modelcontextprotocol/server-everything stdio`);
+  // The command names this page's origin unless the bridge allows it by default.
+  const origin = new URL(baseURL!).origin;
+  const allow = DEFAULT_ALLOWED_ORIGINS.includes(origin) ? '' : ` --allow-origin ${origin}`;
+  await expect(choice.locator('pre')).toHaveText(`npx mcp-elements bridge${allow} -- npx -y @modelcontextprotocol/server-everything stdio`);
 
   // A URL without its token is caught before connecting.
   const field = choice.getByRole('textbox', { name: 'Bridge URL' });

@@ -6,10 +6,9 @@
  * VITE_MCP_BRIDGE_URL, which is then offered here.
  */
 import { html, nothing, render } from 'lit';
+import { DEFAULT_ALLOWED_ORIGINS } from '../../bridge/defaults.js';
 import './stdio-choice.css';
 
-/** Origins the bridge allows without --allow-origin (the demo's own). */
-const BRIDGE_DEFAULT_ORIGINS = ['http://127.0.0.1:5173', 'http://localhost:5173'];
 const EXAMPLE_SERVER = 'npx -y @modelcontextprotocol/server-everything stdio';
 
 /** Why a pasted URL cannot be a bridge URL, if it cannot. */
@@ -34,7 +33,7 @@ export function setupStdioChoice(button: HTMLButtonElement, connect: (url: strin
   dialog.className = 'stdio-choice';
   dialog.setAttribute('aria-labelledby', 'stdio-choice-heading');
   document.body.append(dialog);
-  const allowOrigin = BRIDGE_DEFAULT_ORIGINS.includes(location.origin) ? '' : ` --allow-origin ${location.origin}`;
+  const allowOrigin = DEFAULT_ALLOWED_ORIGINS.includes(location.origin) ? '' : ` --allow-origin ${location.origin}`;
   const command = `npx mcp-elements bridge${allowOrigin} -- ${EXAMPLE_SERVER}`;
   let problem: string | undefined;
 
