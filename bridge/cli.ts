@@ -219,14 +219,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   io.out(banner(bridge, options.skipped));
   await new Promise<void>((resolve) => {
+    // SIGHUP too: a closed terminal must not leave the children (in their own process groups) behind.
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const name of signals) process.off(name, stop);
       io.err(`${signal}: stopping the servers…\n`);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const name of signals) process.on(name, stop);
   });
   await bridge.close();
   return 0;
