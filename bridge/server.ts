@@ -81,6 +81,8 @@ export interface BridgeSessionInfo {
   protocolVersion: string | undefined;
   /** Client requests the child has not answered yet. */
   requestsInFlight: number;
+  /** No connection of the client is open: the idle countdown runs. */
+  idle: boolean;
 }
 
 export interface Bridge {
@@ -348,7 +350,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     allowedOrigins,
     endpoints: endpoints.map((endpoint) => ({ name: endpoint.name, path: endpoint.path, url: `${origin}${endpoint.path}?token=${token}`, command: displayCommand(endpoint.spec) })),
     sessions: () =>
-      [...sessions.values()].map((session) => ({ id: session.id, server: session.server, pid: session.child.pid, startedAt: session.startedAt, protocolVersion: session.protocolVersion, requestsInFlight: session.requestsInFlight })),
+      [...sessions.values()].map((session) => ({ id: session.id, server: session.server, pid: session.child.pid, startedAt: session.startedAt, protocolVersion: session.protocolVersion, requestsInFlight: session.requestsInFlight, idle: !session.busy })),
     async close() {
       closing = true;
       clearInterval(keepAlive);
