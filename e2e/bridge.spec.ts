@@ -39,6 +39,8 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
   await field.fill(url);
   await choice.getByRole('button', { name: 'Connect' }).click();
   await expect(choice).toBeHidden();
+  // Connecting set up nothing twice: one dialog in the page.
+  await expect(page.locator('dialog.stdio-choice')).toHaveCount(1);
 
   await waitForConnection(page);
   await expect(page.locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');

@@ -276,12 +276,6 @@ document.getElementById('server-form')!.addEventListener('submit', (event) => {
   state.serverUrl = urlInput.value.trim();
   Object.assign(state, { tools: [], selected: undefined, resources: [], templates: [], prompts: [], resourceResult: undefined, promptResult: undefined, log: [] });
   mountConnection(state.serverUrl);
-
-// A stdio server through the bridge: its URL goes through the same form.
-setupStdioChoice(document.getElementById('stdio-choice') as HTMLButtonElement, (url) => {
-  urlInput.value = url;
-  (document.getElementById('server-form') as HTMLFormElement).requestSubmit();
-});
 });
 
 mountConnection(state.serverUrl);
