@@ -143,6 +143,37 @@ describe('the authorization code flow', () => {
   });
 });
 
+/**
+ * Regression: WWW-Authenticate leniency. Real servers quote with single quotes,
+ * or spread the parameters over several challenges or headers; the kit kept the
+ * quotes (and resolved them as a relative URL) or read only the DPoP challenge,
+ * losing the metadata URL and the scope. The metadata sits at a custom path
+ * here, so only the challenge can lead to it.
+ */
+describe('WWW-Authenticate leniency: parameters wherever the server put them', () => {
+  test.each([
+    ['single-quoted resource_metadata', ({ prmUrl }: { prmUrl: string }) => `Bearer realm="mcp", resource_metadata='${prmUrl}', scope='notes:read'`],
+    ['DPoP algs first, the Bearer challenge with scope and metadata second', ({ prmUrl }: { prmUrl: string }) => `DPoP algs="ES256", Bearer scope="notes:read", resource_metadata="${prmUrl}"`],
+    ['the same in two headers', ({ prmUrl }: { prmUrl: string }) => ['DPoP algs="ES256"', `Bearer scope="notes:read", resource_metadata="${prmUrl}"`]],
+  ])('%s', async (_name, challengeHeader) => {
+    const warnings: string[] = [];
+    const { as, rs, client } = await setup({ rs: { prmAt: 'custom', challengeHeader }, oauth: { onWarning: (w) => warnings.push(`${w.code}: ${w.message}`) } });
+    await client.callTool('echo', { text: 'lenient' });
+    expect(rs.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(['/meta/resource.json']);
+    expect(as.requests.find((r) => r.path === '/authorize')!.query.scope).toBe('notes:read');
+    if (_name.startsWith('single')) expect(warnings.join('\n')).toMatch(/www-authenticate.*resource_metadata is in single quotes/i);
+    else expect(warnings).toEqual([]);
+  });
+
+  test('a relative resource_metadata is resolved against the MCP URL, with a warning', async () => {
+    const warnings: string[] = [];
+    const { rs, client } = await setup({ rs: { prmAt: 'custom', challengeHeader: () => 'Bearer resource_metadata="/meta/resource.json"' }, oauth: { onWarning: (w) => warnings.push(w.message) } });
+    await client.listTools();
+    expect(rs.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(['/meta/resource.json']);
+    expect(warnings.join('\n')).toMatch(/not an absolute URL/);
+  });
+});
+
 describe('the authorization response (RFC 9207)', () => {
   test.each([
     ['a wrong iss', { iss: 'wrong' }],

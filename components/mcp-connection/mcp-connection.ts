@@ -246,7 +246,14 @@ export class McpConnection extends LitElement {
       if (this.#turnkey?.key !== key) {
         const [{ createOAuth }, { popupAuthorization }] = await Promise.all([import('../../src/auth/index.js'), import('../auth/popup.js')]);
         // Sign-in waits for the user's click (a popup outside a gesture would be blocked).
-        const created = createOAuth({ resourceUrl: this.serverUrl, redirectUri: new URL(this.oauthRedirectUri, document.baseURI).href, openAuthorizationUrl: popupAuthorization(), autoSignIn: false });
+        const created = createOAuth({
+          resourceUrl: this.serverUrl,
+          redirectUri: new URL(this.oauthRedirectUri, document.baseURI).href,
+          openAuthorizationUrl: popupAuthorization(),
+          autoSignIn: false,
+          // OAuth's developer warnings go where the client's go.
+          ...(this.clientOptions?.onWarning ? { onWarning: this.clientOptions.onWarning } : {}),
+        });
         this.#turnkey = { key, auth: created };
       }
       auth = this.#turnkey!.auth;

@@ -24,6 +24,13 @@ const TOKEN68 = /[A-Za-z0-9._~+/-]/;
  * Parses a `WWW-Authenticate` value (several headers joined by `, ` are fine).
  * Parameter names are lower-cased; the first occurrence of a name wins.
  *
+ * Beyond the grammar, it reads what sloppy servers send: values in single
+ * quotes (`resource_metadata='https://…'`; an apostrophe inside a token such as
+ * `it's` stays part of it), parameters separated by spaces instead of commas,
+ * an unterminated quoted string. Each such deviation is reported to `onNote`
+ * (for a developer warning); the result is the same with or without it.
+ *
+ * @param onNote - called with a short description of each deviation from RFC 9110 §11.2.
  * @example
  * ```ts
  * parseWwwAuthenticate('Bearer error="insufficient_scope", scope="a b", DPoP algs="ES256"');
@@ -31,10 +38,13 @@ const TOKEN68 = /[A-Za-z0-9._~+/-]/;
  * //  { scheme: 'DPoP', params: { algs: 'ES256' } }]
  * ```
  */
-export function parseWwwAuthenticate(header: string | null | undefined): AuthChallenge[] {
+export function parseWwwAuthenticate(header: string | null | undefined, onNote?: (note: string) => void): AuthChallenge[] {
   const text = header ?? '';
   const challenges: AuthChallenge[] = [];
+  const note = onNote ?? (() => {});
   let pos = 0;
+  // Once a single quote found no closing partner, none later will: stop looking (keeps the parse linear).
+  let singleQuotes = true;
   const peek = () => text[pos] ?? '';
   const skip = (chars: RegExp) => {
     while (pos < text.length && chars.test(text[pos]!)) pos++;
@@ -44,7 +54,7 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
     while (pos < text.length && chars.test(text[pos]!)) pos++;
     return text.slice(start, pos);
   };
-  const readQuoted = () => {
+  const readQuoted = (name: string) => {
     // At the opening quote; backslash escapes any character (quoted-pair).
     pos++;
     let value = '';
@@ -52,8 +62,24 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
       if (text[pos] === '\\' && pos + 1 < text.length) pos++;
       value += text[pos++];
     }
+    if (pos >= text.length) note(`the quoted value of ${name} is unterminated`);
     pos++; // closing quote (or end of input for an unterminated string)
     return value;
+  };
+  /** A value in single quotes, closed by a quote before a delimiter; undefined (pos unchanged) when there is none. */
+  const readSingleQuoted = (): string | undefined => {
+    let value = '';
+    for (let at = pos + 1; at < text.length; at++) {
+      const char = text[at]!;
+      if (char === '\\' && at + 1 < text.length) {
+        value += text[++at];
+      } else if (char === "'" && (at + 1 === text.length || /[\s,]/.test(text[at + 1]!))) {
+        pos = at + 1;
+        return value;
+      } else value += char;
+    }
+    singleQuotes = false;
+    return undefined;
   };
   /** Reads `name = value` at pos; returns undefined (pos unchanged) when pos is not at a parameter. */
   const readParam = (): [string, string] | undefined => {
@@ -66,7 +92,14 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
     }
     pos++;
     skip(/[ \t]/);
-    if (peek() === '"') return [name, readQuoted()];
+    if (peek() === '"') return [name, readQuoted(name)];
+    if (peek() === "'" && singleQuotes) {
+      const value = readSingleQuoted();
+      if (value !== undefined) {
+        note(`the value of ${name} is in single quotes`);
+        return [name, value];
+      }
+    }
     const value = readWhile(/[^,\s]/);
     if (value === '' || value.startsWith('=')) {
       // `name=` followed by nothing or more `=`: that was token68 padding, not a parameter.
@@ -86,12 +119,14 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
     }
     const challenge: AuthChallenge = { scheme, params: {} };
     challenges.push(challenge);
+    let read = 0;
     skip(/[ \t]/);
     // token68 right after the scheme (e.g. `Basic dXNlcg==`), unless it is a parameter.
     if (TOKEN68.test(peek())) {
       const param = readParam();
       if (param) {
         challenge.params[param[0].toLowerCase()] ??= param[1];
+        read++;
       } else {
         const start = pos;
         readWhile(TOKEN68);
@@ -107,16 +142,41 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
       const before = pos;
       skip(/[\s,]/);
       if (pos >= text.length) break;
+      const separator = text.slice(before, pos);
       const param = readParam();
       if (!param) {
         pos = before;
         break;
       }
+      if (read++ > 0 && !separator.includes(',')) note(`the parameter ${param[0]} is not separated from the one before by a comma`);
       challenge.params[param[0].toLowerCase()] ??= param[1];
     }
     if (pos < text.length && !/[\s,]/.test(peek()) && !TCHAR.test(peek())) pos++;
   }
   return challenges;
+}
+
+/**
+ * The parameters of a 401/403 answer, each taken from the challenge that
+ * carries it: servers spread them over several challenges (`DPoP algs="ES256",
+ * Bearer scope="…", resource_metadata="…"`) or several headers. Only the OAuth
+ * schemes (`Bearer`, `DPoP`; RFC 6750 §3, RFC 9449 §7.1) contribute; where both
+ * carry a parameter, `prefer`'s wins, then DPoP's. The result's scheme is the
+ * one that would win (DPoP when offered and nothing is preferred). Without any
+ * OAuth challenge, the first challenge as it is.
+ *
+ * @param prefer - the scheme whose parameters win (e.g. the token type in use).
+ */
+export function challengeParams(challenges: readonly AuthChallenge[], prefer?: string): AuthChallenge | undefined {
+  const rank = (c: AuthChallenge) => {
+    const scheme = c.scheme.toLowerCase();
+    return scheme === prefer?.toLowerCase() ? 0 : scheme === 'dpop' ? 1 : 2;
+  };
+  const oauth = challenges.filter((c) => /^(bearer|dpop)$/i.test(c.scheme)).sort((a, b) => rank(a) - rank(b));
+  if (oauth.length === 0) return challenges[0];
+  const params: Record<string, string> = {};
+  for (const challenge of oauth) for (const [name, value] of Object.entries(challenge.params)) params[name] ??= value;
+  return { scheme: oauth[0]!.scheme, params };
 }
 
 /** The first challenge with `scheme` (case-insensitive), if any. */

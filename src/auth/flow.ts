@@ -119,6 +119,8 @@ export interface FlowContext {
   clientName: string;
   applicationType?: 'web' | 'native';
   signal?: AbortSignal;
+  /** Developer warnings about tolerated server faults (the OAuth layer's `onWarning`). */
+  warn?: (code: string, message: string) => void;
 }
 
 
@@ -264,6 +266,9 @@ export async function discoverResource(ctx: FlowContext, resourceMetadata?: stri
   if (resourceMetadata) {
     try {
       const hinted = new URL(resourceMetadata, ctx.resourceUrl);
+      if (!URL.canParse(resourceMetadata)) {
+        ctx.warn?.('resource-metadata-relative', `The resource_metadata ${JSON.stringify(resourceMetadata)} in the challenge of ${ctx.resourceUrl.href} is not an absolute URL (RFC 9728 §5.1); resolved to ${hinted.href}`);
+      }
       if (hinted.protocol === 'https:' || hinted.protocol === 'http:') candidates.push(hinted.href);
     } catch {
       /* unusable hint: fall back to the well-known URLs */

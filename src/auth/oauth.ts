@@ -31,7 +31,8 @@ import { hashKey } from '../cache.js';
 import { Emitter } from '../emitter.js';
 import { untilAborted } from '../sleep.js';
 import type { FetchLike } from '../transport.js';
-import { findChallenge, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
+import type { McpWarning } from '../client.js';
+import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';
 import { McpAuthError } from './errors.js';
 import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './flow.js';
@@ -108,6 +109,12 @@ export interface OAuthOptions {
   maxAuthorizations?: number;
   /** How long the user may take at the authorization server; default 600,000 ms. */
   authorizationTimeoutMs?: number;
+  /**
+   * Developer warnings about servers that bend the OAuth rules and were
+   * tolerated (a sloppy `WWW-Authenticate`, a registration without its auth
+   * method…): `{ code, message }`, once per message. Default `console.warn`.
+   */
+  onWarning?: (warning: McpWarning) => void;
 }
 
 /** What is known about the current authorization (no token values). */
@@ -188,6 +195,7 @@ export class OAuth {
   #lastError: McpAuthError | undefined;
   #authorizing: Promise<void> | undefined;
   #refreshing: Promise<TokenSet | undefined> | undefined;
+  readonly #warned = new Set<string>();
   /** Scopes a blocked authorization needed, and its challenge: `signIn()` continues with them. */
   #wanted: { scopes: string[]; challenge?: AuthChallenge } = { scopes: [] };
   readonly #loaded: Promise<void>;
@@ -365,8 +373,11 @@ export class OAuth {
       if (nonce) this.#nonces.set(url.origin, nonce);
       if ((response.status !== 401 && response.status !== 403) || !replayable) return response;
 
-      const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-      const challenge = findChallenge(challenges, 'DPoP') ?? findChallenge(challenges, 'Bearer') ?? challenges[0];
+      const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'), (note) =>
+        this.#warn('www-authenticate-malformed', `${url.origin} sent a malformed WWW-Authenticate header (${note}); it was read anyway`),
+      );
+      // Each parameter from the challenge that carries it; the scheme of the token in use wins ties.
+      const challenge = challengeParams(challenges, tokens?.tokenType);
       if (response.status === 403) {
         // Only a scope challenge is ours; any other 403 (Origin refused…) goes to the client as is.
         if (challenge?.params.error !== 'insufficient_scope') return response;
@@ -654,6 +665,9 @@ export class OAuth {
     const setting = this.#options.dpop ?? 'auto';
     if (setting === false || !as.dpop_signing_alg_values_supported?.includes('ES256')) return false;
     if (setting === true) return true;
+    // A resource that lists its DPoP algorithms without ES256 would refuse our proofs (RFC 9449 §7.1).
+    const algs = challenge?.params.algs;
+    if (algs !== undefined && !splitScopes(algs).includes('ES256') && prm.dpop_bound_access_tokens_required !== true) return false;
     return (
       challenge?.scheme.toLowerCase() === 'dpop' ||
       prm.dpop_bound_access_tokens_required === true ||
@@ -675,10 +689,19 @@ export class OAuth {
 
   // --- state ----------------------------------------------------------------------------------------
 
+  #warn(code: string, message: string): void {
+    if (this.#warned.has(message)) return;
+    if (this.#warned.size > 100) this.#warned.clear();
+    this.#warned.add(message);
+    if (this.#options.onWarning) this.#options.onWarning({ code, message });
+    else console.warn(`[mcp-elements] ${message}`);
+  }
+
   #context(signal?: AbortSignal): FlowContext {
     const o = this.#options;
     return {
       fetch: this.#rawFetch,
+      warn: (code, message) => this.#warn(code, message),
       resourceUrl: this.resourceUrl,
       ...(this.redirectUri !== undefined ? { redirectUri: this.redirectUri } : {}),
       storage: this.#storage,

@@ -52,7 +52,7 @@ function parseBody(text: string, type: string | undefined): Record<string, any> 
 
 
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -323,6 +323,8 @@ export interface ProtectedServerOptions {
   dpop?: boolean;
   /** Require this DPoP nonce on MCP requests. */
   dpopNonce?: string;
+  /** Writes the 401 challenge itself (one `WWW-Authenticate` header per array item), as sloppy servers do. */
+  challengeHeader?: (facts: { prmUrl: string; error?: string }) => string | string[];
 }
 
 export interface ProtectedServer {
@@ -368,7 +370,8 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
       ...(options.hint !== false ? [`resource_metadata="${prmUrl}"`] : []),
       ...(options.challengeScope ? [`scope="${options.challengeScope}"`] : []),
     ];
-    const challenge = (extra: string[] = []) => `${scheme} ${[...extra, ...params].join(', ')}`.trim();
+    const challenge = (extra: string[] = []): string | string[] =>
+      options.challengeHeader ? options.challengeHeader({ prmUrl, ...(extra.length ? { error: 'invalid_token' } : {}) }) : `${scheme} ${[...extra, ...params].join(', ')}`.trim();
     const auth = req.headers.authorization ?? '';
     const [given, value] = auth.split(' ');
     if (!value || given!.toLowerCase() !== scheme.toLowerCase()) return json(res, 401, { error: 'unauthorized' }, { 'WWW-Authenticate': challenge() });
