@@ -65,6 +65,8 @@ export interface ClientIdentity {
   source: 'pre-registered' | 'metadata-document' | 'dynamic-registration';
   /** The authorization server it belongs to (registrations are never used with another). */
   issuer?: string;
+  /** The redirect URI a dynamic registration was made with (its storage key). */
+  redirectUri?: string;
 }
 
 /** Tokens for one resource at one authorization server. */
@@ -99,6 +101,8 @@ export interface PendingAuthorization {
   createdAt: number;
   /** The MCP endpoint this authorization is for. */
   resourceUrl: string;
+  /** The client was registered for this very authorization (a refusal then is not a stale registration). */
+  clientFresh?: boolean;
 }
 
 /** What the flow needs from the OAuth layer. */
@@ -412,9 +416,10 @@ export function authMethodFor(as: AuthorizationServerMetadata, hasSecret: boolea
  * server, else Dynamic Client Registration. Registrations are stored per issuer
  * and never used with another server ("Authorization Server Binding").
  *
+ * @returns the identity, and whether it was registered just now (`fresh`).
  * @throws McpAuthError `client_mismatch`, `no_client`, `registration_failed`, `network`.
  */
-export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMetadata): Promise<ClientIdentity> {
+export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMetadata): Promise<{ client: ClientIdentity; fresh: boolean }> {
   if (ctx.clientId) {
     if (ctx.clientIssuer !== undefined && ctx.clientIssuer !== as.issuer) {
       throw new McpAuthError(
@@ -423,24 +428,25 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
         { url: as.issuer, clientIssuer: ctx.clientIssuer },
       );
     }
-    return {
+    const client: ClientIdentity = {
       clientId: ctx.clientId,
       ...(ctx.clientSecret !== undefined ? { clientSecret: ctx.clientSecret } : {}),
       authMethod: ctx.tokenEndpointAuthMethod ?? authMethodFor(as, ctx.clientSecret !== undefined),
       source: 'pre-registered',
       issuer: as.issuer,
     };
+    return { client, fresh: false };
   }
   if (ctx.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
     // CIMD ids are portable across authorization servers: nothing to store.
-    return { clientId: ctx.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' };
+    return { client: { clientId: ctx.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' }, fresh: false };
   }
   const redirectUri = ctx.redirectUri;
   if (!redirectUri) throw new McpAuthError('no_client', `No redirect URI is configured, so no client can be registered at ${as.issuer}; configure a redirectUri or a grant`, { url: as.issuer });
   const key = storageKeys.client(as.issuer, redirectUri);
   const stored = (await ctx.storage.get(key)) as (ClientIdentity & { secretExpiresAt?: number }) | undefined;
   if (stored && stored.issuer === as.issuer && typeof stored.clientId === 'string' && !(stored.secretExpiresAt && stored.secretExpiresAt < Date.now())) {
-    return stored;
+    return { client: stored, fresh: false };
   }
   if (!as.registration_endpoint) {
     throw new McpAuthError(
@@ -451,7 +457,22 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
   }
   const identity = await register(ctx, as, redirectUri);
   await ctx.storage.set(key, identity);
-  return identity;
+  return { client: identity, fresh: true };
+}
+
+/** Forgets a stored dynamic registration (the server refused it), so the next authorization registers anew. */
+export async function forgetRegistration(storage: AuthStorage, client: ClientIdentity, redirectUri?: string): Promise<void> {
+  const registeredWith = client.redirectUri ?? redirectUri;
+  if (client.source === 'dynamic-registration' && client.issuer && registeredWith) await storage.delete(storageKeys.client(client.issuer, registeredWith));
+}
+
+/**
+ * Whether a token endpoint failure says the client itself was refused
+ * (RFC 6749 §5.2 `invalid_client`, or a bare 401), not the grant.
+ */
+export function isInvalidClient(error: unknown): error is McpAuthError {
+  if (!McpAuthError.isInstance(error) || (error.reason !== 'token_failed' && error.reason !== 'refresh_failed')) return false;
+  return error.data.oauthError === 'invalid_client' || (error.data.status === 401 && error.data.oauthError === undefined);
 }
 
 /** Dynamic Client Registration (RFC 7591; spec: client-registration "Dynamic Client Registration"). */
@@ -483,15 +504,42 @@ async function register(ctx: FlowContext, as: AuthorizationServerMetadata, redir
       { url, endpoint: 'registration endpoint', status: result.status, ...oauthErrorFields(doc) },
     );
   }
-  const method = typeof doc.token_endpoint_auth_method === 'string' ? (doc.token_endpoint_auth_method as TokenEndpointAuthMethod) : requested;
-  const secret = typeof doc.client_secret === 'string' ? doc.client_secret : undefined;
+  const clientId = doc.client_id;
+  const secret = typeof doc.client_secret === 'string' && doc.client_secret !== '' ? doc.client_secret : undefined;
+  const refuse = (why: string) =>
+    new McpAuthError('registration_failed', `Dynamic client registration at ${url} ${why}; no client can be used with ${as.issuer}`, {
+      url,
+      endpoint: 'registration endpoint',
+      status: result.status,
+      clientId,
+    });
+  // RFC 7591 §3.2.1: the response states what was registered. Omitted, the method is
+  // client_secret_basic (§2) — or, with no secret issued at all, a public client.
+  let method = doc.token_endpoint_auth_method;
+  if (method === undefined) {
+    method = secret === undefined ? 'none' : !as.token_endpoint_auth_methods_supported || as.token_endpoint_auth_methods_supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+    if (secret !== undefined) {
+      ctx.warn?.(
+        'registration-method-missing',
+        `The registration at ${url} issued a client_secret without token_endpoint_auth_method (RFC 7591 §3.2.1); the secret is sent with ${method as string}${method === 'client_secret_basic' ? ', the RFC 7591 default' : ', the only secret method the server lists'}`,
+      );
+    }
+  }
+  if (method !== 'none' && method !== 'client_secret_basic' && method !== 'client_secret_post') {
+    throw refuse(`registered the client ${clientId} with token_endpoint_auth_method ${JSON.stringify(method)}, which this client cannot use (it can use none, client_secret_basic and client_secret_post)`);
+  }
+  if (method !== 'none' && secret === undefined) throw refuse(`registered the client ${clientId} for ${method} but issued no client_secret`);
+  if (method === 'none' && secret !== undefined) {
+    ctx.warn?.('registration-stray-secret', `The registration at ${url} made ${clientId} a public client (token_endpoint_auth_method none) but also issued a client_secret; the secret is not used`);
+  }
   const expires = typeof doc.client_secret_expires_at === 'number' && doc.client_secret_expires_at > 0 ? doc.client_secret_expires_at * 1000 : undefined;
   return {
-    clientId: doc.client_id,
-    ...(secret !== undefined && method !== 'none' ? { clientSecret: secret } : {}),
-    authMethod: method === 'none' || secret === undefined ? 'none' : method,
+    clientId,
+    ...(method !== 'none' ? { clientSecret: secret } : {}),
+    authMethod: method,
     source: 'dynamic-registration',
     issuer: as.issuer,
+    redirectUri,
     ...(expires ? { secretExpiresAt: expires } : {}),
   };
 }

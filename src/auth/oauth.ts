@@ -196,6 +196,8 @@ export class OAuth {
   #authorizing: Promise<void> | undefined;
   #refreshing: Promise<TokenSet | undefined> | undefined;
   readonly #warned = new Set<string>();
+  /** Per issuer: why no client can get tokens there (a refused fresh or configured client). Ends every later attempt before any sign-in. */
+  readonly #rejected = new Map<string, McpAuthError>();
   /** Scopes a blocked authorization needed, and its challenge: `signIn()` continues with them. */
   #wanted: { scopes: string[]; challenge?: AuthChallenge } = { scopes: [] };
   readonly #loaded: Promise<void>;
@@ -546,51 +548,77 @@ export class OAuth {
         const { tokens, client } = await requestGrant(ctx, { grant, as, resource: prm.resource, scopes: selected, clientIssuer: this.#options.clientIssuer });
         return await this.#adopt({ issuer: as.issuer, resource: prm.resource, prmUrl, as, client, scopes: selected, grantId: randomToken(12), dpop: false }, tokens);
       }
-      const client = await flow.resolveClient(ctx, as);
-      const dpopKey = this.#wantsDpop(challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
-      const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri!, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
-      // Persisted before leaving, so a full-page redirect can finish after the return.
-      await this.#storage.set(storageKeys.pending(pending.state), pending);
-      if (!this.#opener) {
-        throw new McpAuthError('needs_user_gesture', `${this.resourceUrl.href} requires authorization, but no openAuthorizationUrl is configured to show the authorization page`, {
-          url: this.resourceUrl.href,
-          scopes: selected,
-        });
-      }
-      let callback: string | URL;
-      try {
-        callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: this.redirectUri!, signal, interactive: input.interactive }), signal);
-      } catch (error) {
-        await this.#storage.delete(storageKeys.pending(pending.state));
-        if (timeout.aborted && !McpAuthError.isInstance(error)) {
-          throw new McpAuthError('timeout', `The authorization at ${as.issuer} did not complete within ${timeoutMs} ms`, { url: as.authorization_endpoint!, endpoint: 'authorization' });
+      // A stored registration the token endpoint refuses is replaced once (see #finish); never more.
+      for (let attempt = 0; ; attempt++) {
+        const rejected = this.#rejected.get(as.issuer);
+        if (rejected) throw rejected;
+        const { client, fresh } = await flow.resolveClient(ctx, as);
+        const dpopKey = this.#wantsDpop(challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
+        const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri!, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
+        if (fresh) pending.clientFresh = true;
+        // Persisted before leaving, so a full-page redirect can finish after the return.
+        await this.#storage.set(storageKeys.pending(pending.state), pending);
+        if (!this.#opener) {
+          throw new McpAuthError('needs_user_gesture', `${this.resourceUrl.href} requires authorization, but no openAuthorizationUrl is configured to show the authorization page`, {
+            url: this.resourceUrl.href,
+            scopes: selected,
+          });
         }
-        if (signal.aborted && !McpAuthError.isInstance(error)) {
-          throw new McpAuthError('cancelled', `The authorization at ${as.issuer} was cancelled`, { url: as.authorization_endpoint!, endpoint: 'authorization' }, { cause: error });
+        let callback: string | URL;
+        try {
+          callback = await untilAborted(this.#opener.open(url, { state: pending.state, redirectUri: pending.redirectUri, signal, interactive: input.interactive }), signal);
+        } catch (error) {
+          await this.#storage.delete(storageKeys.pending(pending.state));
+          if (timeout.aborted && !McpAuthError.isInstance(error)) {
+            throw new McpAuthError('timeout', `The authorization at ${as.issuer} did not complete within ${timeoutMs} ms`, { url: as.authorization_endpoint!, endpoint: 'authorization' });
+          }
+          if (signal.aborted && !McpAuthError.isInstance(error)) {
+            throw new McpAuthError('cancelled', `The authorization at ${as.issuer} was cancelled`, { url: as.authorization_endpoint!, endpoint: 'authorization' }, { cause: error });
+          }
+          throw error;
         }
-        throw error;
+        try {
+          await this.#finish(flow, pending, callback, ctx);
+          return;
+        } catch (error) {
+          if (attempt === 0 && McpAuthError.isInstance(error) && error.data.registrationDiscarded === true) continue;
+          throw error;
+        }
       }
-      await this.#finish(flow, pending, callback, ctx);
     } catch (error) {
       const failure = asAuthError(error, this.resourceUrl.href);
       if (failure.reason === 'needs_user_gesture') {
         this.#wanted = { scopes, challenge };
         throw this.#fail(failure, 'needs_sign_in');
       }
-      throw this.#fail(failure, this.#tokens ? 'signed_in' : previousStatus === 'needs_sign_in' ? 'needs_sign_in' : 'signed_out');
+      // A refused client cannot be helped by signing in: no Sign in button for it.
+      const hopeless = [...this.#rejected.values()].includes(failure);
+      throw this.#fail(failure, this.#tokens ? 'signed_in' : previousStatus === 'needs_sign_in' && !hopeless ? 'needs_sign_in' : 'signed_out');
     } finally {
       // Also when prepare() opened a window but the flow failed before showing it.
       this.#opener?.done?.();
     }
   }
 
-  /** Checks the callback, redeems the code, stores the grant. */
+  /**
+   * Checks the callback, redeems the code, stores the grant. When the token
+   * endpoint refuses the client itself (`invalid_client`), a stored dynamic
+   * registration is forgotten (`data.registrationDiscarded`: registering again
+   * may help); a fresh registration or a configured client is remembered as
+   * refused, so later attempts stop before sending anyone to sign in.
+   */
   async #finish(flow: Flow, pending: PendingAuthorization, callback: string | URL, ctx: FlowContext): Promise<void> {
     try {
       const code = flow.checkCallback(pending, callback);
       const dpopKey = pending.dpop ? await this.#dpopKey(pending.issuer, pending.resource, false) : undefined;
       if (pending.dpop && !dpopKey) throw new McpAuthError('dpop_failed', `The DPoP key of this authorization is gone`, { url: pending.as.token_endpoint });
-      const tokens = await flow.redeemCode(ctx, pending, code, dpopKey);
+      let tokens: TokenSet;
+      try {
+        tokens = await flow.redeemCode(ctx, pending, code, dpopKey);
+      } catch (error) {
+        if (flow.isInvalidClient(error)) throw await this.#clientRefused(flow, pending, error);
+        throw error;
+      }
       const binding: Binding = {
         issuer: pending.issuer,
         resource: pending.resource,
@@ -605,6 +633,34 @@ export class OAuth {
     } finally {
       await this.#storage.delete(storageKeys.pending(pending.state));
     }
+  }
+
+  /** The error to report after `invalid_client` at the token endpoint (see {@link #finish}). */
+  async #clientRefused(flow: Flow, pending: PendingAuthorization, error: McpAuthError): Promise<McpAuthError> {
+    const { client, issuer } = pending;
+    const data = { ...error.data, url: pending.as.token_endpoint, endpoint: 'token endpoint', clientId: client.clientId };
+    if (client.source === 'dynamic-registration') {
+      await flow.forgetRegistration(this.#storage, client, pending.redirectUri);
+      if (!pending.clientFresh) {
+        return new McpAuthError('token_failed', `The token endpoint ${pending.as.token_endpoint} no longer accepts the stored client ${client.clientId} (invalid_client); the registration was discarded and the next authorization registers again`, { ...data, registrationDiscarded: true }, { cause: error });
+      }
+    }
+    const stop =
+      client.source === 'dynamic-registration'
+        ? new McpAuthError(
+            'registration_failed',
+            `The token endpoint ${pending.as.token_endpoint} refused the client ${client.clientId} that ${issuer} had just registered (invalid_client${error.data.oauthErrorDescription ? `: ${error.data.oauthErrorDescription}` : ''}). Signing in again would fail the same way, so it is not offered; the server needs a pre-registered clientId instead`,
+            data,
+            { cause: error },
+          )
+        : new McpAuthError(
+            'token_failed',
+            `The token endpoint ${pending.as.token_endpoint} refused the client ${client.clientId} (invalid_client${error.data.oauthErrorDescription ? `: ${error.data.oauthErrorDescription}` : ''}); check its clientId, clientSecret and tokenEndpointAuthMethod. Signing in again would fail the same way, so it is not offered`,
+            data,
+            { cause: error },
+          );
+    this.#rejected.set(issuer, stop);
+    return stop;
   }
 
   /** Stores a new grant's tokens and announces them. */
@@ -639,7 +695,9 @@ export class OAuth {
         return next;
       } catch (error) {
         if (McpAuthError.isInstance(error) && error.reason === 'refresh_failed') {
-          // The grant is gone (expired, revoked, rotated away): a new sign-in is needed.
+          // The grant is gone (expired, revoked, rotated away): a new sign-in is needed —
+          // with a new registration if the server no longer knows ours.
+          if (flow.isInvalidClient(error)) await flow.forgetRegistration(this.#storage, binding.client, this.redirectUri);
           this.#tokens = undefined;
           await this.#storage.delete(key);
           this.#lastError = error;

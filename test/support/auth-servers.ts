@@ -101,8 +101,15 @@ export interface AuthServerOptions {
   registration?: boolean;
   /** Refuse DCR with this OAuth error. */
   registrationError?: string;
-  /** `token_endpoint_auth_methods_supported`; default `['none']`. */
-  authMethods?: string[];
+  /** `token_endpoint_auth_methods_supported`; default `['none']`; `null` omits the field (RFC 8414 default: client_secret_basic). */
+  authMethods?: string[] | null;
+  /**
+   * The registration response to send instead of the default one (which
+   * registers what was asked for). The server then holds the client to what the
+   * response says: its `token_endpoint_auth_method`, or RFC 7591's default
+   * `client_secret_basic` when a secret comes without one.
+   */
+  registrationReply?: (request: Record<string, any>, serial: number) => Record<string, unknown>;
   /** Advertise CIMD support. */
   cimd?: boolean;
   /** AS `scopes_supported`. */
@@ -145,6 +152,10 @@ export interface AuthServer {
   refreshTokens: Map<string, { scopes: string[]; resource: string; clientId: string }>;
   revoked: string[];
   options: AuthServerOptions;
+  /** Registered clients by id: their secret and token endpoint auth method. */
+  clients: Map<string, { secret?: string; method: string }>;
+  /** Forgets a registration (an expired or deleted client): its token requests get 401 invalid_client from now on. */
+  dropClient(clientId: string): void;
   count(path: string): number;
   close(): Promise<void>;
 }
@@ -156,6 +167,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
   const refreshTokens = new Map<string, { scopes: string[]; resource: string; clientId: string }>();
   const codes = new Map<string, { challenge: string; clientId: string; redirectUri: string; resource: string; scopes: string[]; dpopJkt?: string }>();
   const clients = new Map<string, { secret?: string; method: string }>();
+  const dropped = new Set<string>();
   const revoked: string[] = [];
   let serial = 0;
   const server = createServer();
@@ -185,7 +197,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
         grant_types_supported: ['authorization_code', 'refresh_token'],
         ...(options.codeChallengeMethods !== null ? { code_challenge_methods_supported: options.codeChallengeMethods ?? ['S256'] } : {}),
         authorization_response_iss_parameter_supported: options.issSupported ?? true,
-        token_endpoint_auth_methods_supported: options.authMethods ?? ['none'],
+        ...(options.authMethods !== null ? { token_endpoint_auth_methods_supported: options.authMethods ?? ['none'] } : {}),
         ...(options.cimd ? { client_id_metadata_document_supported: true } : {}),
         ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
         ...(options.dpop ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
@@ -193,6 +205,13 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     }
     if (req.method === 'POST' && url.pathname === `${path}/register`) {
       if (options.registrationError) return json(res, 400, { error: options.registrationError, error_description: 'registration refused by the test server' });
+      if (options.registrationReply) {
+        const reply = options.registrationReply(body, ++serial);
+        const secret = typeof reply.client_secret === 'string' ? reply.client_secret : undefined;
+        const method = typeof reply.token_endpoint_auth_method === 'string' ? reply.token_endpoint_auth_method : secret !== undefined ? 'client_secret_basic' : 'none';
+        clients.set(String(reply.client_id), { ...(secret !== undefined ? { secret } : {}), method });
+        return json(res, 201, reply);
+      }
       const clientId = `${options.clientPrefix ?? 'client'}-${++serial}`;
       const method = String(body.token_endpoint_auth_method ?? 'client_secret_basic');
       const secret = method === 'none' ? undefined : `secret-${serial}`;
@@ -233,14 +252,30 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
       return;
     }
     if (req.method === 'POST' && url.pathname === `${path}/token`) {
-      // Client authentication.
+      // Client authentication (RFC 6749 §2.3), strict: exactly one method, the one registered.
       let clientId = String(body.client_id ?? '');
-      const basic = req.headers.authorization;
-      if (basic?.startsWith('Basic ')) {
-        const [id, secret] = Buffer.from(basic.slice(6), 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
-        const client = clients.get(id!);
-        if (client && client.secret !== secret) return json(res, 401, { error: 'invalid_client' });
+      const basic = req.headers.authorization?.startsWith('Basic ') ? req.headers.authorization.slice(6) : undefined;
+      let basicSecret: string | undefined;
+      if (basic !== undefined) {
+        const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+        if (body.client_id !== undefined && body.client_id !== id) return json(res, 400, { error: 'invalid_request', error_description: 'client_id in the body differs from the Basic credentials' });
         clientId = id!;
+        basicSecret = secret;
+      }
+      const methodsUsed = [basic !== undefined, body.client_secret !== undefined, body.client_assertion !== undefined].filter(Boolean).length;
+      if (methodsUsed > 1) return json(res, 400, { error: 'invalid_request', error_description: 'more than one client authentication method' });
+      if (dropped.has(clientId)) return json(res, 401, { error: 'invalid_client', error_description: 'unknown client' });
+      const registered = clients.get(clientId);
+      if (registered) {
+        const ok =
+          registered.method === 'none'
+            ? methodsUsed === 0
+            : registered.method === 'client_secret_basic'
+              ? basicSecret !== undefined && basicSecret === registered.secret
+              : registered.method === 'client_secret_post'
+                ? body.client_secret !== undefined && body.client_secret === registered.secret
+                : false;
+        if (!ok) return json(res, 401, { error: 'invalid_client', error_description: `client authentication does not match the registered ${registered.method}` });
       }
       let jkt: string | undefined;
       if (options.dpop) {
@@ -295,6 +330,8 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     refreshTokens,
     revoked,
     options,
+    clients,
+    dropClient: (clientId) => void dropped.add(clientId),
     count: (p) => requests.filter((r) => r.path === p).length,
     close: () => close(server),
   };

@@ -204,7 +204,7 @@ export async function startOidcGrantServer(options: { resource: () => string; cl
     requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: {} });
     callback(req, res);
   });
-  const authServer = { origin: issuer, issuer, requests, tokens, refreshTokens: new Map(), revoked: [], options: {}, count: (p: string) => requests.filter((r) => r.path === p).length, close: () => close(http) } satisfies AuthServer;
+  const authServer = { origin: issuer, issuer, requests, tokens, refreshTokens: new Map(), revoked: [], options: {}, clients: new Map(), dropClient: () => {}, count: (p: string) => requests.filter((r) => r.path === p).length, close: () => close(http) } satisfies AuthServer;
   return { issuer, authServer, requests, grants, close: () => close(http) };
 }
 
@@ -316,6 +316,8 @@ export async function startJwtGrantServers(options: { accessTokenTtl?: number } 
     refreshTokens: new Map(),
     revoked: [],
     options: {},
+    clients: new Map(),
+    dropClient: () => {},
     count: (p: string) => asRequests.filter((r) => r.path === p).length,
     close: () => close(asHttp),
   } satisfies AuthServer;
