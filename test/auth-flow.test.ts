@@ -52,18 +52,21 @@ describe('the authorization code flow', () => {
       'POST /token',
     ]);
     const [, registration, authorize, token] = as.requests;
+    // The redirect URI names the issuer (per-issuer redirect URIs, RFC 9700 §4.4.2).
+    const redirect = registration!.body.redirect_uris[0];
+    expect(redirect).toBe(`${REDIRECT}?mcp_as=${(await sha256(as.issuer)).slice(0, 16)}`);
     expect(registration!.body).toMatchObject({
-      redirect_uris: [REDIRECT],
+      redirect_uris: [redirect],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       application_type: 'native', // a localhost redirect URI
     });
     const q = authorize!.query;
-    expect(q).toMatchObject({ response_type: 'code', client_id: 'client-1', redirect_uri: REDIRECT, code_challenge_method: 'S256', resource: rs.url, scope: 'mcp:read' });
+    expect(q).toMatchObject({ response_type: 'code', client_id: 'client-1', redirect_uri: redirect, code_challenge_method: 'S256', resource: rs.url, scope: 'mcp:read' });
     expect(q.state).toMatch(/^[\w-]{32}$/);
     expect(q.code_challenge).toBe(await sha256(token!.body.code_verifier));
-    expect(token!.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: REDIRECT, resource: rs.url, client_id: 'client-1' });
+    expect(token!.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: redirect, resource: rs.url, client_id: 'client-1' });
 
     // The first POST went without a token; every later one with it.
     const posts = mcpPosts(rs);
@@ -217,6 +220,103 @@ describe('the authorization response (RFC 9207)', () => {
     const error = await authError(client.listTools());
     expect(error.reason).toBe('state_mismatch');
     expect(as.count('/token')).toBe(0);
+  });
+});
+
+/**
+ * Regression: OAuth mix-up without `iss` (RFC 9700 §4.4). The attacker's
+ * authorization server, asked to authorize, relays the user to an honest one
+ * that sends no `iss`; the honest code came back with the attacker's flow
+ * state and was sent to the attacker's token endpoint, with the PKCE verifier.
+ * With per-issuer redirect URIs the honest server can only send its response
+ * to its own redirect URI, which the attacker's flow does not accept.
+ */
+describe('OAuth mix-up without iss: per-issuer redirect URIs', () => {
+  async function mixUp(relayRedirect: 'honest' | 'attacker') {
+    const honest = await startAuthServer({ iss: 'omit', issSupported: false, clientPrefix: 'honest-client' });
+    const honestRs = await startProtectedServer({ authorizationServers: () => [honest.issuer], authServer: honest });
+    const relay: { to?: (q: URLSearchParams) => string } = {};
+    const attacker = await startAuthServer({ iss: 'omit', issSupported: false, clientPrefix: 'attacker-client', authorizeRelay: (q) => relay.to!(q) });
+    const attackerRs = await startProtectedServer({ authorizationServers: () => [attacker.issuer], authServer: attacker });
+    cleanups.push(() => honest.close(), () => honestRs.close(), () => attacker.close(), () => attackerRs.close());
+    const storage = new MemoryAuthStorage();
+    const connect = (rs: ProtectedServer) => {
+      const auth = createOAuth({ resourceUrl: rs.url, redirectUri: REDIRECT, storage, openAuthorizationUrl: followRedirects() });
+      const client = new McpClient(rs.url, { fetch: auth.fetch, authContext: auth.authContext, onWarning: () => {} });
+      cleanups.push(() => client.close());
+      return client;
+    };
+    // The user has used the honest server: the app is registered there.
+    await connect(honestRs).listTools();
+    const honestRegistration = honest.requests.find((r) => r.path === '/register')!.body;
+    // The attacker relays our authorization request to the honest server, with our state and PKCE challenge.
+    relay.to = (q) => {
+      const url = new URL(`${honest.issuer}/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: [...honest.clients.keys()][0]!,
+        redirect_uri: relayRedirect === 'honest' ? honestRegistration.redirect_uris[0] : q.get('redirect_uri')!,
+        state: q.get('state')!,
+        code_challenge: q.get('code_challenge')!,
+        code_challenge_method: 'S256',
+        resource: honestRs.url,
+      }).toString();
+      return url.href;
+    };
+    const error = await authError(connect(attackerRs).listTools());
+    return { honest, attacker, error };
+  }
+
+  test("relayed with the honest server's redirect URI: the response does not complete the attacker's flow", async () => {
+    const { honest, attacker, error } = await mixUp('honest');
+    // The honest server did issue a code (two authorizations there, the second relayed)…
+    expect(honest.count('/authorize')).toBe(2);
+    // …but it never reached the attacker's token endpoint.
+    expect(attacker.count('/token')).toBe(0);
+    expect(error.reason).toBe('iss_mismatch');
+    expect(error.message).toMatch(/redirect URI/);
+  });
+
+  test("relayed with the attacker's redirect URI: the honest server refuses it, so no code exists", async () => {
+    const { honest, attacker, error } = await mixUp('attacker');
+    expect(honest.count('/token')).toBe(1); // only the user's own sign-in
+    expect(attacker.count('/token')).toBe(0);
+    expect(error.reason).toBe('needs_user_gesture'); // the honest server showed an error page instead of redirecting
+  });
+
+  test('each issuer gets its own redirect URI, registered and used for the whole flow', async () => {
+    const { as, client } = await setup();
+    await client.listTools();
+    const registered = as.requests.find((r) => r.path === '/register')!.body.redirect_uris;
+    const authorize = as.requests.find((r) => r.path === '/authorize')!.query;
+    const token = as.requests.find((r) => r.path === '/token')!.body;
+    expect(registered).toHaveLength(1);
+    const uri = new URL(registered[0]);
+    expect(`${uri.origin}${uri.pathname}`).toBe(REDIRECT);
+    expect(uri.searchParams.get('mcp_as')).toMatch(/^[\w-]{16}$/);
+    expect(authorize.redirect_uri).toBe(registered[0]);
+    expect(token.redirect_uri).toBe(registered[0]);
+    const elsewhere = await setup({ as: { issuerPath: '/tenant-b' } });
+    await elsewhere.client.listTools();
+    expect(elsewhere.as.requests.find((r) => r.path === '/tenant-b/register')!.body.redirect_uris[0]).not.toBe(registered[0]);
+  });
+
+  test.each([
+    ['another issuer\'s tag', `${REDIRECT}?mcp_as=AAAAAAAAAAAAAAAA&code=c&state=s1`, `${REDIRECT}?mcp_as=BBBBBBBBBBBBBBBB`],
+    ['a tag where the flow has none (a pre-registered or CIMD client)', `${REDIRECT}?mcp_as=AAAAAAAAAAAAAAAA&code=c&state=s1`, REDIRECT],
+    ['no tag where the flow has one', `${REDIRECT}?code=c&state=s1`, `${REDIRECT}?mcp_as=BBBBBBBBBBBBBBBB`],
+    ['a query parameter of the redirect URI lost', `${REDIRECT}?code=c&state=s1`, `${REDIRECT}?tenant=7`],
+  ])('a response at the wrong redirect URI is refused before its code is looked at: %s', async (_name, callback, redirectUri) => {
+    const { checkCallback } = await import('../src/auth/flow.js');
+    const pending = { state: 's1', redirectUri, issuer: 'https://as.example.test', issParameterSupported: false, as: { issuer: 'https://as.example.test', token_endpoint: 'https://as.example.test/token' } } as never;
+    expect(() => checkCallback(pending, callback)).toThrow(/another authorization server/);
+    expect(checkCallback({ ...(pending as object), redirectUri: callback.replace(/[?&]code=.*$/, '') } as never, callback)).toBe('c');
+  });
+
+  test('perIssuerRedirectUri: false registers the redirect URI as configured', async () => {
+    const { as, client } = await setup({ oauth: { perIssuerRedirectUri: false } });
+    await client.listTools();
+    expect(as.requests.find((r) => r.path === '/register')!.body.redirect_uris).toEqual([REDIRECT]);
   });
 });
 

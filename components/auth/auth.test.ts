@@ -127,6 +127,10 @@ describe('redirect mode', () => {
     const before = createOAuth({ resourceUrl: serverUrl, redirectUri, storage, openAuthorizationUrl: redirectAuthorization({ navigate: (href) => (leftFor = href) }) });
     void before.signIn().catch(() => {});
     await expect.poll(() => leftFor, { timeout: 10_000 }).toBeDefined();
+    // The flow uses this issuer's own redirect URI (mix-up defence, RFC 9700 §4.4.2); the callback page keeps its query.
+    const flowRedirect = new URL(new URL(leftFor!).searchParams.get('redirect_uri')!);
+    expect(`${flowRedirect.origin}${flowRedirect.pathname}`).toBe(redirectUri);
+    expect(flowRedirect.searchParams.get('mcp_as')).toMatch(/^[\w-]{16}$/);
 
     // Stand in for the page's trip: the authorization server sends the browser to the redirect URI.
     const channel = new BroadcastChannel(DEFAULT_CHANNEL);

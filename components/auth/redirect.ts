@@ -29,7 +29,8 @@ export function redirectAuthorization(options: { navigate?: (url: string) => voi
   };
 }
 
-const RESPONSE_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'error_uri', 'session_state'];
+// mcp_as names the issuer in a per-issuer redirect URI (src/auth/flow.ts issuerRedirectUri).
+const RESPONSE_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'error_uri', 'session_state', 'mcp_as'];
 
 /**
  * Call when the app loads: if this page is the return from the authorization

@@ -123,6 +123,8 @@ export interface FlowContext {
   clientName: string;
   applicationType?: 'web' | 'native';
   signal?: AbortSignal;
+  /** Register (and use) a redirect URI that names the issuer (default true; see {@link issuerRedirectUri}). */
+  perIssuerRedirectUri?: boolean;
   /** Developer warnings about tolerated server faults (the OAuth layer's `onWarning`). */
   warn?: (code: string, message: string) => void;
 }
@@ -441,8 +443,8 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
     // CIMD ids are portable across authorization servers: nothing to store.
     return { client: { clientId: ctx.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' }, fresh: false };
   }
-  const redirectUri = ctx.redirectUri;
-  if (!redirectUri) throw new McpAuthError('no_client', `No redirect URI is configured, so no client can be registered at ${as.issuer}; configure a redirectUri or a grant`, { url: as.issuer });
+  if (!ctx.redirectUri) throw new McpAuthError('no_client', `No redirect URI is configured, so no client can be registered at ${as.issuer}; configure a redirectUri or a grant`, { url: as.issuer });
+  const redirectUri = ctx.perIssuerRedirectUri === false ? ctx.redirectUri : await issuerRedirectUri(ctx.redirectUri, as.issuer);
   const key = storageKeys.client(as.issuer, redirectUri);
   const stored = (await ctx.storage.get(key)) as (ClientIdentity & { secretExpiresAt?: number }) | undefined;
   if (stored && stored.issuer === as.issuer && typeof stored.clientId === 'string' && !(stored.secretExpiresAt && stored.secretExpiresAt < Date.now())) {
@@ -458,6 +460,25 @@ export async function resolveClient(ctx: FlowContext, as: AuthorizationServerMet
   const identity = await register(ctx, as, redirectUri);
   await ctx.storage.set(key, identity);
   return { client: identity, fresh: true };
+}
+
+/** The query parameter that names the issuer in a per-issuer redirect URI. */
+export const ISSUER_REDIRECT_PARAM = 'mcp_as';
+
+/**
+ * The redirect URI for flows with `issuer` (RFC 9700 §4.4.2, per-issuer
+ * redirect URIs): the configured one plus `mcp_as=<tag>`, the tag being the
+ * first 16 characters of the base64url SHA-256 of the issuer. Registered with
+ * that issuer only, so a response it sends can only arrive where its own flows
+ * expect it; {@link checkCallback} refuses a response at another issuer's URI
+ * even when it carries no `iss`. Query parameters the configured URI already
+ * has are kept as they are (RFC 6749 §3.1.2).
+ */
+export async function issuerRedirectUri(redirectUri: string, issuer: string): Promise<string> {
+  const url = new URL(redirectUri);
+  const tag = `${ISSUER_REDIRECT_PARAM}=${(await sha256base64url(issuer)).slice(0, 16)}`;
+  url.search = url.search ? `${url.search}&${tag}` : `?${tag}`;
+  return url.href;
 }
 
 /** Forgets a stored dynamic registration (the server refused it), so the next authorization registers anew. */
@@ -583,13 +604,15 @@ export async function prepareAuthorization(input: {
   scopes: string[];
   dpopKey?: DpopKeyPair;
 }): Promise<{ url: URL; pending: PendingAuthorization }> {
+  // A dynamic registration brings its own (per-issuer) redirect URI; other clients use the configured one.
+  const redirectUri = input.client.redirectUri ?? input.redirectUri;
   const state = randomToken(24);
   const codeVerifier = randomToken(32);
   const url = new URL(input.as.authorization_endpoint!);
   const params = url.searchParams;
   params.set('response_type', 'code');
   params.set('client_id', input.client.clientId);
-  params.set('redirect_uri', input.redirectUri);
+  params.set('redirect_uri', redirectUri);
   params.set('code_challenge', await sha256base64url(codeVerifier));
   params.set('code_challenge_method', 'S256');
   params.set('state', state);
@@ -601,7 +624,7 @@ export async function prepareAuthorization(input: {
     pending: {
       state,
       codeVerifier,
-      redirectUri: input.redirectUri,
+      redirectUri,
       issuer: input.as.issuer,
       issParameterSupported: input.as.authorization_response_iss_parameter_supported === true,
       as: input.as,
@@ -624,10 +647,12 @@ export function callbackParams(callback: URL): URLSearchParams {
 
 /**
  * Checks the authorization response and returns its code (spec: basic/authorization
- * "Authorization Response Validation"): `state` must match; a present `iss` must
- * equal the recorded issuer by plain string comparison, and an absent one is
- * refused when the server promised it — all before any `error` in the response is
- * looked at or shown.
+ * "Authorization Response Validation"): `state` must match; the response must
+ * have arrived at the redirect URI of this flow, per-issuer tag included
+ * (RFC 9700 §4.4.2: mix-up defence that works without `iss`); a present `iss`
+ * must equal the recorded issuer by plain string comparison, and an absent one
+ * is refused when the server promised it — all before any `error` in the
+ * response is looked at or shown.
  *
  * @throws McpAuthError `state_mismatch`, `iss_mismatch`, `authorization_error`, `invalid_response`.
  */
@@ -641,6 +666,18 @@ export function checkCallback(pending: PendingAuthorization, callbackUrl: string
       url: where,
       endpoint: 'authorization',
     });
+  }
+  const expected = new URL(pending.redirectUri);
+  let arrived = callback.origin === expected.origin && callback.pathname === expected.pathname && callback.searchParams.get(ISSUER_REDIRECT_PARAM) === expected.searchParams.get(ISSUER_REDIRECT_PARAM);
+  expected.searchParams.forEach((value, name) => {
+    arrived &&= callback.searchParams.getAll(name).includes(value);
+  });
+  if (!arrived) {
+    throw new McpAuthError(
+      'iss_mismatch',
+      `The authorization response arrived at ${where}${callback.searchParams.has(ISSUER_REDIRECT_PARAM) ? ` (${ISSUER_REDIRECT_PARAM}=${callback.searchParams.get(ISSUER_REDIRECT_PARAM)})` : ''}, not at the redirect URI of this flow with ${pending.issuer}: it comes from another authorization server (mix-up, RFC 9700 §4.4) and was discarded`,
+      { url: where, endpoint: 'authorization', issuer: pending.issuer },
+    );
   }
   const iss = params.get('iss');
   if (iss !== null && iss !== pending.issuer) {

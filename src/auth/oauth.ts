@@ -82,6 +82,16 @@ export interface OAuthOptions {
   clientMetadataUrl?: string;
   /** `client_name` for Dynamic Client Registration; default `mcp-elements`. */
   clientName?: string;
+  /**
+   * Mix-up defence without `iss` (RFC 9700 §4.4.2): a dynamic registration
+   * registers, and its flows use, the redirect URI plus `mcp_as=<hash of the
+   * issuer>`, so a response can only complete a flow with the server it came
+   * from. The callback page needs nothing for it (the query is kept). Default
+   * true; `false` registers `redirectUri` as it is (for a server that refuses
+   * redirect URIs with a query). Pre-registered and CIMD clients always use
+   * `redirectUri` as configured.
+   */
+  perIssuerRedirectUri?: boolean;
   /** DCR `application_type`; default `native` for a loopback redirect URI, else `web`. */
   applicationType?: 'web' | 'native';
   /** Scopes to request in addition to the ones the server asks for. */
@@ -771,6 +781,7 @@ export class OAuth {
       ...(o.tokenEndpointAuthMethod !== undefined ? { tokenEndpointAuthMethod: o.tokenEndpointAuthMethod } : {}),
       ...(o.clientMetadataUrl !== undefined ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
       ...(o.applicationType !== undefined ? { applicationType: o.applicationType } : {}),
+      ...(o.perIssuerRedirectUri !== undefined ? { perIssuerRedirectUri: o.perIssuerRedirectUri } : {}),
       ...(signal ? { signal } : {}),
     };
   }

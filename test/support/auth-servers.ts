@@ -130,6 +130,11 @@ export interface AuthServerOptions {
   denyScopes?: string[];
   /** Prefix of the client ids this server registers; default `client`. */
   clientPrefix?: string;
+  /**
+   * Answers `/authorize` with a redirect to this URL instead of deciding itself:
+   * an attacker's server relaying the user to another one (mix-up, RFC 9700 §4.4).
+   */
+  authorizeRelay?: (query: URLSearchParams) => string;
   /** Metadata endpoint URLs to publish instead of the real ones (unreachable or insecure endpoints). */
   endpoints?: { authorization_endpoint?: string; token_endpoint?: string };
 }
@@ -153,7 +158,7 @@ export interface AuthServer {
   revoked: string[];
   options: AuthServerOptions;
   /** Registered clients by id: their secret and token endpoint auth method. */
-  clients: Map<string, { secret?: string; method: string }>;
+  clients: Map<string, { secret?: string; method: string; redirectUris?: string[] }>;
   /** Forgets a registration (an expired or deleted client): its token requests get 401 invalid_client from now on. */
   dropClient(clientId: string): void;
   count(path: string): number;
@@ -166,7 +171,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
   const tokens = new Map<string, IssuedToken>();
   const refreshTokens = new Map<string, { scopes: string[]; resource: string; clientId: string }>();
   const codes = new Map<string, { challenge: string; clientId: string; redirectUri: string; resource: string; scopes: string[]; dpopJkt?: string }>();
-  const clients = new Map<string, { secret?: string; method: string }>();
+  const clients = new Map<string, { secret?: string; method: string; redirectUris?: string[] }>();
   const dropped = new Set<string>();
   const revoked: string[] = [];
   let serial = 0;
@@ -209,17 +214,27 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
         const reply = options.registrationReply(body, ++serial);
         const secret = typeof reply.client_secret === 'string' ? reply.client_secret : undefined;
         const method = typeof reply.token_endpoint_auth_method === 'string' ? reply.token_endpoint_auth_method : secret !== undefined ? 'client_secret_basic' : 'none';
-        clients.set(String(reply.client_id), { ...(secret !== undefined ? { secret } : {}), method });
+        clients.set(String(reply.client_id), { ...(secret !== undefined ? { secret } : {}), method, redirectUris: body.redirect_uris });
         return json(res, 201, reply);
       }
       const clientId = `${options.clientPrefix ?? 'client'}-${++serial}`;
       const method = String(body.token_endpoint_auth_method ?? 'client_secret_basic');
       const secret = method === 'none' ? undefined : `secret-${serial}`;
-      clients.set(clientId, { secret, method });
+      clients.set(clientId, { secret, method, redirectUris: body.redirect_uris });
       return json(res, 201, { client_id: clientId, ...(secret ? { client_secret: secret } : {}), token_endpoint_auth_method: method, redirect_uris: body.redirect_uris });
     }
     if (req.method === 'GET' && url.pathname === `${path}/authorize`) {
       const q = url.searchParams;
+      if (options.authorizeRelay) {
+        res.writeHead(302, { Location: options.authorizeRelay(q) }).end();
+        return;
+      }
+      // Exact redirect URI matching for registered clients (RFC 9700 §4.1.1): an error page, no redirect.
+      const registeredUris = clients.get(q.get('client_id') ?? '')?.redirectUris;
+      if (registeredUris && !registeredUris.includes(q.get('redirect_uri') ?? '')) {
+        res.writeHead(400, { 'Content-Type': 'text/plain' }).end('redirect_uri is not registered for this client');
+        return;
+      }
       const redirect = new URL(q.get('redirect_uri')!);
       if (q.get('state')) redirect.searchParams.set('state', q.get('state')!);
       const iss = options.iss ?? 'correct';
