@@ -1085,6 +1085,32 @@ export class McpClient {
     let requestState = options.requestState;
     let interim = options.resumeFrom;
     let stateOnlyRounds = 0;
+    /** Asks the registered handlers (loaded on first use: pages that never meet input don't download it). */
+    const answer = async (requests: InputRequests, round: number): Promise<InputResponses> => {
+      const { answerAll } = await import('./input.js');
+      // The handlers' signal: the caller's, and close() (a dialog must not stay open on a closed client).
+      const handlers = new AbortController();
+      this.#inflight.add(handlers);
+      const signal = options.signal ? AbortSignal.any([options.signal, handlers.signal]) : handlers.signal;
+      try {
+        // Raced with the signal: a handler that ignores it (awaits a user forever) must not hold the call.
+        return await untilAborted(answerAll(this.#lookup, requests, {
+          callId,
+          method,
+          target,
+          round,
+          signal,
+          server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
+          url: this.url.href,
+        }), signal, this.#abortReason(method, method));
+      } catch (error) {
+        const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
+        emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });
+        throw failure;
+      } finally {
+        this.#inflight.delete(handlers);
+      }
+    };
     // A resumed call's interim result came from its first request: answering it is round 1.
     for (let round = interim ? 1 : 0; ; round++) {
       if (interim) {
@@ -1096,30 +1122,7 @@ export class McpClient {
         const requests = interim.inputRequests;
         if (requests && Object.keys(requests).length > 0) {
           stateOnlyRounds = 0;
-          // Loaded on first use: pages that never meet input_required don't download it.
-          const { answerAll } = await import('./input.js');
-          // The handlers' signal: the caller's, and close() (a dialog must not stay open on a closed client).
-          const handlers = new AbortController();
-          this.#inflight.add(handlers);
-          const signal = options.signal ? AbortSignal.any([options.signal, handlers.signal]) : handlers.signal;
-          try {
-            // Raced with the signal: a handler that ignores it (awaits a user forever) must not hold the call.
-            inputResponses = await untilAborted(answerAll(this.#lookup, requests, {
-              callId,
-              method,
-              target,
-              round,
-              signal,
-              server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
-              url: this.url.href,
-            }), signal, this.#abortReason(method, method));
-          } catch (error) {
-            const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
-            emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });
-            throw failure;
-          } finally {
-            this.#inflight.delete(handlers);
-          }
+          inputResponses = await answer(requests, round);
           emit({ round, phase: 'answered', inputResponses, requestState });
         } else {
           // State only (e.g. load shedding): retry with growing backoff.
@@ -1142,6 +1145,15 @@ export class McpClient {
           result = await this.request(method, roundParams, options);
         }
       } catch (error) {
+        // 2025-11-25 -32042: offer its URLs like URL-mode elicitation, then retry (input.ts).
+        if (McpRpcError.isInstance(error) && error.code === ErrorCode.UrlElicitationRequired && options.inputRequired !== 'manual' && round < maxRounds) {
+          const input = await import('./input.js');
+          const requests = input.urlElicitations(this.#lookup, error, (code, message) => this.#warn(code, message));
+          if (requests) {
+            input.requireAccepted(requests, await answer(requests, round), error, this.url.href, method);
+            continue;
+          }
+        }
         emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
         throw error;
       }

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
+import { McpClientError, type McpRpcError } from './errors.js';
 import type { InputContext, InputHandlers } from './client.js';
-import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from './types.js';
+import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from './types.js';
 
 /** Returns the handler currently registered for an input method. */
 export type HandlerLookup = <K extends InputRequestMethod>(method: K) => InputHandlers[K] | undefined;
@@ -103,5 +103,50 @@ export async function answerOne(lookup: HandlerLookup, request: InputRequest, co
     }
     default:
       throw new McpClientError('input_unsupported', `Unknown input request method ${JSON.stringify((request as { method: unknown }).method)}`, { url: context.url });
+  }
+}
+
+/**
+ * The pages a 2025-11-25 `-32042` error asks the user to visit (client/elicitation
+ * "URL Elicitation Required Error"), as URL-mode `elicitation/create` requests
+ * keyed by `elicitationId`: the same consent the URL-mode handler gives a server's
+ * own request. Entries lacking `mode`, `elicitationId` or `message` are offered
+ * anyway (the error only carries URL mode; the key becomes `elicitation-<n>`, the
+ * message the error's) with one developer warning.
+ *
+ * @returns undefined when nothing can be offered: no URL-mode handler, no
+ *   entries, or an entry without a string `url` (the error then stands as sent).
+ */
+export function urlElicitations(lookup: HandlerLookup, error: McpRpcError, warn: (code: string, message: string) => void): InputRequests | undefined {
+  const list = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!lookup('elicitation/create')?.modes.includes('url') || !Array.isArray(list) || list.length === 0) return undefined;
+  const requests: InputRequests = {};
+  const missing = new Set<string>();
+  for (let index = 0; index < list.length; index++) {
+    const entry: unknown = list[index];
+    if (!isObject(entry) || typeof entry.url !== 'string') return undefined;
+    if (entry.mode !== 'url') missing.add('mode');
+    if (typeof entry.elicitationId !== 'string') missing.add('elicitationId');
+    if (typeof entry.message !== 'string') missing.add('message');
+    const key = typeof entry.elicitationId === 'string' ? entry.elicitationId : `elicitation-${index + 1}`;
+    const params = { ...entry, mode: 'url', message: typeof entry.message === 'string' ? entry.message : error.message };
+    // Keys are the server's: "__proto__" must become an own key, not the prototype.
+    Object.defineProperty(requests, key, { value: { method: 'elicitation/create', params }, enumerable: true, writable: true, configurable: true });
+  }
+  if (missing.size > 0) warn('url-elicitation-malformed', `A -32042 error lists elicitations without ${[...missing].join(', ')} (2025-11-25 client/elicitation); offered to the user anyway`);
+  return requests;
+}
+
+/**
+ * After the user answered the pages of a `-32042` error: returns when every one
+ * was accepted (the call is then retried).
+ * @throws McpClientError `declined` (cause: the server's error) when one was declined or cancelled.
+ */
+export function requireAccepted(requests: InputRequests, responses: InputResponses, error: McpRpcError, url: string, method: string): void {
+  for (const [key, response] of Object.entries(responses)) {
+    const action = (response as ElicitResult).action;
+    if (action === 'accept') continue;
+    const page = String((requests[key]?.params as { url?: unknown } | undefined)?.url);
+    throw new McpClientError('declined', `${method} needs a visit to ${URL.canParse(page) ? new URL(page).host : page} first, and the user answered ${action}`, { url, method, action, key }, { cause: error });
   }
 }

@@ -8,7 +8,7 @@
  * uses.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { McpClient, McpRpcError, MemoryEraCache, type ElicitationHandler, type JsonObject, type McpClientOptions } from '../src/index.js';
+import { McpClient, MemoryEraCache, type ElicitationHandler, type JsonObject, type McpClientOptions } from '../src/index.js';
 import { recordingFetch, startEverything, startLegacySdkServer, type ChildServer, type LegacySdkServer } from './support/legacy-servers.js';
 
 async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
@@ -110,16 +110,18 @@ describe('server-everything over Streamable HTTP', () => {
     await client.close();
   });
 
-  test('URLElicitationRequired (-32042) surfaces as a typed error carrying the elicitations', async () => {
+  test('URLElicitationRequired (-32042): the elicitations go to the URL-mode handler, then the call is retried', async () => {
     const client = newClient(server.url);
-    client.setInputHandler('elicitation/create', { modes: ['form', 'url'], handle: async () => ({ action: 'accept' }) });
+    const asked: unknown[] = [];
+    client.setInputHandler('elicitation/create', { modes: ['form', 'url'], handle: async (params) => (asked.push(params), { action: 'accept' }) });
     const args = { url: 'https://login.example.test/consent', errorPath: true };
-    const error = await client.callTool('trigger-url-elicitation', args).catch((e) => e);
-    expect(McpRpcError.isInstance(error)).toBe(true);
-    expect(error.code).toBe(-32042);
-    expect(error.data.elicitations[0]).toMatchObject({ mode: 'url', elicitationId: expect.any(String), url: expect.stringMatching(/^https:/) });
     // The server lets the same call through once the prerequisite is handled.
     expect(texts(await client.callTool('trigger-url-elicitation', args)).toLowerCase()).toContain('accept');
+    // First the page the -32042 error named, then (on the retry) the server's own URL-mode request.
+    expect(asked).toEqual([
+      expect.objectContaining({ mode: 'url', elicitationId: expect.any(String), url: expect.stringMatching(/^https:/) }),
+      expect.objectContaining({ mode: 'url', url: args.url }),
+    ]);
     await client.close();
   });
 

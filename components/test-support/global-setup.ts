@@ -9,7 +9,9 @@
  * - `secondOriginUrl`: a plain loopback server on another origin than the test
  *   page, serving the MCP Apps sandbox proxy (`/sandbox.html`, built here from
  *   components/mcp-app-frame/sandbox-proxy.ts) and counting requests to
- *   `/hit/<name>` (readable at `/hits`), for the isolation tests.
+ *   `/hit/<name>` (readable at `/hits`), for the isolation tests;
+ * - `urlElicitationServerUrl`: a legacy SDK server answering `-32042` URL
+ *   elicitation required until its consent page was visited.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -25,8 +27,12 @@ export default async function setup(project: TestProject) {
   const { startSecondOrigin } = await import('./second-origin.js');
   const second = await startSecondOrigin();
   project.provide('secondOriginUrl', second.url);
+  const { startUrlElicitationServer } = await import('../../test/support/url-elicitation-server.js');
+  const urlElicitation = await startUrlElicitationServer();
+  project.provide('urlElicitationServerUrl', urlElicitation.url);
   return async () => {
     await second.close();
+    await urlElicitation.close();
     await demo.close();
     await corsBroken.close();
     await protectedDemo.close();
@@ -39,5 +45,6 @@ declare module 'vitest' {
     corsBrokenServerUrl: string;
     protectedServerUrl: string;
     secondOriginUrl: string;
+    urlElicitationServerUrl: string;
   }
 }
