@@ -28,8 +28,10 @@ test('sign in through the popup, call, reload, refresh, sign out', async ({ page
   const popupPromise = page.waitForEvent('popup');
   await status(page).getByRole('button', { name: 'Sign in' }).click();
   const popup = await popupPromise;
+  // Listen before clicking: on a busy machine the popup can close while the click is still being reported.
+  const closed = popup.waitForEvent('close');
   await popup.getByRole('button', { name: 'Sign in as demo user' }).click();
-  await popup.waitForEvent('close');
+  await closed;
   await waitForConnection(page);
   await expect(status(page).getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect(log(page)).toContainText('OAuth: signed in (Bearer');
