@@ -21,6 +21,7 @@ export default defineConfig({
           // A busy machine (two cores, several runs) can take seconds where an idle one takes
           // milliseconds: polls wait up to 10 s, not the default 1 s.
           expect: { poll: { timeout: 10_000 } },
+          setupFiles: ['test/setup/patient-waits.ts'],
           hookTimeout: 30_000,
         },
       },
@@ -36,6 +37,7 @@ export default defineConfig({
           globalSetup: ['components/test-support/global-setup.ts'],
           testTimeout: 20_000,
           expect: { poll: { timeout: 10_000 } },
+          setupFiles: ['test/setup/patient-waits.ts'],
           hookTimeout: 30_000,
           browser: {
             enabled: true,
