@@ -2,7 +2,7 @@
  * The embedded chat sample in real Chromium against the real demo MCP server.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { answerElicitation, waitForConnection } from './helpers/index.js';
 
 async function say(page: Page, text: string): Promise<void> {
@@ -11,6 +11,12 @@ async function say(page: Page, text: string): Promise<void> {
 }
 
 const transcript = (page: Page) => page.locator('.transcript');
+
+/** Pixels from the bottom of `above` to the top of `below` (negative: they overlap), -1 if either is not laid out. */
+async function gapAbove(below: Locator, above: Locator): Promise<number> {
+  const [a, b] = [await above.boundingBox(), await below.boundingBox()];
+  return a && b ? Math.round(b.y - (a.y + a.height)) : -1;
+}
 
 test('a message invokes a tool that needs elicitation; the result is posted', async ({ page }) => {
   await page.goto('/chat.html');
@@ -63,6 +69,11 @@ test('an MCP App inline: the chart app runs behind the sandbox proxy, and its bu
   await app.getByRole('button', { name: 'Save as note' }).click();
   const ask = frame.getByRole('alertdialog');
   await expect(ask).toContainText('“Demo chart” wants to call the tool Save chart note');
+  // The question opens where the user sees it: whole, above the sticky composer. (Under it, the
+  // click below would first scroll the page, and a click right after a scroll can reach the app's
+  // cross-site frame at its old place: Chromium routes input by the last frame it drew.)
+  await expect(ask).toBeInViewport({ ratio: 1 });
+  await expect.poll(() => gapAbove(page.locator('.composer'), ask)).toBeGreaterThanOrEqual(0);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await ask.getByRole('button', { name: 'Allow' }).click();
   await expect(app.getByText(/^Saved note chart-visitors: total visitors \d+$/)).toBeVisible();
@@ -87,10 +98,6 @@ test('on a short screen the newest message is scrolled above the sticky composer
     await expect(transcript(page).locator('mcp-tool-result').last()).toContainText(city.toLowerCase());
   }
   await expect
-    .poll(async () => {
-      const last = await transcript(page).locator(':scope > li').last().boundingBox();
-      const composer = await page.locator('.composer').boundingBox();
-      return last && composer ? Math.round(composer.y - (last.y + last.height)) : -1;
-    })
+    .poll(() => gapAbove(page.locator('.composer'), transcript(page).locator(':scope > li').last()))
     .toBeGreaterThanOrEqual(0);
 });

@@ -135,6 +135,47 @@ describe('against the demo server', () => {
     expect(JSON.stringify(await client.readResource('demo://notes/chart-probe'))).toContain('Total probe: 7');
   });
 
+  test('a question that would open under a sticky bar the page declares (scroll-padding) opens above it, focused on Deny', async () => {
+    // The chat sample's case: the frame near the bottom, a sticky composer over the last
+    // pixels of the viewport. A question hidden under it leaves the user with an app that
+    // says "Saving…" and nothing to answer (and a click there first scrolls the page).
+    const bar = 220;
+    document.documentElement.style.scrollPaddingBottom = `${bar}px`;
+    const spacer = document.createElement('div');
+    const footer = document.createElement('div');
+    // Fixed, with its room kept at the end of the page (as such pages do).
+    footer.style.cssText = `position:fixed;left:0;right:0;bottom:0;height:${bar}px;background:#eee`;
+    const room = document.createElement('div');
+    room.style.height = `${bar}px`;
+    try {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      const { frame, logs } = await probe([callTool('save_chart_note', { metric: 'hidden', total: 3 })], (f) => {
+        // The question waits until the layout below is set up.
+        f.policy = () => opened.then(() => undefined);
+      });
+      frame.before(spacer);
+      frame.after(room, footer);
+      // The frame ends just above the bar: the question will open under it, inside the viewport.
+      spacer.style.height = `${innerHeight - bar - frame.getBoundingClientRect().height - 10}px`;
+      scrollTo(0, 0);
+      expect(scrollY).toBe(0);
+      open();
+      await expect.element(hostLocator(frame).getByRole('alertdialog'), { timeout: 10_000 }).toBeVisible();
+      const prompt = part(frame, 'prompt')!;
+      await expect.poll(() => prompt.getBoundingClientRect().bottom, { timeout: 10_000 }).toBeLessThanOrEqual(innerHeight - bar + 1);
+      expect(prompt.getBoundingClientRect().top).toBeGreaterThanOrEqual(0);
+      expect(scrollY).toBeGreaterThan(0);
+      // The decision still starts on Deny.
+      expect(frame.shadowRoot!.activeElement?.textContent).toBe('Deny');
+      await hostLocator(frame).getByRole('button', { name: 'Deny' }).click();
+      expect((await outcome(logs, 0)).error?.code).toBe(-32000);
+    } finally {
+      document.documentElement.style.scrollPaddingBottom = '';
+      for (const added of [spacer, room, footer]) added.remove();
+    }
+  });
+
   test('refused: by the user, by policy "read-only", by a policy function, and a tool not visible to apps', async () => {
     const denied = await probe([callTool('save_chart_note', { metric: 'x', total: 1 })]);
     await hostLocator(denied.frame).getByRole('button', { name: 'Deny' }).click();

@@ -116,7 +116,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * @csspart iframe - The app's iframe.
  * @csspart status - Loading and closed notices.
  * @csspart error - Why the app cannot be shown.
- * @csspart prompt - A question to the user (a tool call or a link the app asks for).
+ * @csspart prompt - A question to the user (a tool call or a link the app asks for); opens focused on Deny, scrolled into view within the page's `scroll-padding`.
  * @csspart prompt-text - The question.
  * @csspart prompt-detail - The tool's arguments or the link's full URL.
  * @csspart allow-button - Allows the call or opens the link.
