@@ -1,7 +1,8 @@
 /**
  * `mcp-elements/cfworker`: a {@link SchemaCompiler} built on
  * [`@cfworker/json-schema`](https://www.npmjs.com/package/@cfworker/json-schema)
- * (an optional peer dependency) for `useSchemaCompiler`.
+ * (a dependency of the kit, loaded only when used) for `useSchemaCompiler`; the
+ * kit also loads it by itself where the page forbids eval (`eval-policy.ts`).
  *
  * ```ts
  * import { useSchemaCompiler } from 'mcp-elements';

@@ -10,7 +10,8 @@
  *
  * The validator (ajv, or the library given to {@link useSchemaCompiler}) is
  * loaded lazily, so the core bundle stays small until a schema is actually
- * checked.
+ * checked. Where the page's Content-Security-Policy forbids eval, which ajv
+ * needs, `@cfworker/json-schema` is loaded instead (`eval-policy.ts`).
  *
  * @module
  */
@@ -126,7 +127,8 @@ let loaded: Implementation | undefined;
  * `unsafe-eval` (ajv compiles to functions) or that want a smaller download.
  * `mcp-elements/cfworker` provides one built on `@cfworker/json-schema`.
  * Call it before the first schema is compiled (validators already compiled are
- * kept); `undefined` goes back to ajv. Spec: basic/index "JSON Schema Usage"
+ * kept); `undefined` goes back to the default: ajv, or `@cfworker/json-schema`
+ * where the page forbids eval (see `eval-policy.ts`). Spec: basic/index "JSON Schema Usage"
  * (2020-12 by default, draft-07 when declared), server/tools `inputSchema` /
  * `outputSchema`, client/elicitation `requestedSchema`.
  */
@@ -148,7 +150,11 @@ function loadValidatorModule(): Promise<Implementation> {
     // Two separate import() calls: in one expression, Vite preloads both chunks (ajv too) whichever runs.
     let implementation: Implementation;
     if (compiler) implementation = (await import('./schema-guard.js')).pluggedIn(compiler);
-    else implementation = await import('./schema-ajv.js');
+    // ajv, or where the page forbids eval (which ajv needs) @cfworker/json-schema.
+    else
+      implementation = await (await import('./eval-policy.js')).defaultValidator(() => {
+        if (loaded === implementation) loading = loaded = undefined;
+      });
     if (compiler === plugged) loaded = implementation;
     return implementation;
   });
@@ -164,7 +170,13 @@ function loadValidatorModule(): Promise<Implementation> {
  */
 export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
   const module = await loadValidatorModule();
-  return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+  try {
+    return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+  } catch (error) {
+    // The validator was replaced meanwhile (ajv refused eval after all: see eval-policy.ts): once more with the new one.
+    if (loaded) throw error;
+    return compileSchema(schema, options);
+  }
 }
 
 /**
