@@ -13,7 +13,6 @@ export const styles = css`
     --mcp-app-frame-radius: var(--mcp-radius, 6px);
 
     display: block;
-    color-scheme: light dark;
     color: var(--mcp-app-frame-fg);
     font: var(--mcp-font, inherit);
     line-height: 1.4;

@@ -17,6 +17,7 @@ import {
 } from '../events.js';
 import { toggleState } from '../internal/dom.js';
 import { stringifyBounded } from '../internal/json.js';
+import { PageSchemeController, schemeStyles, usedScheme } from '../internal/scheme.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, appVisibility, declareAppSupport } from './app-meta.js';
 import { AppChannel, AppRpcError, APPS_PROTOCOL_VERSION, RpcCode } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
@@ -149,7 +150,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * @event mcp-error - Loading failed, or the app sent something refused (`detail.during` is `app`).
  */
 export class McpAppFrame extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** Client that reads the resource and runs the app's calls; default: the enclosing `<mcp-connection>`'s. */
   @property({ attribute: false }) client: McpClient | undefined;
@@ -178,7 +179,7 @@ export class McpAppFrame extends LitElement {
   @property({ attribute: 'allow-permissions' }) allowPermissions = '';
   /** Display modes the page offers, space-separated; default all three. */
   @property({ attribute: 'display-modes' }) displayModes = 'inline fullscreen pip';
-  /** `light` or `dark`; default: the page's `color-scheme`, else the system preference. */
+  /** `light` or `dark`; default: the scheme the page is drawn in (its `color-scheme` or class convention; the system's only where the page allows both). */
   @property({ reflect: true }) theme: '' | 'light' | 'dark' = '';
   /** Largest height the app may take inline, in CSS pixels. */
   @property({ attribute: 'max-height', type: Number }) maxHeight = 640;
@@ -212,6 +213,12 @@ export class McpAppFrame extends LitElement {
   #sentWidth = 0;
   #resourceUri = '';
   #cleanups: (() => void)[] = [];
+
+  constructor() {
+    super();
+    // A class or attribute theme switch on the page is a theme change for the app too.
+    new PageSchemeController(this, this.#internals, () => this.#pushContext());
+  }
 
   /** Where the app is: `idle`, `loading`, `ready`, `error` or `closed`. */
   get status(): Status {
@@ -247,9 +254,9 @@ export class McpAppFrame extends LitElement {
     const media = matchMedia('(prefers-color-scheme: dark)');
     const onScheme = () => this.#pushContext();
     media.addEventListener('change', onScheme);
-    // The page's colour scheme usually follows a class or data attribute on the root.
+    // The root's own color-scheme may change through its style attribute (class and data attributes: #scheme).
     const observer = new MutationObserver(onScheme);
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'style', 'data-theme'] });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
     const resize = new ResizeObserver(() => this.#pushContext());
     resize.observe(this);
     this.#cleanups.push(
@@ -490,15 +497,14 @@ export class McpAppFrame extends LitElement {
 
   #onMessage: (event: MessageEvent) => void = () => {};
 
-  /** Theme from the attribute, else the page's colour scheme, else the system's. */
+  /**
+   * Theme from the attribute, else the scheme the frame itself is drawn in: the
+   * page's (its `color-scheme`, `<meta name="color-scheme">` or class
+   * convention; the system's only where the page allows both).
+   */
   #theme(): 'light' | 'dark' {
     if (this.theme === 'light' || this.theme === 'dark') return this.theme;
-    // The page's declaration (the kit's own elements say "light dark", which tells nothing).
-    const scheme = getComputedStyle(document.documentElement).colorScheme;
-    const words = scheme.split(/\s+/);
-    if (words.includes('dark') && !words.includes('light')) return 'dark';
-    if (words.includes('light') && !words.includes('dark')) return 'light';
-    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+    return usedScheme(this);
   }
 
   #availableModes(): AppDisplayMode[] {

@@ -28,13 +28,13 @@ export const connectionStyles = css`
     flex: none;
   }
   :host(:state(connected)) [part='indicator'] {
-    background: var(--mcp-color-success, #15803d);
+    background: var(--mcp-color-success, light-dark(#116329, #3fb950));
   }
   :host(:state(connecting)) [part='indicator'] {
-    background: var(--mcp-color-warning, #b45309);
+    background: var(--mcp-color-warning, light-dark(#7a4d00, #e3b341));
   }
   :host(:state(error)) [part='indicator'] {
-    background: var(--mcp-color-danger, #b91c1c);
+    background: var(--mcp-color-danger, light-dark(#b42318, #ff7b72));
   }
   [part='server-name'] {
     font-weight: 600;
@@ -93,9 +93,9 @@ export const connectionStyles = css`
     margin-block-start: var(--mcp-connection-gap);
     padding: var(--mcp-space-2, 0.5rem) var(--mcp-space-3, 0.75rem);
     border-radius: var(--mcp-radius, 0.5rem);
-    border: 1px solid var(--mcp-color-danger, #b91c1c);
+    border: 1px solid var(--mcp-color-danger, light-dark(#b42318, #ff7b72));
     color: var(--mcp-color-danger-text, var(--mcp-color-text, CanvasText));
-    background: var(--mcp-color-danger-surface, color-mix(in srgb, var(--mcp-color-danger, #b91c1c) 10%, Canvas));
+    background: var(--mcp-color-danger-surface, color-mix(in srgb, var(--mcp-color-danger, light-dark(#b42318, #ff7b72)) 10%, Canvas));
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }

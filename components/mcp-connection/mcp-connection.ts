@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import type { OAuth, OAuthStatus } from '../../src/auth/index.js';
 import { clientContext, connectionContext } from '../context.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
@@ -72,7 +73,7 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * @cssstate listening - A `subscriptions/listen` stream is open.
  */
 export class McpConnection extends LitElement {
-  static override styles = connectionStyles;
+  static override styles = [schemeStyles, connectionStyles];
 
   /** The MCP endpoint, e.g. `https://example.com/mcp`. Changing it reconnects. */
   @property({ attribute: 'server-url', reflect: true }) serverUrl = '';
@@ -135,6 +136,7 @@ export class McpConnection extends LitElement {
   constructor() {
     super();
     this.#internals = this.attachInternals();
+    new PageSchemeController(this, this.#internals);
   }
 
   /** `idle`, `connecting`, `connected` or `error`. */

@@ -89,7 +89,7 @@ export const dialogStyles = css`
     font-weight: normal;
   }
   .required {
-    color: var(--mcp-color-danger, #b91c1c);
+    color: var(--mcp-color-danger, light-dark(#b42318, #ff7b72));
   }
   input:not([type='checkbox']):not([type='radio']),
   select,
@@ -106,7 +106,7 @@ export const dialogStyles = css`
     resize: vertical;
   }
   [aria-invalid='true'] {
-    border-color: var(--mcp-color-danger, #b91c1c) !important;
+    border-color: var(--mcp-color-danger, light-dark(#b42318, #ff7b72)) !important;
   }
   [part='hint'] {
     font-size: 0.85em;
@@ -114,7 +114,7 @@ export const dialogStyles = css`
   }
   [part='field-error'],
   [part='error'] {
-    color: var(--mcp-color-danger-text, var(--mcp-color-danger, #b91c1c));
+    color: var(--mcp-color-danger-text, var(--mcp-color-danger, light-dark(#b42318, #ff7b72)));
     font-size: 0.9em;
   }
   [part='url'] {
@@ -127,8 +127,8 @@ export const dialogStyles = css`
   [part='warning'] {
     margin: 0;
     padding: var(--mcp-space-2, 0.5rem);
-    border-inline-start: 4px solid var(--mcp-color-warning, #b45309);
-    background: color-mix(in srgb, var(--mcp-color-warning, #b45309) 12%, transparent);
+    border-inline-start: 4px solid var(--mcp-color-warning, light-dark(#7a4d00, #e3b341));
+    background: color-mix(in srgb, var(--mcp-color-warning, light-dark(#7a4d00, #e3b341)) 12%, transparent);
   }
   [part='review'] {
     display: grid;

@@ -25,6 +25,7 @@ import {
 import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../events.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
@@ -138,7 +139,7 @@ function activeElement(): HTMLElement | null {
  * @cssstate open - A request is shown.
  */
 export class McpElicitationDialog extends LitElement {
-  static override styles = dialogStyles;
+  static override styles = [schemeStyles, dialogStyles];
 
   /** The client to answer for; provided by `<mcp-connection>` when inside one. */
   @consume({ context: clientContext, subscribe: true })
@@ -183,6 +184,7 @@ export class McpElicitationDialog extends LitElement {
   constructor() {
     super();
     this.#internals = this.attachInternals();
+    new PageSchemeController(this, this.#internals);
   }
 
   /** Whether a request (or the resume offer) is being shown. */

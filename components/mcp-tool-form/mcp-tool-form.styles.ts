@@ -20,7 +20,6 @@ export const styles = css`
     --mcp-tool-form-warning: var(--mcp-color-warning, light-dark(#7a4d00, #e3b341));
 
     display: block;
-    color-scheme: light dark;
     color: var(--mcp-tool-form-fg);
     font: var(--mcp-font, inherit);
     line-height: 1.4;

@@ -20,6 +20,7 @@ import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
 import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { buildArguments, valueToDraft, type Draft, type UnionChoice } from './draft.js';
@@ -163,7 +164,7 @@ function usableTool(tool: Tool): boolean {
  * @cssstate error - Loading or the last call failed.
  */
 export class McpToolForm extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** Name of the tool to show; its definition comes from the client's `tools/list`. */
   @property({ attribute: 'tool-name' }) toolName = '';
@@ -216,6 +217,11 @@ export class McpToolForm extends LitElement {
   #fromArguments: { args: JsonRecord; draft: Draft } | undefined;
   #confirm: ((ok: boolean) => void) | undefined;
   #awaitingValidator = false;
+
+  constructor() {
+    super();
+    new PageSchemeController(this, this.#internals);
+  }
 
   /** The client in use: `.client`, else the enclosing connection's. */
   get effectiveClient(): McpClient | undefined {

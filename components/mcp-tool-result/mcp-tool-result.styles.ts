@@ -17,7 +17,6 @@ export const styles = css`
     --mcp-tool-result-media-max-height: 20rem;
 
     display: block;
-    color-scheme: light dark;
     color: var(--mcp-tool-result-fg);
     font: var(--mcp-font, inherit);
     line-height: 1.4;

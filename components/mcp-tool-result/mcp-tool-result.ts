@@ -6,6 +6,7 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { formatBytes, toggleState } from '../internal/dom.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { appResourceUri } from '../mcp-app-frame/app-meta.js';
 import { describeBlock, describeResource, type BlockView, type ResourceView } from './blocks.js';
 import { styles } from './mcp-tool-result.styles.js';
@@ -77,7 +78,7 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @cssstate empty - No content and no structured content.
  */
 export class McpToolResult extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** The `CallToolResult` to show. */
   @property({ attribute: false }) result: CallToolResult | undefined;
@@ -101,6 +102,11 @@ export class McpToolResult extends LitElement {
 
   #internals = this.attachInternals();
   #validationToken = 0;
+
+  constructor() {
+    super();
+    new PageSchemeController(this, this.#internals);
+  }
 
   /** The typed view of each content block, in order (for hosts that render their own way). */
   get blocks(): readonly BlockView[] {
