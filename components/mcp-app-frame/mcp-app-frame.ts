@@ -823,7 +823,8 @@ export class McpAppFrame extends LitElement {
 
   protected override render(): TemplateResult {
     const label = this.#label;
-    return html`<section part="base" aria-label=${label} data-mode=${this._mode}>
+    // A named group, not a region: several frames of one tool would be identical landmarks.
+    return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode}>
       <div part="header">
         <span part="label">${label}</span>
         ${this.#modeButtons()}
@@ -833,7 +834,7 @@ export class McpAppFrame extends LitElement {
       ${this._status === 'closed' ? html`<p part="status" role="status">The app was closed.</p>` : nothing}
       <div part="viewport" ?hidden=${this._status === 'error' || this._status === 'closed' || this._status === 'idle'}></div>
       ${this._prompts[0] ? this.#prompt(this._prompts[0]) : nothing}
-    </section>`;
+    </div>`;
   }
 }
 

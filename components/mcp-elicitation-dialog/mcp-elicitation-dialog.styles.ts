@@ -8,6 +8,7 @@ export const dialogStyles = css`
   dialog {
     inline-size: var(--mcp-dialog-width);
     max-block-size: calc(100vh - 2rem);
+    max-block-size: calc(100dvh - 2rem);
     padding: 0;
     border: 1px solid var(--mcp-color-border, color-mix(in srgb, CanvasText 25%, transparent));
     border-radius: var(--mcp-radius-large, 0.75rem);
@@ -87,6 +88,14 @@ export const dialogStyles = css`
     gap: 0.35rem;
     align-items: center;
     font-weight: normal;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
   }
   .required {
     color: var(--mcp-color-danger, light-dark(#b42318, #ff7b72));
@@ -172,6 +181,15 @@ export const dialogStyles = css`
     flex-wrap: wrap;
     justify-content: flex-end;
     gap: 0.5rem;
+  }
+  /* On a short screen the content scrolls and the buttons stay in view, at the dialog's bottom edge. */
+  dialog:modal [part='actions'] {
+    position: sticky;
+    inset-block-end: 0;
+    margin: 0 calc(-1 * var(--mcp-space-4, 1.25rem)) calc(-1 * var(--mcp-space-4, 1.25rem));
+    padding: var(--mcp-space-3, 0.75rem) var(--mcp-space-4, 1.25rem);
+    border-block-start: 1px solid var(--mcp-color-border, color-mix(in srgb, CanvasText 25%, transparent));
+    background: var(--mcp-color-surface, Canvas);
   }
   button {
     font: inherit;

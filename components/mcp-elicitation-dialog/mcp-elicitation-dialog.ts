@@ -80,6 +80,13 @@ function callKey(client: McpClient, callId: number): string {
   return `${id}:${callId}`;
 }
 
+/** How long ago, in words: "just now" under a minute (a reload seconds old), then minutes. */
+function timeAgo(ms: number): string {
+  if (ms < 60_000) return 'just now';
+  const minutes = Math.round(ms / 60_000);
+  return minutes === 1 ? 'about a minute ago' : `about ${minutes} minutes ago`;
+}
+
 /** The deepest focused element, through shadow roots. */
 function activeElement(): HTMLElement | null {
   let element = document.activeElement as HTMLElement | null;
@@ -599,13 +606,13 @@ export class McpElicitationDialog extends LitElement {
       /* keep the raw URL */
     }
     const name = server ? (server.title ?? server.name) : 'The server';
-    return html`<header part="header">
+    return html`<div part="header">
       <h2 id="title" part="title">${title}</h2>
       <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
       ${ask.context.round > 0 || ask.context.total > 1
         ? html`<p part="progress">${[ask.context.round > 0 ? `Round ${ask.context.round}` : '', ask.context.total > 1 ? `request ${ask.context.index + 1} of ${ask.context.total}` : ''].filter(Boolean).join(' · ')}</p>`
         : nothing}
-    </header>`;
+    </div>`;
   }
 
   /**
@@ -671,7 +678,7 @@ export class McpElicitationDialog extends LitElement {
           </dl>`
         : nothing}
       ${this.#renderTimeline(ask)}
-      <footer part="actions">
+      <div part="actions">
         ${ask.fields
           ? reviewing
             ? html`<button type="button" data-action="edit" @click=${() => ((ask.step = 'fill'), this.requestUpdate())}>Edit</button>
@@ -680,7 +687,7 @@ export class McpElicitationDialog extends LitElement {
           : nothing}
         <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>
         <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
-      </footer>
+      </div>
     </form>`;
   }
 
@@ -693,10 +700,12 @@ export class McpElicitationDialog extends LitElement {
     const hint = field.description ? html`<span part="hint" id="${id}-hint">${field.description}</span>` : nothing;
     const errorText = error ? html`<span part="field-error" id="${id}-error">${error}</span>` : nothing;
     const invalid = error ? 'true' : 'false';
+    // The * is for the eye; screen readers get aria-required (a group of checkboxes, which cannot carry it, the word).
+    const required = field.required ? 'true' : nothing;
 
     if (field.kind === 'boolean') {
       return html`<div class="field" data-field=${field.key}>
-        <label class="choices"><input id=${id} type="checkbox" .checked=${value === true} aria-invalid=${invalid} aria-describedby=${describedBy}
+        <label class="choices"><input id=${id} type="checkbox" .checked=${value === true} aria-required=${required} aria-invalid=${invalid} aria-describedby=${describedBy}
           @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLInputElement).checked)} />${label}</label>
         ${hint}${errorText}
       </div>`;
@@ -704,8 +713,8 @@ export class McpElicitationDialog extends LitElement {
     if (field.kind === 'choice') {
       if (field.options.length <= 4) {
         return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
-          <legend>${label}</legend>
-          <div class="choices" role="radiogroup">
+          <legend id="${id}-legend">${label}</legend>
+          <div class="choices" role="radiogroup" aria-labelledby="${id}-legend" aria-required=${required}>
             ${field.options.map(
               (option, i) => html`<label><input type="radio" name=${id} id=${i === 0 ? id : `${id}-${i}`} .checked=${value === option.value} aria-invalid=${invalid}
                 @change=${() => this.#setValue(ask, field, option.value)} />${option.label}</label>`,
@@ -719,7 +728,7 @@ export class McpElicitationDialog extends LitElement {
       }
       return html`<div class="field" data-field=${field.key}>
         <label for=${id}>${label}</label>
-        <select id=${id} aria-invalid=${invalid} aria-describedby=${describedBy} @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLSelectElement).value || undefined)}>
+        <select id=${id} aria-required=${required} aria-invalid=${invalid} aria-describedby=${describedBy} @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLSelectElement).value || undefined)}>
           <option value="" ?selected=${value === undefined}>${field.required ? 'Choose…' : 'No answer'}</option>
           ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${option.label}</option>`)}
         </select>
@@ -730,7 +739,7 @@ export class McpElicitationDialog extends LitElement {
       const selected = new Set((value as string[] | undefined) ?? []);
       const bounds = [field.minItems !== undefined ? `at least ${field.minItems}` : '', field.maxItems !== undefined ? `at most ${field.maxItems}` : ''].filter(Boolean).join(', ');
       return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
-        <legend>${label}${bounds ? html` <span part="hint">(${bounds})</span>` : nothing}</legend>
+        <legend>${label}${field.required ? html`<span class="visually-hidden"> (required)</span>` : nothing}${bounds ? html` <span part="hint">(${bounds})</span>` : nothing}</legend>
         <div class="choices">
           ${field.options.map(
             (option, i) => html`<label><input type="checkbox" id=${i === 0 ? id : `${id}-${i}`} .checked=${selected.has(option.value)} aria-invalid=${invalid}
@@ -751,7 +760,7 @@ export class McpElicitationDialog extends LitElement {
       return html`<div class="field" data-field=${field.key}>
         <label for=${id}>${label}</label>
         <input id=${id} type="number" inputmode=${field.integer ? 'numeric' : 'decimal'} step=${field.integer ? '1' : 'any'} min=${field.minimum ?? nothing} max=${field.maximum ?? nothing}
-          .value=${shown} aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
+          .value=${shown} aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required} aria-required=${required}
           @input=${(e: Event) => {
             const input = e.target as HTMLInputElement;
             const text = input.value;
@@ -775,7 +784,7 @@ export class McpElicitationDialog extends LitElement {
     return html`<div class="field" data-field=${field.key}>
       <label for=${id}>${label}</label>
       <input id=${id} type=${type} .value=${shown} minlength=${field.minLength ?? nothing} maxlength=${field.maxLength ?? nothing}
-        aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required}
+        aria-invalid=${invalid} aria-describedby=${describedBy} ?required=${field.required} aria-required=${required}
         @input=${(e: Event) => {
           const text = (e.target as HTMLInputElement).value;
           this.#setValue(ask, field, field.format === 'date-time' ? fromLocalInput(text) : text === '' ? undefined : text);
@@ -797,7 +806,7 @@ export class McpElicitationDialog extends LitElement {
       ${review.refusal ? html`<p part="error" role="alert">${review.refusal}</p>` : nothing}
       ${opened ? html`<p>When you have finished there, continue here. The server will check whether the step is complete.</p>` : nothing}
       ${this.#renderTimeline(ask)}
-      <footer part="actions">
+      <div part="actions">
         ${opened
           ? html`<button type="button" class="primary" data-action="continue" @click=${() => this.#finish(ask, { response: { action: 'accept' } })}>Continue</button>`
           : review.ok
@@ -805,7 +814,7 @@ export class McpElicitationDialog extends LitElement {
             : nothing}
         ${opened ? nothing : html`<button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>`}
         <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
-      </footer>
+      </div>
     </form>`;
   }
 
@@ -848,10 +857,10 @@ export class McpElicitationDialog extends LitElement {
         <input id="model" .value=${draft.model} @input=${(e: Event) => (draft.model = (e.target as HTMLInputElement).value)} />
       </div>
       ${this.#renderTimeline(ask)}
-      <footer part="actions">
+      <div part="actions">
         <button type="submit" class="primary" data-action="send" ?disabled=${draft.drafting}>Send</button>
         <button type="button" data-action="reject" @click=${() => this.#dismiss(ask, 'decline')}>Reject</button>
-      </footer>
+      </div>
     </form>`;
   }
 
@@ -864,26 +873,25 @@ export class McpElicitationDialog extends LitElement {
         ${roots.map((root) => html`<li>${root.name ? html`<strong>${root.name}</strong> — ` : nothing}${root.uri}</li>`)}
       </ul>
       ${this.#renderTimeline(ask)}
-      <footer part="actions">
+      <div part="actions">
         <button type="submit" class="primary" data-action="share">Share</button>
         <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Don't share</button>
-      </footer>
+      </div>
     </form>`;
   }
 
   #renderResume(pending: PendingCall): TemplateResult {
-    const minutes = Math.max(1, Math.round((Date.now() - pending.savedAt) / 60000));
     return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), void this.#resume(true))}>
-      <header part="header">
+      <div part="header">
         <h2 id="title" part="title">Continue where you left off?</h2>
-      </header>
+      </div>
       <p id="message" part="message">
-        ${pending.method} ${pending.target ?? ''} was waiting for your answer about ${minutes} minute${minutes === 1 ? '' : 's'} ago, before the page was reloaded.
+        ${pending.method} ${pending.target ?? ''} was waiting for your answer ${timeAgo(Date.now() - pending.savedAt)}, before the page was reloaded.
       </p>
-      <footer part="actions">
+      <div part="actions">
         <button type="submit" class="primary" data-action="resume">Resume</button>
         <button type="button" data-action="discard" @click=${() => void this.#resume(false)}>Discard</button>
-      </footer>
+      </div>
     </form>`;
   }
 }

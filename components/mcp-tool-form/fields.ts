@@ -257,8 +257,23 @@ export class FieldRenderer {
     return html`${visible}${slot.labelSuffix ? html`<span class="visually-hidden">${slot.labelSuffix}</span>` : nothing}`;
   }
 
-  #requiredMark(slot: Slot): TemplateResult | typeof nothing {
-    return slot.required && !slot.item && slot.pointer !== '' ? html`<span part="required-mark" aria-hidden="true">*</span>` : nothing;
+  /** Whether the field shows the required mark (members the schema requires; not the root, not array items). */
+  #marked(slot: Slot): boolean {
+    return slot.required && !slot.item && slot.pointer !== '';
+  }
+
+  /**
+   * The `*` is for the eye; screen readers get `aria-required` on the control
+   * ({@link #ariaRequired}), or for a group, which cannot carry it, the word.
+   */
+  #requiredMark(slot: Slot, group = false): TemplateResult | typeof nothing {
+    if (!this.#marked(slot)) return nothing;
+    return html`<span part="required-mark" aria-hidden="true">*</span>${group ? html`<span class="visually-hidden"> (required)</span>` : nothing}`;
+  }
+
+  /** `aria-required` for a control or radio group: `"true"` exactly where the `*` is shown. */
+  #ariaRequired(slot: Slot): 'true' | undefined {
+    return this.#marked(slot) ? 'true' : undefined;
   }
 
   #hintAndError(id: string, hint: string, errors: string[]): TemplateResult {
@@ -345,6 +360,7 @@ export class FieldRenderer {
             ?disabled=${isNull}
             ?readonly=${field.readOnly}
             ?required=${required}
+            aria-required=${ifDefined(this.#ariaRequired(slot))}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
             placeholder=${ifDefined(placeholder)}
@@ -362,6 +378,7 @@ export class FieldRenderer {
             ?disabled=${isNull}
             ?readonly=${field.readOnly}
             ?required=${required}
+            aria-required=${ifDefined(this.#ariaRequired(slot))}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
             pattern=${ifDefined(htmlPattern(field.pattern))}
@@ -403,6 +420,7 @@ export class FieldRenderer {
       ?disabled=${isNull}
       ?readonly=${field.readOnly}
       ?required=${slot.required}
+      aria-required=${ifDefined(this.#ariaRequired(slot))}
       placeholder=${ifDefined(isNull ? 'null' : typeof field.example === 'number' ? String(field.example) : undefined)}
       autocomplete="off"
       aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
@@ -444,6 +462,7 @@ export class FieldRenderer {
           .checked=${checked}
           .indeterminate=${unset}
           ?disabled=${isNull || field.readOnly}
+          aria-required=${ifDefined(this.#ariaRequired(slot))}
           aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
           aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
           @change=${(e: Event) => slot.set({ k: 'v', v: (e.target as HTMLInputElement).checked }, true)}
@@ -480,6 +499,7 @@ export class FieldRenderer {
       .value=${value}
       ?disabled=${field.readOnly}
       ?required=${slot.required}
+      aria-required=${ifDefined(this.#ariaRequired(slot))}
       aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
       aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
       @change=${onChange}
@@ -514,6 +534,8 @@ export class FieldRenderer {
       data-path=${ifDefined(this.#pathHook(slot))}
       data-kind="enum"
       ?data-invalid=${errors.length > 0}
+      role="radiogroup"
+      aria-required=${ifDefined(this.#ariaRequired(slot))}
       aria-describedby=${ifDefined(describedBy)}
       ?disabled=${field.readOnly}
     >
@@ -560,7 +582,7 @@ export class FieldRenderer {
         ${this.#hintAndError(id, hint, errors)}
       </div>`;
     }
-    const control = html`<input part="control" id=${id} type="text" readonly .value=${display(field.value)} aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))} />`;
+    const control = html`<input part="control" id=${id} type="text" readonly .value=${display(field.value)} aria-required=${ifDefined(this.#ariaRequired(slot))} aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))} />`;
     return this.#wrap(slot, 'const', control, errors);
   }
 
@@ -626,6 +648,7 @@ export class FieldRenderer {
         .value=${text}
         ?readonly=${field.readOnly}
         ?disabled=${draft?.k === 'null'}
+        aria-required=${ifDefined(this.#ariaRequired(slot))}
         placeholder=${draft?.k === 'null' ? 'null' : jsonField?.expects === 'array' ? '[ ]' : jsonField?.expects === 'object' ? '{ }' : ''}
         aria-describedby=${ifDefined(describedBy)}
         aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
@@ -667,7 +690,7 @@ export class FieldRenderer {
       ?data-invalid=${errors.length > 0}
       aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
     >
-      <legend part="legend">${this.#labelContent(slot)}${this.#requiredMark(slot)}</legend>
+      <legend part="legend">${this.#labelContent(slot)}${this.#requiredMark(slot, true)}</legend>
       <div part="group-tools" class="group-tools">${this.#badges(slot.field)} ${this.#nullToggle(slot)} ${tools}</div>
       ${this.#hintAndError(id, hint, errors)} ${body}
     </fieldset>`;

@@ -350,6 +350,16 @@ export const styles = css`
     outline-offset: 0.25rem;
   }
 
+  [part~='result-heading'] {
+    margin: var(--mcp-tool-form-gap) 0 0.5rem;
+    font-size: 1rem;
+  }
+
+  [part~='result-heading']:focus-visible {
+    outline: 2px solid var(--mcp-tool-form-accent);
+    outline-offset: 2px;
+  }
+
   [part~='stale-note'] {
     color: var(--mcp-tool-form-muted);
     font-size: 0.9rem;

@@ -56,6 +56,15 @@ function toolTitle(tool: Tool): string {
   return tool.name;
 }
 
+/** What the live region says when a call returns: the tool and the start of its first text, once. */
+function resultAnnouncement(tool: Tool, result: ToolCallResult): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.find((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text' && typeof block.text === 'string');
+  const gist = text ? text.text.trim().replace(/\s+/g, ' ') : '';
+  const summary = gist.length > 200 ? `${gist.slice(0, 200)}…` : gist || (content.length > 0 ? `${content.length} content block${content.length === 1 ? '' : 's'}.` : 'no content.');
+  return result.isError === true ? `${toolTitle(tool)} reported an error: ${summary}` : `Result of ${toolTitle(tool)}: ${summary}`;
+}
+
 /** Whether a tool definition has what the form needs: a string name and an object inputSchema. */
 function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
@@ -138,6 +147,8 @@ function usableTool(tool: Tool): boolean {
  * @csspart progress-message - The server's progress message.
  * @csspart status - A status line (loading, cancelled).
  * @csspart call-error - Why loading or the call failed.
+ * @csspart announcer - The visually hidden polite live region that announces each call's outcome once.
+ * @csspart result-heading - The "Result" heading above the result (focused when a call returns).
  * @csspart result - The `<mcp-tool-result>` showing the last result.
  * @csspart result-stale - Also on the result while it is an earlier call's (a later call runs, failed or was cancelled).
  * @csspart stale-note - Says that the result shown is an earlier call's.
@@ -201,6 +212,8 @@ export class McpToolForm extends LitElement {
   #resultArguments: JsonRecord = {};
   @state() private _expanded = new Set<string>();
   @state() private _validatorReady = false;
+  /** What the polite live region says about the last call (set once per call). */
+  @state() private _announcement = '';
 
   #internals = this.attachInternals();
   #model: FormModel | undefined;
@@ -573,6 +586,7 @@ export class McpToolForm extends LitElement {
       this._phase = 'idle';
       if (!confirmed) {
         this._status = 'Not called.';
+        this._announcement = this._status;
         await this.updateComplete;
         (this.renderRoot.querySelector('[part~="submit-button"]') as HTMLElement | null)?.focus();
         return undefined;
@@ -588,8 +602,12 @@ export class McpToolForm extends LitElement {
     }
     const controller = new AbortController();
     this.#abort = controller;
+    // The submit button is disabled while the call runs: focus that was on it moves to Cancel, and back after.
+    const focused = this.matches(':focus-within');
+    this._announcement = '';
     this._phase = 'pending';
     this._progress = undefined;
+    if (focused) void this.updateComplete.then(() => this.#focusPart('cancel-button'));
     // Until this call returns, the result shown is the previous call's (and stays so if it fails).
     this._resultStale = true;
     try {
@@ -609,20 +627,42 @@ export class McpToolForm extends LitElement {
       this.#resultArguments = args;
       this._result = result;
       this._resultStale = false;
+      this._announcement = resultAnnouncement(tool, result);
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
       return result;
     } catch (error) {
       if (isAbortError(error) && controller.signal.aborted) {
         this._status = 'Cancelled. Nothing was lost: change the arguments or call again.';
+        this._announcement = this._status;
       } else {
         this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
+        if (this._callError) this._announcement = `The call to ${toolTitle(tool)} failed. ${this.#errorText(this._callError)}`;
       }
       return undefined;
     } finally {
       this.#abort = undefined;
       this._phase = 'idle';
       this._progress = undefined;
+      if (focused) void this.updateComplete.then(() => this.#focusAfterCall());
     }
+  }
+
+  /**
+   * After a call, focus that was in the form goes to the result's heading (a
+   * result is shown) or the submit button, never to the page's body; focus
+   * the user moved elsewhere meanwhile stays there.
+   */
+  #focusAfterCall(): void {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!lost && !this.matches(':focus-within')) return;
+    if (this._result && !this.resultStale && !this.noResult && this.#focusPart('result-heading')) return;
+    this.#focusPart('submit-button');
+  }
+
+  #focusPart(name: string): boolean {
+    const element = this.renderRoot.querySelector<HTMLElement>(`[part~="${name}"]`);
+    element?.focus();
+    return element !== null && (this.renderRoot as ShadowRoot).activeElement === element;
   }
 
   #fail(error: McpError): void {
@@ -682,12 +722,12 @@ export class McpToolForm extends LitElement {
   #header(tool: Tool): TemplateResult {
     const title = toolTitle(tool);
     return html`<slot name="header"
-      ><header part="header">
+      ><div part="header">
         <h2 part="title">${title}</h2>
         ${title !== tool.name ? html`<code part="tool-name">${tool.name}</code>` : nothing}
         ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}
         ${typeof tool.description === 'string' && tool.description ? html`<p part="description">${tool.description}</p>` : nothing}
-      </header></slot
+      </div></slot
     >`;
   }
 
@@ -800,9 +840,11 @@ export class McpToolForm extends LitElement {
           <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
           <slot name="actions"></slot>
         </div>
-        ${this.#progressBar()} ${this._status ? html`<p part="status" role="status">${this._status}</p>` : nothing}
-        ${this._callError ? html`<div part="call-error" role="alert">${this.#errorText(this._callError)}</div>` : nothing}
+        ${this.#progressBar()} ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
+        ${this._callError ? html`<div part="call-error">${this.#errorText(this._callError)}</div>` : nothing}
       </form>
+      <div part="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this._announcement}</div>
+      ${!this.noResult && this._result ? html`<h3 part="result-heading" tabindex="-1">Result</h3>` : nothing}
       ${!this.noResult && this._result && this.resultStale
         ? html`<p part="stale-note" class="stale-note">
             ${pending ? 'Result of the previous call; this one is still running.' : 'Result of an earlier call; the last call returned no result.'}

@@ -327,7 +327,7 @@ export class McpToolResult extends LitElement {
     const malformed = content !== undefined && !Array.isArray(content);
     const blocks = Array.isArray(content) ? content : [];
     const empty = blocks.length === 0 && !('structuredContent' in result);
-    const shown = html`${result.isError === true ? html`<p part="error-label" role="alert">The tool reported an error.</p>` : nothing}
+    const shown = html`${result.isError === true ? html`<p part="error-label">The tool reported an error.</p>` : nothing}
       ${malformed ? html`<span part="placeholder">The result's content is not a list and cannot be shown.</span>` : nothing}
       ${blocks.length > 0
         ? html`<ol part="blocks">
@@ -343,7 +343,7 @@ export class McpToolResult extends LitElement {
         : nothing}
       ${empty && !malformed ? html`<p part="empty">The tool returned no content.</p>` : nothing} ${this.#structured(result)}`;
     if (this.#showsApp && this._appFrame !== 'failed') {
-      return html`<section part="base" aria-label="Tool result">
+      return html`<div part="base">
         ${this._appFrame === 'loaded'
           ? html`<mcp-app-frame part="app" .client=${this.#client} .tool=${this.tool} .arguments=${this.arguments ?? {}} .result=${result}></mcp-app-frame>`
           : html`<p part="note" role="status">Loading the app…</p>`}
@@ -351,9 +351,10 @@ export class McpToolResult extends LitElement {
           <summary>Result as text</summary>
           ${shown}
         </details>
-      </section>`;
+      </div>`;
     }
-    return html`<section part="base" aria-label="Tool result">${shown}</section>`;
+    // Not a landmark: a page with many results would get many identical regions.
+    return html`<div part="base">${shown}</div>`;
   }
 }
 
