@@ -103,7 +103,14 @@ function usableTool(tool: Tool): boolean {
  * @event reset - The form was reset (draft cleared).
  * @event mcp-tool-call - Before `tools/call`, with `detail.tool` and `detail.arguments`; cancelable (call `preventDefault()` to stop the call).
  * @event mcp-tool-result - The call finished; `detail.result` is the `CallToolResult`.
- * @event mcp-error - Loading the tool or calling it failed; `detail.error` is the typed kit error.
+ * @event mcp-error - Loading the tool or calling it failed (or the result's app failed); `detail.error` is the typed kit error.
+ * @event mcp-app-ready - The tool's MCP App (in the result) finished its handshake.
+ * @event mcp-app-message - The app asks to add a message (cancelable; see `<mcp-app-frame>`).
+ * @event mcp-app-model-context - The app updates the model context (cancelable).
+ * @event mcp-app-open-link - The app asks to open a link (cancelable).
+ * @event mcp-app-log - A log message from the app.
+ * @event mcp-app-display-mode - The app's display mode changed.
+ * @event mcp-app-close - The app was torn down.
  *
  * @csspart form - The `<form>`.
  * @csspart header - The default header.

@@ -37,6 +37,15 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @tagname mcp-tool-result
  * @summary The result of an MCP tool call.
  *
+ * @event mcp-app-ready - The tool's MCP App (in the result) finished its handshake.
+ * @event mcp-app-message - The app asks to add a message (cancelable; see `<mcp-app-frame>`).
+ * @event mcp-app-model-context - The app updates the model context (cancelable).
+ * @event mcp-app-open-link - The app asks to open a link (cancelable).
+ * @event mcp-app-log - A log message from the app.
+ * @event mcp-app-display-mode - The app's display mode changed.
+ * @event mcp-app-close - The app was torn down.
+ * @event mcp-error - The app could not be shown, or sent something refused.
+ *
  * @csspart base - The frame around the result.
  * @csspart error-label - "The tool reported an error" for `isError` results.
  * @csspart blocks - The list of content blocks.
