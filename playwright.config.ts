@@ -28,6 +28,7 @@ const pagePort = port('E2E_PAGE_PORT');
 const protectedPort = port('E2E_PROTECTED_PORT');
 const authPort = port('E2E_AUTH_PORT');
 const everythingPort = port('E2E_EVERYTHING_PORT');
+const samplesPort = port('E2E_SAMPLES_PORT');
 /** The built pages of this run (its own folder: a run in the same checkout may be building too). */
 const siteDir = `.cache/e2e-site/${pagePort}`;
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
@@ -35,6 +36,8 @@ export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
 export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
 /** A legacy (2025-11-25) server: the reference server-everything over Streamable HTTP. */
 export const e2eEverythingUrl = `http://127.0.0.1:${everythingPort}/mcp`;
+/** The React, Vue and Svelte samples built against the packed package (scripts/samples.mjs). */
+export const e2eSamplesUrl = `http://127.0.0.1:${samplesPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -54,6 +57,14 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
   },
   webServer: [
+    {
+      // First, and listening at once: it packs, type-checks and builds the framework samples while
+      // the servers below start; its requests wait for that (e2e/samples.spec.ts).
+      command: `node scripts/samples.mjs --out .cache/samples/${samplesPort} --serve ${samplesPort}`,
+      port: samplesPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
     {
       command: `node node_modules/tsx/dist/cli.mjs demo/server/main.ts --port ${serverPort}`,
       port: serverPort,
