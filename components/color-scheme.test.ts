@@ -35,7 +35,7 @@ let survey: Promise<unknown>;
 
 async function emulateSystem(scheme: Scheme): Promise<void> {
   await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: scheme }] });
-  await vi.waitFor(() => expect(matchMedia(`(prefers-color-scheme: ${scheme})`).matches).toBe(true), { timeout: 10_000 });
+  await vi.waitFor(() => expect(matchMedia(`(prefers-color-scheme: ${scheme})`).matches).toBe(true));
 }
 
 /** Takes away every scheme declaration the cases make. */
@@ -95,9 +95,9 @@ beforeAll(async () => {
   client = connection.client!;
   form = connection.querySelector('mcp-tool-form')!;
   dialog = connection.querySelector('mcp-elicitation-dialog')!;
-  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part="submit-button"]')).not.toBeNull());
   await form.submit();
-  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('mcp-tool-result')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('mcp-tool-result')).not.toBeNull());
 
   result = document.createElement('mcp-tool-result');
   result.result = { content: [{ type: 'text', text: 'A result shown on its own.' }], structuredContent: { ok: true } };
@@ -105,7 +105,7 @@ beforeAll(async () => {
 
   // The dialog shows the survey's form (answered never: the call is cancelled at the end).
   survey = client.callTool('survey', {}).catch(() => undefined);
-  await vi.waitFor(() => expect(dialog.open).toBe(true), { timeout: 10_000 });
+  await vi.waitFor(() => expect(dialog.open).toBe(true));
 
   frame = document.createElement('mcp-app-frame');
   frame.client = client;
@@ -143,7 +143,7 @@ describe.each(cases)('$name', ({ system, page, expected }) => {
     await emulateSystem(system);
     page();
     const all = Object.fromEntries(texts().map(([name]) => [name, expected]));
-    await vi.waitFor(() => expect(schemes()).toEqual(all), { timeout: 10_000 });
+    await vi.waitFor(() => expect(schemes()).toEqual(all));
     expect(await contrastViolations()).toEqual([]);
   });
 });
@@ -157,7 +157,7 @@ test('the app inside the frame is told the scheme the page switches to by class'
     const data = event.detail.data as { received?: string; params?: { theme?: string } };
     if (data?.received === 'ui/notifications/host-context-changed' && data.params?.theme) themes.push(data.params.theme);
   });
-  await vi.waitFor(() => expect(themes.at(-1) ?? 'light').toBe('light'), { timeout: 10_000 });
+  await vi.waitFor(() => expect(themes.at(-1) ?? 'light').toBe('light'));
   document.documentElement.classList.add('dark');
-  await vi.waitFor(() => expect(themes.at(-1)).toBe('dark'), { timeout: 10_000 });
+  await vi.waitFor(() => expect(themes.at(-1)).toBe('dark'));
 });

@@ -41,7 +41,7 @@ test('on a short screen the long survey scrolls and its buttons stay in view', a
   await page.viewport(640, 360);
   await setup();
   const call = client.callTool('survey', {}).catch(() => undefined);
-  await vi.waitFor(() => expect(shadow<HTMLDialogElement>('dialog')?.open).toBe(true), { timeout: 10_000 });
+  await vi.waitFor(() => expect(shadow<HTMLDialogElement>('dialog')?.open).toBe(true));
   const box = shadow('dialog')!;
   // The survey is taller than the screen: the dialog scrolls.
   expect(box.scrollHeight).toBeGreaterThan(box.clientHeight);
@@ -68,21 +68,21 @@ test('a reload seconds old is "just now"; an older one says its minutes', async 
   const record = { url, method: 'tools/call', target: 'book_table', params: { name: 'book_table', arguments: {} }, interim: { resultType: 'input_required', requestState: 's' } } as const;
   await savePending({ ...record, id: 'seconds-old', savedAt: Date.now() - 5_000 });
   await setup();
-  await vi.waitFor(() => expect(shadow('[data-action="resume"]')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(shadow('[data-action="resume"]')).not.toBeNull());
   expect(shadow('[part="message"]')!.textContent!.replace(/\s+/g, ' ').trim()).toBe('tools/call book_table was waiting for your answer just now, before the page was reloaded.');
   cleanup();
   await clearAllPending(url);
 
   await savePending({ ...record, id: 'minutes-old', savedAt: Date.now() - 5 * 60_000 });
   await setup();
-  await vi.waitFor(() => expect(shadow('[data-action="resume"]')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(shadow('[data-action="resume"]')).not.toBeNull());
   expect(shadow('[part="message"]')!.textContent).toContain('was waiting for your answer about 5 minutes ago');
 });
 
 test('required fields are required in the accessibility tree; the dialog adds no landmarks', async () => {
   await setup();
   const call = client.callTool('survey', {}).catch(() => undefined);
-  await vi.waitFor(() => expect(shadow<HTMLDialogElement>('dialog')?.open).toBe(true), { timeout: 10_000 });
+  await vi.waitFor(() => expect(shadow<HTMLDialogElement>('dialog')?.open).toBe(true));
   expect((await requiredNodes()).sort()).toEqual(['textbox: Name', 'textbox: Email', 'radiogroup: Operating system'].sort());
   // A group of checkboxes cannot carry aria-required: its name says it.
   const languages = [...dialog.shadowRoot!.querySelectorAll('legend')].find((legend) => legend.textContent!.includes('Languages'))!;

@@ -70,7 +70,7 @@ function recordAnnouncements(): { said: () => { text: string; polite: boolean }[
 
 async function weatherForm(): Promise<McpToolForm> {
   const form = await mount({ toolName: 'get_weather', client });
-  await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
   return form;
 }
 
@@ -81,30 +81,30 @@ describe('focus after a call', () => {
     const result = new Promise((resolve) => form.addEventListener('mcp-tool-result', resolve, { once: true }));
     await userEvent.click(submit);
     await result;
-    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'result-heading')), { timeout: 10_000 });
+    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'result-heading')));
     expect(part(root(form), 'result-heading').textContent).toBe('Result');
   });
 
   test('error: back to the submit button', async () => {
     const form = await mount({ tool: tool('no_such_tool', { type: 'object', properties: {} }), client });
-    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
     const failed = new Promise((resolve) => form.addEventListener('mcp-error', resolve, { once: true }));
     await userEvent.click(part(root(form), 'submit-button'));
     await failed;
-    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'submit-button')), { timeout: 10_000 });
+    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'submit-button')));
   });
 
   test('cancel: focus waits on Cancel during the call, then goes back to the submit button', async () => {
     const form = await mount({ toolName: 'long_task', client, drafts: false });
-    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
     form.arguments = { steps: 40, stepMs: 250 };
     await form.updateComplete;
     await userEvent.click(part(root(form), 'submit-button'));
-    await vi.waitFor(() => expect(focused()).toBe(root(form).querySelector('[part~="cancel-button"]')), { timeout: 10_000 });
+    await vi.waitFor(() => expect(focused()).toBe(root(form).querySelector('[part~="cancel-button"]')));
     expect(focused()).not.toBe(document.body);
     await userEvent.keyboard('{Enter}');
-    await vi.waitFor(() => expect(form.phase).toBe('idle'), { timeout: 10_000 });
-    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'submit-button')), { timeout: 10_000 });
+    await vi.waitFor(() => expect(form.phase).toBe('idle'));
+    await vi.waitFor(() => expect(focused()).toBe(part(root(form), 'submit-button')));
   });
 
   test('focus the user moved elsewhere during the call stays there', async () => {
@@ -112,7 +112,7 @@ describe('focus after a call', () => {
     const elsewhere = document.createElement('input');
     elsewhere.setAttribute('aria-label', 'Chat');
     document.body.append(elsewhere);
-    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
     form.arguments = { steps: 3, stepMs: 200 };
     await form.updateComplete;
     const result = new Promise((resolve) => form.addEventListener('mcp-tool-result', resolve, { once: true }));
@@ -131,7 +131,7 @@ describe('announcements', () => {
     const recording = recordAnnouncements();
     try {
       await form.submit();
-      await vi.waitFor(() => expect(recording.said().length).toBeGreaterThan(0), { timeout: 10_000 });
+      await vi.waitFor(() => expect(recording.said().length).toBeGreaterThan(0));
       await form.updateComplete;
       await new Promise((resolve) => setTimeout(resolve, 50));
       const said = recording.said();
@@ -143,7 +143,7 @@ describe('announcements', () => {
 
       // The same result again is announced again (a new call, a new announcement).
       await form.submit();
-      await vi.waitFor(() => expect(recording.said()).toHaveLength(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(recording.said()).toHaveLength(2));
       expect(recording.said()[1]!.text).toBe(said[0]!.text);
     } finally {
       recording.stop();
@@ -152,11 +152,11 @@ describe('announcements', () => {
 
   test('a failed call is announced once, politely', async () => {
     const form = await mount({ tool: tool('no_such_tool', { type: 'object', properties: {} }), client });
-    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
     const recording = recordAnnouncements();
     try {
       await form.submit();
-      await vi.waitFor(() => expect(recording.said().length).toBeGreaterThan(0), { timeout: 10_000 });
+      await vi.waitFor(() => expect(recording.said().length).toBeGreaterThan(0));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(recording.said()).toEqual([{ text: expect.stringMatching(/^The call to no_such_tool failed\. /), polite: true }]);
     } finally {
@@ -186,7 +186,7 @@ describe('required fields are announced', () => {
         required: ['title', 'code', 'guests', 'area', 'city', 'vegan', 'extras', 'tags', 'contact'],
       }),
     });
-    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(form).querySelector('[part~="submit-button"]')).not.toBeNull());
     expect((await requiredNodes()).sort()).toEqual(['textbox: Title', 'textbox: Code', 'spinbutton: Guests', 'radiogroup: Area', 'textbox: Extras', 'textbox: Phone'].sort());
     // Chromium's tree lists no required property for a <select> or a checkbox, even a plain
     // <select required> (its DevTools protocol omits it for those roles): their attributes then.
@@ -206,7 +206,7 @@ describe('landmarks', () => {
     const second = await weatherForm();
     await first.submit();
     await second.submit();
-    await vi.waitFor(() => expect(root(second).querySelector('mcp-tool-result')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(root(second).querySelector('mcp-tool-result')).not.toBeNull());
     const run = await axe.run(document, { runOnly: ['landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-contentinfo', 'landmark-banner-is-top-level'], resultTypes: ['violations'] });
     expect(run.violations.map((v) => v.id)).toEqual([]);
     const landmarks = ['banner', 'contentinfo', 'region', 'complementary', 'navigation', 'main'];
