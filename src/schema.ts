@@ -151,10 +151,7 @@ function loadValidatorModule(): Promise<Implementation> {
     let implementation: Implementation;
     if (compiler) implementation = (await import('./schema-guard.js')).pluggedIn(compiler);
     // ajv, or where the page forbids eval (which ajv needs) @cfworker/json-schema.
-    else
-      implementation = await (await import('./eval-policy.js')).defaultValidator(() => {
-        if (loaded === implementation) loading = loaded = undefined;
-      });
+    else implementation = await (await import('./eval-policy.js')).defaultValidator();
     if (compiler === plugged) loaded = implementation;
     return implementation;
   });
@@ -170,13 +167,7 @@ function loadValidatorModule(): Promise<Implementation> {
  */
 export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
   const module = await loadValidatorModule();
-  try {
-    return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
-  } catch (error) {
-    // The validator was replaced meanwhile (ajv refused eval after all: see eval-policy.ts): once more with the new one.
-    if (loaded) throw error;
-    return compileSchema(schema, options);
-  }
+  return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
 }
 
 /**
