@@ -4,13 +4,20 @@
  *
  * Framing is done by `eventsource-parser`; this module is the glue around it:
  * bytes are decoded with one streaming `TextDecoder` (so a UTF-8 character split
- * across network reads survives), the parser's buffer is capped, and the
- * stream is cancelled when the consumer stops early.
+ * across network reads survives), line ends are normalised before the parser
+ * sees them, the parser's buffer is capped, a complete event left pending at
+ * the end of the stream is dispatched, and the stream is cancelled when the
+ * consumer stops early.
+ *
+ * The transport loads this module (and the parser) with its first request, in
+ * parallel with the network, rather than up front: a page pays for it only
+ * once a server is being talked to.
  *
  * @module
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError, type McpErrorData } from './errors.js';
+import { isObject } from './types.js';
 
 /** Default cap on one event's buffered text, in characters (16 MiB of UTF-16 units). */
 export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -25,6 +32,8 @@ export interface ReadSseOptions {
   onRetry?: (ms: number) => void;
   /** Facts attached to errors (URL, method). */
   context?: McpErrorData;
+  /** Told about leniencies toward the server's framing (a last event without its blank line). */
+  onWarning?: (code: string, message: string) => void;
 }
 
 /**
@@ -50,18 +59,31 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
     },
   });
   const decoder = new TextDecoder('utf-8');
+  // SSE ends lines with CR, LF or CRLF. The parser keeps a CR that ends a read
+  // until the next read shows whether an LF follows, so a CR-only stream's last
+  // event waits for bytes that may never come. Every line end becomes one LF
+  // here instead; an LF that starts a read after a read-ending CR is that CR's.
+  let afterCr = false;
+  let last = '';
+  const feed = (text: string) => {
+    if (afterCr && text.startsWith('\n')) text = text.slice(1);
+    afterCr = text.endsWith('\r');
+    text = text.replace(/\r\n?/g, '\n');
+    if (!text) return;
+    last = text[text.length - 1]!;
+    parser.feed(text);
+  };
   const reader = body.getReader();
   let finished = false;
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) {
-        const tail = decoder.decode();
-        if (tail) parser.feed(tail);
+        feed(decoder.decode());
         finished = true;
         break;
       }
-      parser.feed(decoder.decode(value, { stream: true }));
+      feed(decoder.decode(value, { stream: true }));
       if (overflow) {
         throw new McpClientError(
           'too_large',
@@ -70,6 +92,17 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
         );
       }
       while (queue.length > 0) yield queue.shift()!;
+    }
+    // The stream ended after a complete line but before the blank line that
+    // dispatches its event: the event is whole, so dispatch it (a line cut off
+    // mid-way stays dropped, as the SSE spec says, since it may be truncated).
+    const pending = queue.length;
+    if (last === '\n' && !overflow) parser.feed('\n');
+    if (queue.length > pending) {
+      options.onWarning?.(
+        'sse-unterminated-event',
+        `The event stream${options.context?.url ? ` of ${options.context.url}` : ''} ended without the blank line that ends an SSE event; its last event was dispatched anyway`,
+      );
     }
     while (queue.length > 0) yield queue.shift()!;
   } finally {
@@ -87,4 +120,23 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
  */
 export function isMessageEvent(event: SseEvent): boolean {
   return event.event === undefined || event.event === '' || event.event === 'message';
+}
+
+/**
+ * Reads the data of one SSE event: the value to parse as a JSON-RPC message, or
+ * why the event carries none (`skip`: `sse-non-json` for text that is not JSON,
+ * `sse-non-jsonrpc` for JSON that is no message). Servers send keep-alives of
+ * every shape — `{}`, `{"type":"ping"}`, a timestamp, `"ping"`, `null`, `[]` —
+ * so only an object with a `jsonrpc` member (or an array holding one: a batch,
+ * which {@link parseMessage} refuses by name) counts as a message.
+ */
+export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-json' | 'sse-non-jsonrpc' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return { skip: 'sse-non-json' };
+  }
+  const message = (v: unknown) => isObject(v) && 'jsonrpc' in v;
+  return message(value) || (Array.isArray(value) && value.some(message)) ? { value } : { skip: 'sse-non-jsonrpc' };
 }

@@ -11,9 +11,8 @@
  * @module
  */
 import { McpClientError, McpRpcError, type McpErrorData } from './errors.js';
-import { parseMessage, parseMessageText, type IncomingMessage } from './jsonrpc.js';
-import { isMessageEvent, readSse } from './sse.js';
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
+import { isRequestId, parseMessage, type IncomingMessage } from './jsonrpc.js';
+import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
 
 /** The subset of `fetch` the kit uses; inject your own for auth, proxies or tests. */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -64,6 +63,10 @@ export interface Exchange {
   headers: Headers;
 }
 
+/** The SSE reader, loaded with the first request (see `./sse.ts`). */
+let sse: Promise<typeof import('./sse.js')> | undefined;
+const loadSse = () => (sse ??= import('./sse.js'));
+
 function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
@@ -100,6 +103,27 @@ export async function readBodyText(response: Response, maxBytes: number, context
 }
 
 /**
+ * An error response whose `id` is no valid id at all (`2.5`, an object) with its
+ * id nulled, so that the server's error survives parsing; anything else as is.
+ */
+function withoutBadErrorId(value: unknown): unknown {
+  return isObject(value) && isObject(value.error) && !('method' in value) && value.id != null && !isRequestId(value.id) ? { ...value, id: null } : value;
+}
+
+/**
+ * How a response that arrived on a request's own exchange (its POST's JSON body
+ * or SSE stream) relates to that request: `exact`; `loose` when the server
+ * mangled the id (`"2"` for `2`, or any id on an error), which still answers
+ * the request, since nothing else is answered there; undefined for a result
+ * carrying an unrelated id, which cannot be told apart from a misrouted answer.
+ */
+function replyFit(message: JsonRpcResponse, id: RequestId): 'exact' | 'loose' | undefined {
+  if (message.id === id) return 'exact';
+  if ('error' in message) return message.id == null ? 'exact' : 'loose';
+  return String(message.id) === String(id) ? 'loose' : undefined;
+}
+
+/**
  * Turns an HTTP error status into the right error: the JSON-RPC error from the
  * body when there is one ({@link McpRpcError} with `httpStatus`), otherwise an
  * {@link McpClientError} `http` that keeps the status, URL and a body excerpt.
@@ -115,7 +139,8 @@ export async function httpError(response: Response, context: McpErrorData): Prom
   const contentType = response.headers.get('content-type') ?? undefined;
   if (text) {
     try {
-      const parsed = parseMessage(JSON.parse(text));
+      // The server's error is kept whatever the body's id (it may be mangled, or null).
+      const parsed = parseMessage(withoutBadErrorId(JSON.parse(text)));
       if (parsed.kind === 'response' && 'error' in parsed.message) {
         const { code, message, data } = parsed.message.error;
         return new McpRpcError(code, message, data, { httpStatus: status, url: context.url });
@@ -212,6 +237,8 @@ export class HttpTransport {
       Accept: 'application/json, text/event-stream',
       ...options.headers,
     };
+    // Most replies are event streams: fetch their reader alongside the first request.
+    loadSse().catch(() => (sse = undefined));
     try {
       return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
     } catch (error) {
@@ -251,11 +278,19 @@ export class HttpTransport {
     }
     if (type === 'application/json') {
       const text = await readBodyText(response, this.#maxBodyBytes, context);
-      const parsed = parseMessageText(text, { ...context, status: response.status });
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new McpClientError('protocol', `Malformed JSON-RPC message from the server: not valid JSON (starts with ${JSON.stringify(text.slice(0, 60))})`, { ...context, status: response.status });
+      }
+      const parsed = this.#parseOwn(value, request, { ...context, status: response.status });
       if (parsed.kind !== 'response') {
         throw new McpClientError('protocol', `Expected the response to ${request.method}, got a JSON-RPC ${parsed.kind} (${parsed.message.method})`, context);
       }
-      this.#checkId(parsed.message, request.id, context);
+      if (!this.#answers(parsed.message, request)) {
+        throw new McpClientError('protocol', `Response id ${JSON.stringify(parsed.message.id)} does not match request id ${JSON.stringify(request.id)}`, context);
+      }
       return { response: parsed.message, status: response.status, headers: response.headers };
     }
     if (type === 'text/event-stream') {
@@ -295,10 +330,31 @@ export class HttpTransport {
     await response.body?.cancel().catch(() => {});
   }
 
-  #checkId(message: JsonRpcResponse, id: RequestId, context: McpErrorData): void {
-    // Error responses may carry no id when the server could not read ours (basic/index).
-    if (message.id === id || ('error' in message && (message.id === null || message.id === undefined))) return;
-    throw new McpClientError('protocol', `Response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(id)}`, context);
+  /**
+   * Parses a message that arrived on `request`'s own exchange. An error reply
+   * whose id is no valid id at all still carries the server's error: it is
+   * kept, with a warning.
+   */
+  #parseOwn(value: unknown, request: Pick<JsonRpcRequest, 'id' | 'method'>, context: McpErrorData): IncomingMessage {
+    const cleaned = withoutBadErrorId(value);
+    if (cleaned !== value) this.#idWarning(request, (value as { id: unknown }).id);
+    return parseMessage(cleaned, context);
+  }
+
+  /** Whether `message` answers `request` (see {@link replyFit}); a mangled id is accepted with a warning. */
+  #answers(message: JsonRpcResponse, request: Pick<JsonRpcRequest, 'id' | 'method'>): boolean {
+    const fit = replyFit(message, request.id);
+    if (fit === 'loose') this.#idWarning(request, message.id);
+    return fit !== undefined;
+  }
+
+  #idWarning(request: Pick<JsonRpcRequest, 'id' | 'method'>, theirs: unknown): void {
+    this.#onWarning({
+      code: 'response-id-mismatch',
+      message:
+        `${this.url.href} answered ${request.method} (request id ${JSON.stringify(request.id)}) with id ${JSON.stringify(theirs)}: JSON-RPC requires the id echoed unchanged, JSON type included. ` +
+        'The reply was accepted because it came on that request\'s own exchange.',
+    });
   }
 
   async #readStream(
@@ -307,33 +363,27 @@ export class HttpTransport {
     options: SendOptions,
     context: McpErrorData,
   ): Promise<JsonRpcResponse> {
-    for await (const event of readSse(body, { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context })) {
+    const { isMessageEvent, readSse, sseFrame } = await loadSse();
+    const onWarning = (code: string, message: string) => this.#onWarning({ code, message });
+    for await (const event of readSse(body, { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context, onWarning })) {
       if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
       if (!isMessageEvent(event)) {
-        this.#onWarning({ code: 'sse-event-ignored', message: `Ignored an SSE "${event.event}" event in reply to ${request.method}` });
+        onWarning('sse-event-ignored', `Ignored an SSE "${event.event}" event in reply to ${request.method}`);
         continue;
       }
       // Priming events (empty data) carry no message.
       if (event.data.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(event.data);
-      } catch {
-        this.#onWarning({ code: 'sse-non-json', message: `Ignored a non-JSON SSE frame in reply to ${request.method}: ${JSON.stringify(event.data.slice(0, 60))}` });
+      const frame = sseFrame(event.data);
+      if ('skip' in frame) {
+        // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
+        onWarning(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} in reply to ${request.method}: ${event.data.slice(0, 60)}`);
         continue;
       }
-      if (typeof value === 'object' && value !== null && !Array.isArray(value) && !('jsonrpc' in value)) {
-        // Keep-alive objects like {} or {"type":"heartbeat"} are not JSON-RPC.
-        this.#onWarning({ code: 'sse-non-jsonrpc', message: `Ignored a non-JSON-RPC SSE frame in reply to ${request.method}` });
-        continue;
-      }
-      const parsed = parseMessage(value, context);
+      const parsed = this.#parseOwn(frame.value, request, context);
       if (parsed.kind === 'response') {
-        if (parsed.message.id === request.id || ('error' in parsed.message && (parsed.message.id === null || parsed.message.id === undefined))) {
-          // The final response: returning from the loop cancels the rest of the stream.
-          return parsed.message;
-        }
-        this.#onWarning({ code: 'foreign-response', message: `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}` });
+        // The final response: returning from the loop cancels the rest of the stream.
+        if (this.#answers(parsed.message, request)) return parsed.message;
+        onWarning('foreign-response', `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}`);
         continue;
       }
       options.onMessage?.(parsed);

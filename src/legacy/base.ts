@@ -409,9 +409,20 @@ export abstract class LegacySessionBase implements Session {
    */
   protected receive(incoming: IncomingMessage, via?: PendingRequest): void {
     if (incoming.kind === 'response') {
-      const target = incoming.message.id !== undefined && incoming.message.id !== null ? this.pending.get(incoming.message.id) : undefined;
+      const id = incoming.message.id;
+      let target = id !== undefined && id !== null ? this.pending.get(id) : undefined;
+      if (!target && id !== undefined && id !== null) {
+        // "2" for 2: the id of a request in flight with its JSON type changed still names that request.
+        target = [...this.pending.values()].find((p) => String(p.id) === String(id));
+        if (target) {
+          this.host.warn(
+            'response-id-mismatch',
+            `${this.host.url.href} answered ${target.method} (request id ${JSON.stringify(target.id)}) with id ${JSON.stringify(id)}: JSON-RPC requires the id echoed unchanged, JSON type included. The reply was accepted.`,
+          );
+        }
+      }
       if (target && target !== via) target.deliver(incoming.message);
-      else this.host.warn('foreign-response', `Ignored a response with id ${JSON.stringify(incoming.message.id)} that matches no request in flight`);
+      else this.host.warn('foreign-response', `Ignored a response with id ${JSON.stringify(id)} that matches no request in flight`);
       return;
     }
     if (incoming.kind === 'request') {

@@ -12,10 +12,10 @@
 import { McpClientError, McpRpcError } from '../errors.js';
 import { parseMessage, parseMessageText } from '../jsonrpc.js';
 import type { SessionRequestOptions, SessionResponse } from '../session.js';
-import { isMessageEvent, readSse, type SseEvent } from '../sse.js';
+import { isMessageEvent, readSse, sseFrame, type SseEvent } from '../sse.js';
 import { untilAborted } from '../sleep.js';
 import { fetchFailure, httpError, readBodyText, readFailure } from '../transport.js';
-import { isObject, LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
+import { LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
 import { LegacySessionBase, buildRequest, legacyCapabilities, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Cap on a JSON body some servers put in a POST answer, in bytes. */
@@ -85,7 +85,7 @@ export class HttpSseSession extends LegacySessionBase {
         await response.body?.cancel().catch(() => {});
         throw new McpClientError('protocol', `GET ${url.href} did not open an event stream (Content-Type ${JSON.stringify(response.headers.get('content-type'))})`, { ...context, status: response.status });
       }
-      events = readSse(response.body, { context })[Symbol.asyncIterator]();
+      events = readSse(response.body, { context, onWarning: (code, message) => host.warn(code, message) })[Symbol.asyncIterator]();
       let first: IteratorResult<SseEvent>;
       try {
         first = await events.next();
@@ -135,17 +135,14 @@ export class HttpSseSession extends LegacySessionBase {
         const { value: event, done } = await events.next();
         if (done) break;
         if (!isMessageEvent(event) || event.data.trim() === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch {
-          this.host.warn('sse-non-json', `Ignored a non-JSON frame on the event stream of ${context.url}`);
+        const frame = sseFrame(event.data);
+        if ('skip' in frame) {
+          this.host.warn(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} on the event stream of ${context.url}: ${event.data.slice(0, 60)}`);
           continue;
         }
-        if (isObject(value) && !('jsonrpc' in value)) continue;
         let incoming;
         try {
-          incoming = parseMessage(value, context);
+          incoming = parseMessage(frame.value, context);
         } catch (error) {
           this.host.warn('sse-malformed', (error as Error).message);
           continue;
@@ -257,7 +254,8 @@ export class HttpSseSession extends LegacySessionBase {
     if (pending && mediaType(response) === 'application/json') {
       try {
         const parsed = parseMessageText(await readBodyText(response, MAX_POST_BODY, context), context);
-        if (parsed.kind === 'response' && parsed.message.id === pending.id) pending.deliver(parsed.message as JsonRpcResponse);
+        // The POST's own body answers that POST's request, whatever the server did to the id's type.
+        if (parsed.kind === 'response' && String(parsed.message.id) === String(pending.id)) pending.deliver(parsed.message as JsonRpcResponse);
       } catch {
         /* not a response: the stream will carry it */
       }

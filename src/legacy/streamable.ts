@@ -19,9 +19,9 @@
 import { McpClientError, McpRpcError } from '../errors.js';
 import { parseMessage, type IncomingMessage } from '../jsonrpc.js';
 import type { SessionRequestOptions, SessionResponse } from '../session.js';
-import { isMessageEvent, readSse } from '../sse.js';
+import { isMessageEvent, readSse, sseFrame } from '../sse.js';
 import { fetchFailure, readFailure, type Exchange, type SendOptions } from '../transport.js';
-import { isObject, LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../types.js';
+import { LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../types.js';
 import { LegacySessionBase, buildRequest, isModernSignature, legacyCapabilities, sleep, versionHeaderDefined, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Versions accepted from a Streamable HTTP server's `initialize` answer. */
@@ -399,7 +399,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       const before = lastEventId;
       let messages = 0;
       try {
-        for await (const event of readSse(response.body!, { onRetry: (ms) => (retryMs = ms), context })) {
+        for await (const event of readSse(response.body!, { onRetry: (ms) => (retryMs = ms), context, onWarning: (code, message) => host.warn(code, message) })) {
           if (event.id) lastEventId = event.id;
           if (!isMessageEvent(event) || event.data.trim() === '') continue;
           const incoming = this.#parseEvent(event.data, context);
@@ -422,17 +422,14 @@ export class StreamableLegacySession extends LegacySessionBase {
   }
 
   #parseEvent(data: string, context: { url: string; method: string }): IncomingMessage | undefined {
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch {
-      this.host.warn('sse-non-json', `Ignored a non-JSON frame on the standalone stream of ${context.url}`);
+    const frame = sseFrame(data);
+    if ('skip' in frame) {
+      // Keep-alives ({}, {"type":"heartbeat"}, a timestamp, "ping"…) are not JSON-RPC.
+      this.host.warn(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} on the standalone stream of ${context.url}: ${data.slice(0, 60)}`);
       return undefined;
     }
-    // Keep-alive objects ({} or {"type":"heartbeat"}) are not JSON-RPC.
-    if (isObject(value) && !('jsonrpc' in value)) return undefined;
     try {
-      return parseMessage(value, context);
+      return parseMessage(frame.value, context);
     } catch (error) {
       this.host.warn('sse-malformed', (error as Error).message);
       return undefined;
