@@ -746,7 +746,10 @@ export class McpClient {
 
     const meta: JsonObject = {};
     let progressToken: string | undefined;
-    if (options.onProgress) {
+    // A server reports progress only for a request with a token (basic/patterns/progress): one
+    // goes out whenever progress matters — a listener, or a timeout it may reset — unique per
+    // request, replacing any the caller put in `_meta` (a shared token would mix requests up).
+    if (options.onProgress || (options.resetTimeoutOnProgress !== false && Number.isFinite(timeoutMs))) {
       progressToken = `p${this.#nextProgress++}`;
       meta.progressToken = progressToken;
     }

@@ -58,9 +58,9 @@ describe('server-everything over Streamable HTTP', () => {
     // The standalone stream, and DELETE on close (LEG-6, LEG-7).
     expect(wire.records.some((r) => r.method === 'GET' && r.headers.accept === 'text/event-stream')).toBe(true);
     expect(wire.records.at(-1)).toMatchObject({ method: 'DELETE', status: 200 });
-    // Legacy requests carry no modern _meta.
+    // Legacy requests carry no modern _meta: only the progress token that lets progress reset the timeout.
     const call = wire.records.find((r) => r.body?.method === 'tools/call')!;
-    expect(call.body.params._meta).toBeUndefined();
+    expect(call.body.params._meta).toEqual({ progressToken: expect.any(String) });
   });
 
   test('elicitation, sampling and roots are answered through the input handlers', async () => {

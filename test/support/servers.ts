@@ -194,6 +194,26 @@ function buildServer(state: { bonus: boolean; cancelled: string[] }, options: Mo
   );
 
   server.registerTool(
+    'confirm_then_work',
+    {
+      description: 'Asks for a confirmation, then works `steps` × `delayMs`, reporting progress when the request has a token',
+      inputSchema: schema({ type: 'object', properties: { steps: { type: 'integer' }, delayMs: { type: 'integer' } } }),
+    },
+    async (args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      if (inputResponse(ctx.mcpReq.inputResponses, 'go').kind !== 'elicit') {
+        return inputRequired({ inputRequests: { go: inputRequired.elicit({ message: 'Start the work?', requestedSchema: { type: 'object', properties: {} } }) } });
+      }
+      const token = ctx.mcpReq._meta?.progressToken;
+      const steps = args.steps ?? 3;
+      for (let i = 1; i <= steps; i++) {
+        await sleep(args.delayMs ?? 50, ctx.mcpReq.signal);
+        if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
+      }
+      return text(`worked ${steps} steps`);
+    },
+  );
+
+  server.registerTool(
     'two_step',
     { description: 'Two elicitation rounds carried by requestState', inputSchema: schema({ type: 'object', properties: {} }) },
     async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
