@@ -19,7 +19,7 @@ import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
 import { sleep, untilAborted } from './sleep.js';
 import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
-import { mentionsHeaderBindings } from './headers.js';
+import { checkHeaders, mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
 import type { IncomingMessage } from './jsonrpc.js';
 import { compileSchema, type ValidationIssue } from './schema.js';
@@ -588,8 +588,10 @@ export class McpClient {
       clientInfo: this.#options.clientInfo === false ? undefined : (this.#options.clientInfo ?? { name: 'mcp-elements', version: KIT_VERSION }),
       logLevel: this.#options.logLevel,
       userHeaders: async () => {
-        const headers = this.#options.headers;
-        return typeof headers === 'function' ? { ...(await headers()) } : { ...headers };
+        const option = this.#options.headers;
+        const headers = typeof option === 'function' ? { ...(await option()) } : { ...option };
+        checkHeaders(headers, { url: this.url.href }, (code, message) => this.#warn(code, message));
+        return headers;
       },
       traffic: (event) => {
         if (this.#emitter.has('traffic')) this.#emitter.emit('traffic', event);

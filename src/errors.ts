@@ -47,6 +47,8 @@ export type McpClientErrorCode =
   | 'schema'
   /** Call arguments cannot be sent as given (e.g. a header-mirrored integer outside ±(2^53−1)). */
   | 'invalid_arguments'
+  /** A request header the caller configured cannot be sent by `fetch` (`data.header` names it). */
+  | 'invalid_header'
   /** The client was closed, or is not connected. */
   | 'closed'
   /** Authorization failed or is required. */

@@ -1,11 +1,13 @@
 /**
  * Request metadata headers of the Streamable HTTP binding
  * (spec: basic/transports/streamable-http "Request Metadata"):
- * `Mcp-Name` / `Mcp-Param-*` value encoding. The `x-mcp-header` annotation
- * itself is checked in `header-bindings.ts`, loaded only for tools that use it.
+ * `Mcp-Name` / `Mcp-Param-*` value encoding, and the check of the caller's own
+ * headers. The `x-mcp-header` annotation itself is checked in
+ * `header-bindings.ts`, loaded only for tools that use it.
  *
  * @module
  */
+import { McpClientError, type McpErrorData } from './errors.js';
 
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 
@@ -42,5 +44,39 @@ export function mentionsHeaderBindings(inputSchema: unknown): boolean {
     return JSON.stringify(inputSchema).includes('"x-mcp-header"');
   } catch {
     return true;
+  }
+}
+
+/** An HTTP header name (RFC 9110 "token"). */
+const TOKEN = /^[!#$%&'*+.^_`|~\w-]+$/;
+
+/**
+ * Checks the caller's header values before they reach `fetch`, which sends a
+ * header value as bytes: it refuses a character above U+00FF, NUL, CR or LF
+ * with a bare `TypeError` — indistinguishable from a network or CORS failure —
+ * sends U+0080…U+00FF as single ISO-8859-1 bytes (which a server reading UTF-8
+ * misreads), and trims surrounding spaces. Field case C27.
+ *
+ * @param warn - told about values `fetch` sends altered (Latin-1 bytes, trimmed spaces).
+ * @throws McpClientError `invalid_header` naming the header and the first character that cannot be sent.
+ */
+export function checkHeaders(headers: Record<string, string>, context: McpErrorData, warn: (code: string, message: string) => void): void {
+  for (const [header, value] of Object.entries(headers)) {
+    const fail = (why: string) => {
+      throw new McpClientError('invalid_header', `The request header "${header}" cannot be sent: ${why}. Encode it (percent-encoding or base64) first.`, { ...context, header });
+    };
+    if (!TOKEN.test(header)) fail('its name is not a valid HTTP header name');
+    const text = String(value);
+    for (const char of text) {
+      const code = char.codePointAt(0)!;
+      if (code > 0xff || code === 0 || code === 10 || code === 13) {
+        const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+        fail(`its value has ${code === 10 || code === 13 ? `a line break (${name})` : `${JSON.stringify(char)} (${name})`}, which an HTTP header value cannot carry (only ISO-8859-1 characters, no NUL, CR or LF)`);
+      }
+    }
+    if (/[\x80-\xff]/.test(text)) {
+      warn('header-latin1', `The request header "${header}" has non-ASCII characters; fetch sends each as one ISO-8859-1 (Latin-1) byte, which a server reading UTF-8 misreads. Encode the value if the server expects UTF-8.`);
+    }
+    if (text !== text.trim()) warn('header-trimmed', `The value of the request header "${header}" starts or ends with whitespace, which fetch removes.`);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { McpClient, type JsonObject } from '../src/index.js';
+import { McpClient, McpClientError, type JsonObject } from '../src/index.js';
 import { startRawServer, writeChunks } from './support/servers.js';
 
 const quiet = { onWarning: () => {} };
@@ -320,6 +320,74 @@ describe('SSE stream limits and oddities', () => {
       expect(await new McpClient(raw.url, modern).listTools()).toEqual([]);
       expect(Date.now() - started).toBeLessThan(250);
       await expect.poll(() => closedEarly).toBe(true);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('C27 non-ASCII text headed for header values', () => {
+  const b64 = (value: string) => `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  const forecast = {
+    name: 'forecast',
+    inputSchema: { type: 'object', properties: { town: { type: 'string', 'x-mcp-header': 'Town' } } },
+  };
+
+  test('C27 kit-built headers: a non-ASCII tool name and Mcp-Param values go as the base64 sentinel; CR/LF injects nothing', async () => {
+    const raw = await serverWith((request, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
+    });
+    try {
+      const client = new McpClient(raw.url, modern);
+      await client.callTool('prévision_大阪', {}, { tool: { name: 'prévision_大阪', inputSchema: { type: 'object' } } });
+      for (const town of ['Genève 札幌', ' trailing ', 'Oslo', 'a\r\nX-Smuggled: 1']) await client.callTool('forecast', { town }, { tool: forecast });
+      const calls = raw.requests.filter((r) => r.body?.method === 'tools/call');
+      expect(calls[0]!.headers['mcp-name']).toBe(b64('prévision_大阪'));
+      expect(calls[0]!.body.params.name).toBe('prévision_大阪');
+      expect(calls.slice(1).map((r) => r.headers['mcp-param-town'])).toEqual([b64('Genève 札幌'), b64(' trailing '), 'Oslo', b64('a\r\nX-Smuggled: 1')]);
+      expect(calls.some((r) => 'x-smuggled' in r.headers)).toBe(false);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('C27 a caller header value fetch cannot send: a typed error before any request, naming the header and the character', async () => {
+    const raw = await serverWith((_request, res) => res.writeHead(500).end());
+    try {
+      for (const [value, shown] of [['Đorđe', /"Đ" \(U\+0110\)/], ['two\nlines', /a line break \(U\+000A\)/], ['emoji 🙂', /"🙂" \(U\+1F642\)/]] as const) {
+        const client = new McpClient(raw.url, { ...quiet, headers: { 'X-Display-Name': value } });
+        const error = await client.connect().catch((e) => e);
+        expect(McpClientError.isInstance(error)).toBe(true);
+        expect(error.code).toBe('invalid_header');
+        expect(error.message).toContain('X-Display-Name');
+        expect(error.message).toMatch(shown);
+        expect(error.message).not.toMatch(/CORS|unreachable|down/i);
+        expect(error.data).toMatchObject({ header: 'X-Display-Name', url: raw.url });
+      }
+      // A header name fetch refuses is named too; so is a headers function's bad value, at request time.
+      const badName = await new McpClient(raw.url, { ...quiet, headers: { 'X Display': 'a' } }).connect().catch((e) => e);
+      expect(badName).toMatchObject({ code: 'invalid_header', data: { header: 'X Display' } });
+      const fromFunction = await new McpClient(raw.url, { ...quiet, headers: () => ({ 'X-Display-Name': 'Łukasz' }) }).connect().catch((e) => e);
+      expect(fromFunction).toMatchObject({ code: 'invalid_header', data: { header: 'X-Display-Name' } });
+      expect(raw.requests).toEqual([]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('C27 a Latin-1 caller header value goes out as single bytes, with a warning naming the header', async () => {
+    let received: Buffer | undefined;
+    const raw = await serverWith(() => {});
+    const warnings: { code: string; message: string }[] = [];
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w), headers: { 'X-Display-Name': 'Jürgen' } });
+      await client.discover();
+      const sent = raw.requests[0]!.headers['x-display-name'] as string;
+      received = Buffer.from(sent, 'latin1');
+      expect([...received]).toEqual([...Buffer.from('Jürgen', 'latin1')]);
+      expect(warnings).toContainEqual({ code: 'header-latin1', message: expect.stringContaining('X-Display-Name') });
+      expect(warnings.find((w) => w.code === 'header-latin1')!.message).toMatch(/ISO-8859-1|Latin-1/);
     } finally {
       await raw.close();
     }
