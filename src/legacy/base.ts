@@ -263,6 +263,8 @@ function matches(filter: SubscriptionFilter, notification: JsonRpcNotification):
 export abstract class LegacySessionBase implements Session {
   protected readonly host: LegacyHost;
   protected version: string = OFFERED_VERSION;
+  /** The version `initialize` offers: the newest, or an older one a server's version error asked for. */
+  protected offered: string = OFFERED_VERSION;
   /** Capabilities declared at the last `initialize`. */
   protected declared: ClientCapabilities = {};
   protected closed = false;
@@ -299,7 +301,7 @@ export abstract class LegacySessionBase implements Session {
   /** The `initialize` params for this client. */
   protected initializeParams(capabilities: ClientCapabilities): JsonObject {
     // clientInfo is required by legacy revisions even when the app opted out of sending it on modern.
-    return { protocolVersion: OFFERED_VERSION, capabilities, clientInfo: this.host.clientInfo ?? { name: 'mcp-client', version: '0.0.0' } };
+    return { protocolVersion: this.offered, capabilities, clientInfo: this.host.clientInfo ?? { name: 'mcp-client', version: '0.0.0' } };
   }
 
   /**

@@ -59,6 +59,33 @@ function resumable(error: unknown): boolean {
   return McpClientError.isInstance(error) && error.data.streamEnded === true && (error.code === 'protocol' || error.code === 'network');
 }
 
+/**
+ * The versions to offer after `initialize` was refused, or undefined when the
+ * refusal is not about the version. A refusal is about the version when it
+ * lists versions in `data.supported` (then only those are worth offering) or
+ * is a 4xx or JSON-RPC error whose text says "version" (then the dates it
+ * names come first, then every other legacy version, newest first).
+ */
+function versionsToOffer(error: unknown): readonly string[] | undefined {
+  let text: string;
+  if (McpRpcError.isInstance(error)) {
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    if (Array.isArray(supported)) return supported.filter((v): v is string => typeof v === 'string');
+    text = `${error.message} ${JSON.stringify(error.data ?? '')}`;
+  } else if (McpClientError.isInstance(error) && error.code === 'http' && (error.data.status as number) < 500) {
+    text = String(error.data.bodyText ?? '');
+  } else return undefined;
+  return /version/i.test(text) ? [...(text.match(/\d{4}-\d{2}-\d{2}/g) ?? []), ...ACCEPTED] : undefined;
+}
+
+/** The refusal of the first `initialize`, its message naming every version offered. */
+function withTried(error: unknown, tried: string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = `${error.message} (initialize offered ${tried.join(', ')} in turn)`;
+  if (McpRpcError.isInstance(error)) return new McpRpcError(error.code, message, error.data, { httpStatus: error.httpStatus, url: error.url });
+  return McpClientError.isInstance(error) ? new McpClientError(error.code, message, { ...error.data, offered: tried }, { cause: error }) : error;
+}
+
 interface StandaloneStream {
   controller: AbortController;
   state: 'pending' | 'open' | 'none' | 'ended';
@@ -111,29 +138,38 @@ export class StreamableLegacySession extends LegacySessionBase {
   async #handshake(signal: AbortSignal | undefined): Promise<void> {
     const host = this.host;
     const capabilities: ClientCapabilities = legacyCapabilities(host);
-    const id = host.nextId();
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams(capabilities) };
-    let sessionId: string | null = null;
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
-    // No session id and no protocol version header: neither exists yet.
-    const { response, status } = await host.transport.request(message, {
-      signal,
-      headers: await host.userHeaders(),
-      onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
-      onMessage: (incoming) => {
-        host.traffic({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
-        if (incoming.kind === 'notification') host.notification(incoming.message);
-      },
-    });
-    host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
-    if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
+    const tried: string[] = [];
+    let refusal: unknown;
+    let exchange: { result: JsonObject; sessionId: string | null };
+    for (;;) {
+      tried.push(this.offered);
+      try {
+        exchange = await this.#initialize(capabilities, signal);
+        break;
+      } catch (error) {
+        // A server that speaks only older revisions should answer with one of them
+        // (2025-11-25 basic/lifecycle "Version Negotiation"); some refuse instead.
+        // Offer each older version once, those the refusal names first (versionsToOffer).
+        const next = versionsToOffer(error)?.find((v) => ACCEPTED.includes(v) && !tried.includes(v));
+        if (!next || signal?.aborted) throw tried.length > 1 ? withTried(refusal ?? error, tried) : error;
+        refusal ??= error;
+        this.offered = next;
+      }
+    }
+    if (tried.length > 1) {
+      host.warn(
+        'legacy-version-refused',
+        `${host.url.href} refused initialize offering ${tried[0]} (${(refusal as Error).message}) instead of answering with a version it supports, as 2025-11-25 basic/lifecycle "Version Negotiation" asks; connected by offering ${this.offered}`,
+      );
+    }
+    const { result, sessionId } = exchange;
     this.#answered = true;
     if (sessionId !== null && !SESSION_ID.test(sessionId)) {
       throw new McpClientError('protocol', `${host.url.href} issued an Mcp-Session-Id with characters outside visible ASCII`, { url: host.url.href, method: 'initialize' });
     }
     this.#sessionId = sessionId ?? undefined;
     try {
-      this.adopt(response.result, capabilities, ACCEPTED);
+      this.adopt(result, capabilities, ACCEPTED);
     } catch (error) {
       // LEG-2: disconnect from a server that chose a version we do not speak.
       if (this.#sessionId !== undefined) void this.#delete(this.#sessionId);
@@ -151,6 +187,28 @@ export class StreamableLegacySession extends LegacySessionBase {
     this.generation++;
     this.#openStream();
     await this.setLogLevel(signal);
+  }
+
+  /** POSTs `initialize` offering {@link offered}; resolves with the result and the session id the server issued. */
+  async #initialize(capabilities: ClientCapabilities, signal: AbortSignal | undefined): Promise<{ result: JsonObject; sessionId: string | null }> {
+    const host = this.host;
+    const id = host.nextId();
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams(capabilities) };
+    let sessionId: string | null = null;
+    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
+    // No session id and no protocol version header: neither exists yet.
+    const { response, status } = await host.transport.request(message, {
+      signal,
+      headers: await host.userHeaders(),
+      onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
+      onMessage: (incoming) => {
+        host.traffic({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
+        if (incoming.kind === 'notification') host.notification(incoming.message);
+      },
+    });
+    host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
+    if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
+    return { result: response.result, sessionId };
   }
 
   /**
