@@ -29,6 +29,8 @@ export type McpClientErrorCode =
   | 'network'
   /** A browser blocked the request through CORS; `data.cors` says which header or origin the server must allow. */
   | 'cors'
+  /** The server redirected a request to another origin (`data.location`), or to a target a page cannot see; nothing was sent there. */
+  | 'redirect'
   /** The user declined an input request that has no decline answer (sampling, roots). */
   | 'declined'
   /** The server sent something that is not valid MCP/JSON-RPC (wrong shape, content type, stream end…). */

@@ -63,6 +63,9 @@ export interface Exchange {
   headers: Headers;
 }
 
+/** Redirect statuses (Fetch "redirect status"). */
+const REDIRECT_STATUS = [301, 302, 303, 307, 308];
+
 /** The SSE reader, loaded with the first request (see `./sse.ts`). */
 let sse: Promise<typeof import('./sse.js')> | undefined;
 const loadSse = () => (sse ??= import('./sse.js'));
@@ -220,9 +223,24 @@ export class HttpTransport {
     this.#onWarning = options.onWarning ?? (() => {});
   }
 
-  /** The `fetch` in use (the injected one, or the global one at call time). */
+  /**
+   * The `fetch` every request to this server goes through: the injected one (or
+   * the global one at call time), with `redirect: 'manual'`, so that a redirect
+   * is followed only within the server's origin and nothing the caller or the
+   * kit put in a request (headers, credentials, session id, body) reaches
+   * another origin (`./redirect.ts`, loaded when a redirect happens).
+   * @throws McpClientError `redirect` for a redirect to another origin.
+   */
   get fetch(): FetchLike {
-    return this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
+    return async (input, init = {}) => {
+      const url = new URL(input);
+      const base: FetchLike = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
+      const response = await base(url.href, { ...init, redirect: 'manual' });
+      // A redirect status, a browser's opaque redirect, or an injected fetch that followed one anyway.
+      if (response.type !== 'opaqueredirect' && !REDIRECT_STATUS.includes(response.status) && !response.redirected) return response;
+      const { followRedirects } = await import('./redirect.js');
+      return followRedirects(response, url, init, this.url.origin, base);
+    };
   }
 
   /**

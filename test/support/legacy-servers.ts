@@ -224,8 +224,12 @@ function buildLegacyServer(state: LegacyServerState): McpServer {
 /**
  * Starts the official SDK serving only legacy revisions on a random loopback port.
  * @param mode - `sessions`: sessionful with an event store (retry hint 200 ms); `stateless`: `legacyStatelessFallback`.
+ * @param options.intercept - answers a request itself instead of the SDK when it returns true (faults: redirects…).
  */
-export async function startLegacySdkServer(mode: 'sessions' | 'stateless'): Promise<LegacySdkServer> {
+export async function startLegacySdkServer(
+  mode: 'sessions' | 'stateless',
+  options: { intercept?: (req: IncomingMessage, res: ServerResponse, body: any) => boolean } = {},
+): Promise<LegacySdkServer> {
   const state: LegacyServerState = { cancelled: [], notifications: [], logLevels: [] };
   const sessions = new Map<string, { server: McpServer; transport: NodeStreamableHTTPServerTransport }>();
   const requests: RecordedRequest[] = [];
@@ -241,6 +245,7 @@ export async function startLegacySdkServer(mode: 'sessions' | 'stateless'): Prom
       body = raw;
     }
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
+    if (options.intercept?.(req, res, body)) return;
     if (stateless) return void (await stateless(req as never, res as never, body));
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;

@@ -71,6 +71,8 @@ export interface ModernServerOptions {
   legacy?: 'stateless' | 'reject';
   /** Response shape; default: the SDK's choice. */
   responseMode?: 'json' | 'sse';
+  /** Answers a request with a redirect instead (status and `Location`), when it returns one. */
+  redirect?: (request: { method: string; url: string; body: any }) => { status: number; location: string } | undefined;
 }
 
 /** Builds the test server's tools, resources and prompts. */
@@ -334,6 +336,8 @@ export async function startModernServer(options: ModernServerOptions = {}): Prom
       body = raw;
     }
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
+    const redirect = options.redirect?.({ method: req.method ?? '', url: req.url ?? '', body });
+    if (redirect) return void res.writeHead(redirect.status, { Location: redirect.location }).end();
     await node(req as never, res as never, body);
   });
   const origin = await listen(server);
