@@ -528,23 +528,9 @@ export class McpClient {
     }
 
     const modern = new ModernSession(this.#sessionHost());
+    let result: JsonObject;
     try {
-      const result = await modern.request('server/discover', {}, { signal: this.#withTimeout(signal) });
-      if (preference === 'auto' && classifyDiscoverResult(result.result) === 'legacy') {
-        // A 200 without supportedVersions (e.g. `{}`) is a legacy server answering unknown methods generically.
-        try {
-          const session = await this.#openLegacy(this.#withTimeout(signal));
-          await eraCache.set(key, 'legacy');
-          return session;
-        } catch (error) {
-          this.#warn('discover-without-versions', `${this.url.href} answered server/discover without supportedVersions and refused initialize (${(error as Error).message}); continuing as modern`);
-        }
-      }
-      this.#checkResultType('server/discover', result.result);
-      modern.adopt(result.result as DiscoverResult);
-      this.#cache.set('server/discover', {}, result.result as DiscoverResult, await this.#authContext());
-      if (preference === 'auto') await eraCache.set(key, 'modern');
-      return modern;
+      result = (await modern.request('server/discover', {}, { signal: this.#withTimeout(signal) })).result;
     } catch (error) {
       if (preference === 'modern') {
         // A modern server without server/discover (404/-32601) is non-conformant but usable.
@@ -563,13 +549,48 @@ export class McpClient {
         }
         throw error;
       }
-      if (verdict === 'legacy') {
-        const session = await this.#openLegacy(this.#withTimeout(signal), error);
+      // From a page, a probe that failed before any response (data.cors) may be a refused preflight
+      // of the modern headers (Mcp-Method, Mcp-Name…): the legacy handshake does not send them.
+      const cors = McpClientError.isInstance(error) ? (error.data.cors as { requestHeaders: string[] } | undefined) : undefined;
+      if (verdict !== 'legacy' && !cors) throw error;
+      let session: Session;
+      try {
+        session = await this.#openLegacy(this.#withTimeout(signal), error);
+      } catch (legacyError) {
+        if (!cors) throw legacyError;
+        const legacyCors = McpClientError.isInstance(legacyError) && (legacyError.data.cors as { requestHeaders?: string[] } | undefined);
+        // Refused before any response in both eras: one error naming both eras' headers.
+        if (legacyCors && legacyCors.requestHeaders) throw (await import('./cors.js')).bothErasRefused(error as McpClientError, legacyError as McpClientError, this.url.href);
+        // The handshake got further: its own CORS fault (a hidden Mcp-Session-Id) says more; a refusal says less.
+        throw legacyCors ? legacyError : error;
+      }
+      if (cors) {
+        this.#warn(
+          'modern-headers-refused',
+          `${this.url.href} refused the 2026-07-28 request (its headers ${cors.requestHeaders.join(', ')}) through CORS; connected with the legacy handshake instead. To use 2026-07-28, its CORS preflight answers must allow those headers.`,
+        );
+      }
+      await eraCache.set(key, 'legacy');
+      return session;
+    }
+    if (preference === 'auto' && classifyDiscoverResult(result) === 'legacy') {
+      // A 200 without supportedVersions (e.g. `{}`) is a legacy server answering unknown methods generically.
+      try {
+        const session = await this.#openLegacy(this.#withTimeout(signal));
         await eraCache.set(key, 'legacy');
         return session;
+      } catch (error) {
+        // Only a server that refused initialize is taken for a modern one; a failure before any
+        // response (CORS…) or after the handshake started is the error to report.
+        if (!McpRpcError.isInstance(error) && !(McpClientError.isInstance(error) && (error.code === 'http' || error.code === 'unsupported_version'))) throw error;
+        this.#warn('discover-without-versions', `${this.url.href} answered server/discover without supportedVersions and refused initialize (${(error as Error).message}); continuing as modern`);
       }
-      throw error;
     }
+    this.#checkResultType('server/discover', result);
+    modern.adopt(result as DiscoverResult);
+    this.#cache.set('server/discover', {}, result as DiscoverResult, await this.#authContext());
+    if (preference === 'auto') await eraCache.set(key, 'modern');
+    return modern;
   }
 
   async #openLegacy(signal: AbortSignal | undefined, probeError?: unknown): Promise<Session> {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { McpClientError, McpRpcError, type McpErrorData } from './errors.js';
+import { McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { isRequestId, parseMessage, type IncomingMessage } from './jsonrpc.js';
 import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
 
@@ -165,9 +165,9 @@ export async function httpError(response: Response, context: McpErrorData): Prom
 }
 
 /**
- * Maps a `fetch` rejection to a kit error: `aborted` when the signal fired,
- * otherwise `network`. A browser reports CORS refusals and unreachable hosts the
- * same opaque way, so the message names both possibilities and the URL.
+ * Maps a `fetch` rejection to a kit error: `aborted` when the signal fired, a
+ * kit error as it is (a page's CORS diagnosis, a refused redirect), otherwise
+ * `network`.
  */
 export function fetchFailure(error: unknown, signal: AbortSignal | undefined, context: McpErrorData): McpClientError {
   if (McpClientError.isInstance(error)) return error;
@@ -181,7 +181,7 @@ export function fetchFailure(error: unknown, signal: AbortSignal | undefined, co
   return new McpClientError(
     'network',
     `Could not reach ${context.url}${context.method ? ` (${context.method})` : ''}: the request failed before any response (${detail}). ` +
-      'The server may be down or unreachable, or — in a browser — the server did not allow this page\'s origin or headers through CORS.',
+      'The server may be down or unreachable.',
     { ...context, cause: detail },
     { cause: error },
   );
@@ -235,7 +235,16 @@ export class HttpTransport {
     return async (input, init = {}) => {
       const url = new URL(input);
       const base: FetchLike = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
-      const response = await base(url.href, { ...init, redirect: 'manual' });
+      let response: Response;
+      try {
+        response = await base(url.href, { ...init, redirect: 'manual' });
+      } catch (error) {
+        // From a page to another origin, a failure before any response may be a CORS refusal:
+        // `./cors.ts` finds out which, and names the headers this request sent.
+        const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+        if (typeof origin !== 'string' || origin === url.origin || init.signal?.aborted || McpError.isInstance(error)) throw error;
+        throw await (await import('./cors.js')).corsFailure(error, url, init, origin);
+      }
       // A redirect status, a browser's opaque redirect, or an injected fetch that followed one anyway.
       if (response.type !== 'opaqueredirect' && !REDIRECT_STATUS.includes(response.status) && !response.redirected) return response;
       const { followRedirects } = await import('./redirect.js');

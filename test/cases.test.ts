@@ -353,7 +353,7 @@ describe('C27 non-ASCII text headed for header values', () => {
   });
 
   test('C27 a caller header value fetch cannot send: a typed error before any request, naming the header and the character', async () => {
-    const raw = await serverWith((_request, res) => res.writeHead(500).end());
+    const raw = await serverWith((_request, res) => void res.writeHead(500).end());
     try {
       for (const [value, shown] of [['Đorđe', /"Đ" \(U\+0110\)/], ['two\nlines', /a line break \(U\+000A\)/], ['emoji 🙂', /"🙂" \(U\+1F642\)/]] as const) {
         const client = new McpClient(raw.url, { ...quiet, headers: { 'X-Display-Name': value } });

@@ -166,3 +166,22 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
     expect(mentionsHeaderBindings(deep)).toBe(true);
   });
 });
+
+describe('which request headers need a CORS preflight (src/cors.ts)', () => {
+  test('the kit\'s Accept is safelisted, application/json and every Mcp-* or custom header are not', async () => {
+    const { preflightHeaders } = await import('../src/cors.js');
+    expect(
+      preflightHeaders({
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'X-Tenant': 'blue',
+      }),
+    ).toEqual(['Content-Type', 'MCP-Protocol-Version', 'Mcp-Method', 'X-Tenant']);
+    expect(preflightHeaders({ 'Content-Type': 'text/plain;charset=UTF-8', 'Accept-Language': 'fr' })).toEqual([]);
+    // A safelisted name with an unsafe value needs permission after all.
+    expect(preflightHeaders({ Accept: 'text/{weird}' })).toEqual(['Accept']);
+    expect(preflightHeaders(new Headers({ 'mcp-session-id': 's' }))).toEqual(['mcp-session-id']);
+  });
+});

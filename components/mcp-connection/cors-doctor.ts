@@ -1,18 +1,20 @@
 /**
  * The CORS doctor: when a browser refuses a request the way it refuses CORS (an
- * opaque `TypeError`, no status), find out what the server failed to allow and
- * say how to fix it.
+ * opaque `TypeError`, no status), find out which header or origin the server
+ * failed to allow and say how to fix it.
  *
- * A page cannot read a failed preflight, but it can repeat the request in small
- * steps and see which one fails:
- * 1. a "simple" POST (no preflight): if even that fails, the server does not
- *    answer this origin at all (no `Access-Control-Allow-Origin`) or is down;
- * 2. one POST per non-safelisted request header the kit sends: the first that
- *    fails names a header missing from `Access-Control-Allow-Headers`.
- * The probes carry an empty JSON object, which an MCP server rejects with 400
- * without doing anything; only whether `fetch` throws matters.
+ * The core's error already says whether the server answers this origin at all
+ * and lists the headers the failing request sent that need the server's
+ * permission (`data.cors.requestHeaders`; in `auto` mode both eras', in
+ * `data.cors.eras`). A page cannot read a failed preflight, but it can repeat
+ * the request in small steps and see which one fails, so the doctor sends one
+ * request per header — exactly the headers the failing request sent, plus each
+ * era's set, to tell whether connecting in the other era is a fix. The probes
+ * carry placeholder values and an empty JSON object, which an MCP server
+ * rejects without doing anything; only whether `fetch` throws matters.
  */
-import { McpClientError, type McpError } from '../../src/index.js';
+import { McpClientError, type McpError, type ProtocolPreference } from '../../src/index.js';
+import { answersSimpleRequest, CORS_REQUIREMENTS, type CorsFacts } from '../../src/cors.js';
 
 /** What the doctor found. */
 export interface CorsDiagnosis {
@@ -22,23 +24,46 @@ export interface CorsDiagnosis {
   origin: string;
   /** `origin` when the server does not answer this origin at all; `headers` when some request headers are not allowed. */
   problem: 'origin' | 'headers' | 'unknown';
-  /** Request headers the server's preflight does not allow. */
+  /** Headers the failing request sent that the server's preflight does not allow. */
   missingHeaders: string[];
-  /** One sentence saying what to change on the server. */
+  /** An era whose headers the server allows while the failing request's era's are refused: connecting in it is a fix. */
+  era?: 'modern' | 'legacy';
+  /** What to change on the server (and, when `era` is set, in the page). */
   fix: string;
 }
 
-/** Headers the kit sends on every request, and the ones it sends sometimes. */
-const PROBE_HEADERS: [string, string][] = [
-  ['Content-Type', 'application/json'],
-  ['MCP-Protocol-Version', '2026-07-28'],
-  ['Mcp-Method', 'tools/call'],
-  ['Mcp-Name', 'probe'],
-];
+/** What the doctor knows about the failing request. */
+export interface CorsDoctorInput {
+  /** The kit error of the failing request (its `data.cors` lists what the request sent). */
+  error?: McpError;
+  /** Headers the caller configured (sent with every request). */
+  headers?: Record<string, string>;
+  /** The OAuth in use, if any: when signed in, requests carry `Authorization` (and `DPoP`). */
+  auth?: { status: string; session?: { tokenType: string } };
+  /** The connection's era preference. */
+  protocol?: ProtocolPreference;
+}
 
-async function reachable(url: string, headers: Record<string, string>, fetchImpl: typeof fetch): Promise<boolean> {
+/** The headers each era's requests always send (`Content-Type: application/json` included: it is not safelisted). */
+const ERA_HEADERS = {
+  modern: ['Content-Type', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'],
+  legacy: ['Content-Type', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID'],
+};
+const MODERN_ONLY = /^(mcp-method|mcp-name|mcp-param-.*)$/i;
+const LEGACY_ONLY = /^(mcp-session-id|last-event-id)$/i;
+
+const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
+function merge(...lists: string[][]): string[] {
+  const out: string[] = [];
+  for (const name of lists.flat()) if (!out.some((n) => n.toLowerCase() === name.toLowerCase())) out.push(name);
+  return out;
+}
+
+async function allowed(url: string, name: string): Promise<boolean> {
+  // Values do not matter to a preflight, only names (and Content-Type's value, which decides whether it needs one).
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain', [name]: name.toLowerCase() === 'content-type' ? 'application/json' : 'probe' };
   try {
-    const response = await fetchImpl(url, { method: 'POST', headers, body: '{}', credentials: 'omit', cache: 'no-store' });
+    const response = await fetch(url, { method: 'POST', headers, body: '{}', credentials: 'omit', cache: 'no-store', redirect: 'manual' });
     await response.body?.cancel().catch(() => {});
     return true;
   } catch {
@@ -49,11 +74,11 @@ async function reachable(url: string, headers: Record<string, string>, fetchImpl
 /**
  * Probes `url` to explain a CORS-looking failure.
  *
- * @param extraHeaders - further headers the failing request carried (`Authorization`, `Mcp-Param-*`, user headers).
+ * @param input - the failing request's error, the caller's headers, the OAuth in use and the era preference.
  */
-export async function diagnoseCors(url: string, extraHeaders: Record<string, string> = {}, fetchImpl: typeof fetch = fetch): Promise<CorsDiagnosis> {
+export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Promise<CorsDiagnosis> {
   const origin = globalThis.location?.origin ?? 'this page';
-  if (!(await reachable(url, { 'Content-Type': 'text/plain' }, fetchImpl))) {
+  if (!(await answersSimpleRequest(url))) {
     return {
       url,
       origin,
@@ -62,36 +87,59 @@ export async function diagnoseCors(url: string, extraHeaders: Record<string, str
       fix: `The server at ${url} did not answer a request from ${origin}: it is unreachable, or it does not send Access-Control-Allow-Origin for this origin — allow ${origin} in its CORS settings (and answer OPTIONS preflights).`,
     };
   }
-  const candidates: [string, string][] = [...PROBE_HEADERS];
-  for (const [name, value] of Object.entries(extraHeaders)) {
-    if (!candidates.some(([known]) => known.toLowerCase() === name.toLowerCase())) candidates.push([name, value]);
-  }
-  const missingHeaders: string[] = [];
-  for (const [name, value] of candidates) {
-    const headers: Record<string, string> = { 'Content-Type': 'text/plain', [name]: value };
-    if (!(await reachable(url, headers, fetchImpl))) missingHeaders.push(name);
-  }
+  const facts = (input.error?.data as { cors?: Partial<CorsFacts> } | undefined)?.cors;
+  const auth = input.auth?.status === 'signed_in' ? ['Authorization', ...(input.auth.session?.tokenType === 'DPoP' ? ['DPoP'] : [])] : [];
+  const callers = Object.keys(input.headers ?? {});
+  // What the failing request sent: from the error, else what its era always sends.
+  const sent = merge(facts?.requestHeaders ?? ERA_HEADERS[input.protocol === 'legacy' ? 'legacy' : 'modern'], callers, auth);
+  const extra = merge(callers, auth);
+  const probed = merge(sent, ERA_HEADERS.modern, ERA_HEADERS.legacy);
+  const refused = new Set<string>();
+  for (const name of probed) if (!(await allowed(url, name))) refused.add(name.toLowerCase());
+  const missingHeaders = sent.filter((n) => refused.has(n.toLowerCase()));
+  const passes = (era: 'modern' | 'legacy') => merge(ERA_HEADERS[era], extra, era === 'modern' ? sent.filter((n) => /^mcp-param-/i.test(n)) : []).every((n) => !refused.has(n.toLowerCase()));
+  const method = facts?.requestMethod;
+
   if (missingHeaders.length === 0) {
     return {
       url,
       origin,
       problem: 'unknown',
       missingHeaders,
-      fix: `Every header the kit sends passes ${url}'s CORS checks one by one; the failure may be intermittent (network) or caused by the response (for example Access-Control-Allow-Origin missing on error responses).`,
+      fix: method
+        ? `${url} must allow the ${method} method for ${origin} (Access-Control-Allow-Methods in its OPTIONS answers).`
+        : `Every header the failing request sent passes ${url}'s CORS checks one by one; the failure may be intermittent (network) or caused by the response (for example Access-Control-Allow-Origin missing on error responses).`,
     };
   }
+  // The era that is a fix: the failing request's era is refused, the other one's headers all pass.
+  const sentModern = sent.some((n) => MODERN_ONLY.test(n)) || facts?.eras !== undefined;
+  const sentLegacy = lower(sent).has('mcp-session-id') || lower(sent).has('last-event-id') || input.protocol === 'legacy';
+  let era: 'modern' | 'legacy' | undefined;
+  if (sentModern && input.protocol === 'modern' && missingHeaders.some((n) => MODERN_ONLY.test(n)) && passes('legacy')) era = 'legacy';
+  else if (sentLegacy && input.protocol === 'legacy' && missingHeaders.some((n) => LEGACY_ONLY.test(n)) && passes('modern')) era = 'modern';
+  const list = (e: 'modern' | 'legacy') => CORS_REQUIREMENTS[e].allowHeaders.join(', ');
+  const eraFix =
+    era === 'legacy'
+      ? ` Or, since its CORS allows the legacy handshake's headers: if the server also speaks the 2025 revisions, connect with protocol "auto" (or "legacy"), which does not send ${missingHeaders.filter((n) => MODERN_ONLY.test(n)).join(', ')}.`
+      : era === 'modern'
+        ? ` Or, since its CORS allows the 2026-07-28 headers: if the server speaks 2026-07-28, connect with protocol "auto" (or "modern").`
+        : '';
   return {
     url,
     origin,
     problem: 'headers',
     missingHeaders,
-    fix: `The server at ${url} must list ${missingHeaders.join(', ')} in Access-Control-Allow-Headers of its OPTIONS (preflight) responses for ${origin}; MCP clients send Content-Type, MCP-Protocol-Version, Mcp-Method, Mcp-Name, every Mcp-Param-* a tool declares, and Authorization when signed in.`,
+    ...(era ? { era } : {}),
+    fix:
+      `The server at ${url} must list ${missingHeaders.join(', ')} in Access-Control-Allow-Headers of its OPTIONS (preflight) answers for ${origin}. ` +
+      `A 2026-07-28 server needs ${list('modern')} (Mcp-Param-* meaning each one its tools declare); a legacy (2025) server ${list('legacy')}, and must expose Mcp-Session-Id (Access-Control-Expose-Headers).` +
+      eraFix,
   };
 }
 
-/** Whether an error looks like a browser CORS refusal (a network failure with no response). */
+/** Whether an error is a browser's refusal of a request that the core could not explain further (it lists what the request sent). */
 export function looksLikeCors(error: McpError): boolean {
-  return McpClientError.isInstance(error) && error.code === 'network' && typeof globalThis.document !== 'undefined';
+  return McpClientError.isInstance(error) && (error.code === 'network' || error.code === 'cors') && Array.isArray((error.data.cors as { requestHeaders?: unknown } | undefined)?.requestHeaders);
 }
 
 /** Turns a diagnosis into the typed error the connection reports. */

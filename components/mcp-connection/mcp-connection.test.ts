@@ -102,8 +102,8 @@ describe('<mcp-connection>', () => {
 });
 
 describe('CORS doctor', () => {
-  test('a server that does not allow Mcp-Method yields an error naming that header and the URL', async () => {
-    const connection = mount<McpConnection>(`<mcp-connection server-url="${corsBroken}" no-listen></mcp-connection>`);
+  test('pinned to modern, a server that does not allow Mcp-Method yields an error naming that header and the URL', async () => {
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${corsBroken}" protocol="modern" no-listen></mcp-connection>`);
     const { detail } = await nextEvent<CustomEvent<{ error: McpError }>>(connection, 'mcp-error', 15_000);
     expect(detail.error.code).toBe('cors');
     expect(detail.error.message).toContain(corsBroken);

@@ -33,7 +33,9 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * `no-auto-connect`), lists the tools, keeps them fresh through
  * `subscriptions/listen` when the server announces list changes, and provides
  * the client through `@lit/context`. When a browser refuses a request the way it
- * refuses CORS, the error says which header or origin the server must allow.
+ * refuses CORS, the error says which header or origin the server must allow,
+ * testing the headers the failing request sent (and, when the server's CORS
+ * allows the other era's handshake, suggests connecting in that era).
  *
  * @tagname mcp-connection
  * @summary A connection to one MCP server.
@@ -235,7 +237,7 @@ export class McpConnection extends LitElement {
     } catch (error) {
       if (attempt !== this.#attempt) return;
       const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.serverUrl });
-      this.#fail(looksLikeCors(failure) ? corsError(await diagnoseCors(this.serverUrl, this.headers), failure) : failure, 'connect');
+      this.#fail(looksLikeCors(failure) ? corsError(await diagnoseCors(this.serverUrl, { error: failure, headers: this.headers, auth: this.#authFor, protocol: this.protocol }), failure) : failure, 'connect');
       throw this._error;
     }
   }

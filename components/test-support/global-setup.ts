@@ -11,7 +11,9 @@
  *   components/mcp-app-frame/sandbox-proxy.ts) and counting requests to
  *   `/hit/<name>` (readable at `/hits`), for the isolation tests;
  * - `urlElicitationServerUrl`: a legacy SDK server answering `-32042` URL
- *   elicitation required until its consent page was visited.
+ *   elicitation required until its consent page was visited;
+ * - `wireLab`: servers behind particular CORS configurations and redirects
+ *   (`wire-lab.ts`), for CORS diagnosis, era fallback and redirect tests.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -30,9 +32,14 @@ export default async function setup(project: TestProject) {
   const { startUrlElicitationServer } = await import('../../test/support/url-elicitation-server.js');
   const urlElicitation = await startUrlElicitationServer();
   project.provide('urlElicitationServerUrl', urlElicitation.url);
+  const { startWireLab } = await import('./wire-lab.js');
+  const lab = await startWireLab();
+  const { close: _close, ...urls } = lab;
+  project.provide('wireLab', urls);
   return async () => {
     await second.close();
     await urlElicitation.close();
+    await lab.close();
     await demo.close();
     await corsBroken.close();
     await protectedDemo.close();
@@ -46,5 +53,6 @@ declare module 'vitest' {
     protectedServerUrl: string;
     secondOriginUrl: string;
     urlElicitationServerUrl: string;
+    wireLab: Omit<import('./wire-lab.js').WireLab, 'close'>;
   }
 }

@@ -315,7 +315,8 @@ export class StreamableLegacySession extends LegacySessionBase {
     const id = host.nextId();
     options.onId?.(id);
     const message = buildRequest(id, method, params, options.meta);
-    const headers = await this.#headers(options.headers);
+    // Not options.headers: the Mcp-Param-* headers are 2026-07-28's (a legacy server's CORS would refuse them).
+    const headers = await this.#headers();
     const sessionId = this.#sessionId;
     const pending = this.track(id, method, params, options);
     let lastEventId: string | undefined;

@@ -1,7 +1,7 @@
 /**
  * Small `node:http` helpers shared by the test and bench servers.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The whole request body as UTF-8 text. */
@@ -14,9 +14,9 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Listens on a free loopback port; resolves to the origin (`http://127.0.0.1:port`). */
-export async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** Listens on a loopback port (default: a free one); resolves to the origin (`http://127.0.0.1:port`). */
+export async function listen(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -26,4 +26,35 @@ export function closeServer(server: Server): Promise<void> {
     server.closeAllConnections?.();
     server.close(() => resolve());
   });
+}
+
+/**
+ * A server's CORS configuration, as real servers write one: an explicit list of
+ * allowed request headers (or `reflect`: whatever the preflight asks, as the
+ * permissive `cors` middleware does), and the response headers exposed.
+ */
+export interface CorsPolicy {
+  allowHeaders: string[] | 'reflect';
+  exposeHeaders?: string[];
+  /** Default `GET, POST, DELETE`. */
+  allowMethods?: string;
+}
+
+/**
+ * Applies `policy` to one request: marks the response for the page's origin and
+ * answers a preflight (`OPTIONS`) itself.
+ * @returns true when the request was a preflight and has been answered.
+ */
+export function applyCors(req: IncomingMessage, res: ServerResponse, policy: CorsPolicy): boolean {
+  const origin = req.headers.origin;
+  if (origin) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    if (policy.exposeHeaders?.length) res.setHeader('Access-Control-Expose-Headers', policy.exposeHeaders.join(', '));
+  }
+  if (req.method !== 'OPTIONS') return false;
+  const allow = policy.allowHeaders === 'reflect' ? String(req.headers['access-control-request-headers'] ?? '') : policy.allowHeaders.join(', ');
+  res.writeHead(204, { 'Access-Control-Allow-Methods': policy.allowMethods ?? 'GET, POST, DELETE', ...(allow ? { 'Access-Control-Allow-Headers': allow } : {}), 'Access-Control-Max-Age': '0' });
+  res.end();
+  return true;
 }

@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { fromJsonSchema, legacyStatelessFallback, McpServer, type CallToolResult, type EventStore } from '@modelcontextprotocol/server';
 import type { RecordedRequest, RunningServer } from './servers.js';
-import { listen, readBody } from './http.js';
+import { applyCors, listen, readBody, type CorsPolicy } from './http.js';
 
 const require = createRequire(import.meta.url);
 
@@ -225,10 +225,12 @@ function buildLegacyServer(state: LegacyServerState): McpServer {
  * Starts the official SDK serving only legacy revisions on a random loopback port.
  * @param mode - `sessions`: sessionful with an event store (retry hint 200 ms); `stateless`: `legacyStatelessFallback`.
  * @param options.intercept - answers a request itself instead of the SDK when it returns true (faults: redirects…).
+ * @param options.cors - a CORS policy for pages (element and end-to-end tests).
+ * @param options.port - the port; default a free one.
  */
 export async function startLegacySdkServer(
   mode: 'sessions' | 'stateless',
-  options: { intercept?: (req: IncomingMessage, res: ServerResponse, body: any) => boolean } = {},
+  options: { intercept?: (req: IncomingMessage, res: ServerResponse, body: any) => boolean; cors?: CorsPolicy; port?: number } = {},
 ): Promise<LegacySdkServer> {
   const state: LegacyServerState = { cancelled: [], notifications: [], logLevels: [] };
   const sessions = new Map<string, { server: McpServer; transport: NodeStreamableHTTPServerTransport }>();
@@ -245,6 +247,7 @@ export async function startLegacySdkServer(
       body = raw;
     }
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
+    if (options.cors && applyCors(req, res, options.cors)) return;
     if (options.intercept?.(req, res, body)) return;
     if (stateless) return void (await stateless(req as never, res as never, body));
     const sessionId = req.headers['mcp-session-id'];
@@ -269,7 +272,7 @@ export async function startLegacySdkServer(
     await server.connect(transport);
     await transport.handleRequest(req as never, res as never, body);
   });
-  const origin = await listen(http);
+  const origin = await listen(http, options.port);
   return {
     url: `${origin}/mcp`,
     origin,

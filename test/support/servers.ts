@@ -23,7 +23,7 @@ import {
   type InputRequiredResult,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import { closeServer, listen, readBody } from './http.js';
+import { applyCors, closeServer, listen, readBody, type CorsPolicy } from './http.js';
 
 export interface RecordedRequest {
   method: string;
@@ -71,6 +71,8 @@ export interface ModernServerOptions {
   legacy?: 'stateless' | 'reject';
   /** Response shape; default: the SDK's choice. */
   responseMode?: 'json' | 'sse';
+  /** CORS for pages (element tests): answered preflights and allowed origins. Default: none. */
+  cors?: CorsPolicy;
   /** Answers a request with a redirect instead (status and `Location`), when it returns one. */
   redirect?: (request: { method: string; url: string; body: any }) => { status: number; location: string } | undefined;
 }
@@ -336,6 +338,7 @@ export async function startModernServer(options: ModernServerOptions = {}): Prom
       body = raw;
     }
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
+    if (options.cors && applyCors(req, res, options.cors)) return;
     const redirect = options.redirect?.({ method: req.method ?? '', url: req.url ?? '', body });
     if (redirect) return void res.writeHead(redirect.status, { Location: redirect.location }).end();
     await node(req as never, res as never, body);
