@@ -25,7 +25,11 @@ export interface WireLab {
   closedToAll: string;
   /** A legacy server that answers server/discover with `{}` and does not allow Mcp-Session-Id. */
   genericLegacy: string;
-  /** Origin A: the demo-like modern server; `/r307`, `/r308` redirect to origin B, `/same` to A's own `/mcp`. */
+  /**
+   * Origin A: the modern test server (CORS allows anything). `/r307`, `/r308` redirect every
+   * request to origin B; `/calls` redirects tools/call only to B (the rest is served there);
+   * `/same` redirects to A's own `/mcp`.
+   */
   redirecting: string;
   /** Origin B: answers and records everything (CORS allows anything); `GET /__log` returns the record. */
   elsewhere: string;
@@ -76,8 +80,13 @@ export async function startWireLab(): Promise<WireLab> {
   const elsewhere = await listen(other);
   const redirecting = await startModernServer({
     cors: { allowHeaders: 'reflect' },
-    redirect: ({ url }) =>
-      url.startsWith('/r307') ? { status: 307, location: `${elsewhere}/mcp` } : url.startsWith('/r308') ? { status: 308, location: `${elsewhere}/mcp` } : url.startsWith('/same') ? { status: 307, location: '/mcp' } : undefined,
+    redirect: ({ url, body }) => {
+      if (url.startsWith('/r307')) return { status: 307, location: `${elsewhere}/mcp` };
+      if (url.startsWith('/r308')) return { status: 308, location: `${elsewhere}/mcp` };
+      if (url.startsWith('/calls') && body?.method === 'tools/call') return { status: 307, location: `${elsewhere}/mcp` };
+      if (url.startsWith('/same')) return { status: 308, location: '/mcp' };
+      return undefined;
+    },
   });
 
   return {
