@@ -29,6 +29,7 @@ const protectedPort = port('E2E_PROTECTED_PORT');
 const authPort = port('E2E_AUTH_PORT');
 const everythingPort = port('E2E_EVERYTHING_PORT');
 const samplesPort = port('E2E_SAMPLES_PORT');
+const strictLegacyPort = port('E2E_STRICT_LEGACY_PORT');
 /** The built pages of this run (its own folder: a run in the same checkout may be building too). */
 const siteDir = `.cache/e2e-site/${pagePort}`;
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
@@ -38,6 +39,8 @@ export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
 export const e2eEverythingUrl = `http://127.0.0.1:${everythingPort}/mcp`;
 /** The React, Vue and Svelte samples built against the packed package (scripts/samples.mjs). */
 export const e2eSamplesUrl = `http://127.0.0.1:${samplesPort}`;
+/** A legacy (2025-11-25) server (official SDK) whose CORS allows only the legacy handshake's headers. */
+export const e2eStrictLegacyUrl = `http://127.0.0.1:${strictLegacyPort}/mcp`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -81,6 +84,12 @@ export default defineConfig({
       command: `node node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp`,
       port: everythingPort,
       env: { PORT: String(everythingPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `node node_modules/tsx/dist/cli.mjs e2e/servers/legacy-strict-cors.ts --port ${strictLegacyPort}`,
+      port: strictLegacyPort,
       reuseExistingServer: false,
       timeout: 30_000,
     },

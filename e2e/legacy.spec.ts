@@ -5,7 +5,7 @@
  * SSE stream instead of an input_required result.
  */
 import { expect, test } from '@playwright/test';
-import { e2eEverythingUrl } from '../playwright.config.js';
+import { e2eEverythingUrl, e2eStrictLegacyUrl } from '../playwright.config.js';
 import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
 
 test('calls a plain tool and a tool that elicits through the dialog', async ({ page }) => {
@@ -29,4 +29,16 @@ test('calls a plain tool and a tool that elicits through the dialog', async ({ p
   await expect(dialog.locator('[part="server"]')).toContainText('Everything Reference Server');
   await answerElicitation(page, { String: 'Ada Lovelace', 'String with email format': 'ada@example.org' });
   await expect(form.locator('[part="result"]')).toContainText('Ada Lovelace');
+});
+
+test('auto mode reaches a 2025 server whose CORS allows only Content-Type, mcp-session-id, mcp-protocol-version, last-event-id, authorization', async ({ page }) => {
+  // The 2026-07-28 probe carries Mcp-Method, which this server's preflight refuses: the kit falls back to initialize.
+  await page.goto(`/?server=${encodeURIComponent(e2eStrictLegacyUrl)}`);
+  await waitForConnection(page);
+  await expect(page.locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');
+  const form = page.locator('mcp-tool-form');
+  await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: /^echo/ }).click();
+  await form.getByRole('textbox', { name: /text/i }).fill('through a strict allow-list');
+  await form.getByRole('button', { name: 'Call tool' }).click();
+  await expect(form.locator('[part="result"]')).toContainText('echo: through a strict allow-list');
 });

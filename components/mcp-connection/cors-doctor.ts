@@ -14,7 +14,7 @@
  * rejects without doing anything; only whether `fetch` throws matters.
  */
 import { McpClientError, type McpError, type ProtocolPreference } from '../../src/index.js';
-import { answersSimpleRequest, CORS_REQUIREMENTS, type CorsFacts } from '../../src/cors.js';
+import type { CorsFacts } from '../../src/cors.js';
 
 /** What the doctor found. */
 export interface CorsDiagnosis {
@@ -78,6 +78,8 @@ async function allowed(url: string, name: string): Promise<boolean> {
  */
 export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Promise<CorsDiagnosis> {
   const origin = globalThis.location?.origin ?? 'this page';
+  // The core's CORS module loads only when something failed (as in the core itself).
+  const { answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/cors.js');
   if (!(await answersSimpleRequest(url))) {
     return {
       url,
