@@ -125,18 +125,21 @@ export function isMessageEvent(event: SseEvent): boolean {
 /**
  * Reads the data of one SSE event: the value to parse as a JSON-RPC message, or
  * why the event carries none (`skip`: `sse-non-json` for text that is not JSON,
- * `sse-non-jsonrpc` for JSON that is no message). Servers send keep-alives of
+ * `sse-non-jsonrpc` for JSON that is no message; `what` describes it). Servers send keep-alives of
  * every shape — `{}`, `{"type":"ping"}`, a timestamp, `"ping"`, `null`, `[]` —
  * so only an object with a `jsonrpc` member (or an array holding one: a batch,
  * which {@link parseMessage} refuses by name) counts as a message.
  */
-export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-json' | 'sse-non-jsonrpc' } {
+export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-json' | 'sse-non-jsonrpc'; what: string } {
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch {
-    return { skip: 'sse-non-json' };
+    return { skip: 'sse-non-json', what: `text that is not JSON (${JSON.stringify(data.slice(0, 40))})` };
   }
   const message = (v: unknown) => isObject(v) && 'jsonrpc' in v;
-  return message(value) || (Array.isArray(value) && value.some(message)) ? { value } : { skip: 'sse-non-jsonrpc' };
+  if (message(value) || (Array.isArray(value) && value.some(message))) return { value };
+  // Named by kind, not value: a timestamp heartbeat must not make one warning per beat.
+  const what = value === null ? 'JSON null' : Array.isArray(value) ? 'a JSON array' : isObject(value) ? 'a JSON object without "jsonrpc"' : `a JSON ${typeof value}`;
+  return { skip: 'sse-non-jsonrpc', what };
 }

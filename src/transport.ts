@@ -214,6 +214,7 @@ export class HttpTransport {
   readonly #maxBodyBytes: number;
   readonly #maxEventChars: number | undefined;
   readonly #onWarning: (warning: TransportWarning) => void;
+  readonly #idWarned = new Set<string>();
 
   constructor(options: HttpTransportOptions) {
     this.url = new URL(options.url);
@@ -376,6 +377,10 @@ export class HttpTransport {
   }
 
   #idWarning(request: Pick<JsonRpcRequest, 'id' | 'method'>, theirs: unknown): void {
+    // Once per method and kind of id: a server that always does it must not warn on every call.
+    const kind = `${request.method} ${theirs === null ? 'null' : typeof theirs}`;
+    if (this.#idWarned.has(kind)) return;
+    this.#idWarned.add(kind);
     this.#onWarning({
       code: 'response-id-mismatch',
       message:
@@ -403,7 +408,7 @@ export class HttpTransport {
       const frame = sseFrame(event.data);
       if ('skip' in frame) {
         // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
-        onWarning(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} in reply to ${request.method}: ${event.data.slice(0, 60)}`);
+        onWarning(frame.skip, `Ignored an SSE frame in reply to ${request.method}: its data is ${frame.what}, not a JSON-RPC message`);
         continue;
       }
       const parsed = this.#parseOwn(frame.value, request, context);

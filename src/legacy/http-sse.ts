@@ -137,7 +137,7 @@ export class HttpSseSession extends LegacySessionBase {
         if (!isMessageEvent(event) || event.data.trim() === '') continue;
         const frame = sseFrame(event.data);
         if ('skip' in frame) {
-          this.host.warn(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} on the event stream of ${context.url}: ${event.data.slice(0, 60)}`);
+          this.host.warn(frame.skip, `Ignored an SSE frame on the event stream of ${context.url}: its data is ${frame.what}, not a JSON-RPC message`);
           continue;
         }
         let incoming;

@@ -484,7 +484,7 @@ export class StreamableLegacySession extends LegacySessionBase {
     const frame = sseFrame(data);
     if ('skip' in frame) {
       // Keep-alives ({}, {"type":"heartbeat"}, a timestamp, "ping"…) are not JSON-RPC.
-      this.host.warn(frame.skip, `Ignored an SSE frame that is not ${frame.skip === 'sse-non-json' ? 'JSON' : 'a JSON-RPC message'} on the standalone stream of ${context.url}: ${data.slice(0, 60)}`);
+      this.host.warn(frame.skip, `Ignored an SSE frame on the standalone stream of ${context.url}: its data is ${frame.what}, not a JSON-RPC message`);
       return undefined;
     }
     try {
