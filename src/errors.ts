@@ -25,9 +25,9 @@ export type McpClientErrorCode =
   | 'aborted'
   /** The server answered with an HTTP error status and no JSON-RPC error body. */
   | 'http'
-  /** `fetch` failed before any response: network down, DNS, refused, or blocked by CORS. */
+  /** `fetch` failed before any response: network down, DNS, refused; in a page, maybe a refused origin (`data.cors`). */
   | 'network'
-  /** A browser blocked the request through CORS; `data.cors` says which header or origin the server must allow. */
+  /** A browser blocked the request through CORS; `data.cors` (`CorsFacts`) lists the headers it sent that the server must allow. */
   | 'cors'
   /** The server redirected a request to another origin (`data.location`), or to a target a page cannot see; nothing was sent there. */
   | 'redirect'
