@@ -590,8 +590,9 @@ describe('progress, timeouts and cancellation (basic/patterns/progress, cancella
 
   test('progress resets the request timeout', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
-    // 6 steps of 120 ms = 720 ms in all, longer than the 400 ms timeout, which progress keeps resetting.
-    const result = (await client.callTool('slow', { steps: 6, delayMs: 120 }, { timeoutMs: 400, onProgress: () => {} })) as ToolCallResult;
+    // 6 steps of 400 ms = 2.4 s in all, longer than the 1.5 s timeout, which progress keeps resetting
+    // (margins a busy machine keeps: a step never takes the whole timeout).
+    const result = (await client.callTool('slow', { steps: 6, delayMs: 400 }, { timeoutMs: 1500, onProgress: () => {} })) as ToolCallResult;
     expect(result.content?.[0]).toMatchObject({ text: 'done after 6 steps' });
   });
 
