@@ -112,10 +112,8 @@ describe('C02 SSE events without an event line are message events', () => {
       res.end(method === 'server/discover' ? `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } })}\n\n` : frame(id));
     });
     try {
-      const started = Date.now();
       const tools = await new McpClient(raw.url, modern).listTools();
       expect(tools.map((t) => t.name)).toEqual(['ping_tool']);
-      expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       await raw.close();
     }
@@ -307,20 +305,22 @@ describe('SSE stream limits and oddities', () => {
 
   test('events after the final response are ignored and the stream is closed', async () => {
     let closedEarly = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const raw = await serverWith(async (request, res) => {
       res.on('close', () => (closedEarly = !res.writableEnded));
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { tools: [] } })}\n\n`);
-      // Keep the stream open: the client must not wait for the end.
-      await new Promise((r) => setTimeout(r, 300));
-      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { tools: [{ name: 'late', inputSchema: { type: 'object' } }] } })}\n\n`);
+      // Keep the stream open until the client has its answer: a client that waits for the end
+      // of the stream never resolves (the test times out).
+      await released;
+      if (!res.writableEnded && !res.destroyed) res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { tools: [{ name: 'late', inputSchema: { type: 'object' } }] } })}\n\n`);
     });
     try {
-      const started = Date.now();
       expect(await new McpClient(raw.url, modern).listTools()).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(250);
       await expect.poll(() => closedEarly).toBe(true);
     } finally {
+      release();
       await raw.close();
     }
   });

@@ -267,9 +267,8 @@ describe('connecting (shared attempt, close, timeouts)', () => {
     const raw = await startRawServer(() => new Promise(() => {})); // accepts, never responds
     try {
       const client = new McpClient(raw.url, { protocol: 'legacy', requestTimeoutMs: 300, ...quiet });
-      const started = Date.now();
+      // Without the timeout the connect would hang until the test's own time limit fails it.
       await expect(client.connect()).rejects.toMatchObject({ code: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await raw.close();
     }
