@@ -375,8 +375,12 @@ interface Facts {
   hi: number;
   /** Every character it can consume. */
   chars: Ranges;
-  /** Characters it can start with. */
+  /** Characters it can start and end with. */
   first: Ranges;
+  last: Ranges;
+  /** Characters an unbounded repeat at its very start (head) or end (tail) can consume. */
+  head: Ranges;
+  tail: Ranges;
   /** A group whose alternatives can start alike. */
   ambiguous: boolean;
 }
@@ -393,22 +397,29 @@ class Analysis {
     let facts: Facts;
     if (item.kind === 'assertion') {
       for (const alternative of item.alternatives ?? []) this.sequence(alternative);
-      facts = { lo: 0, hi: 0, chars: NONE, first: NONE, ambiguous: false };
+      facts = { lo: 0, hi: 0, chars: NONE, first: NONE, last: NONE, head: NONE, tail: NONE, ambiguous: false };
     } else if (item.kind === 'backref') {
-      facts = { lo: 0, hi: Infinity, chars: ANY, first: ANY, ambiguous: false };
+      facts = { lo: 0, hi: Infinity, chars: ANY, first: ANY, last: ANY, head: ANY, tail: ANY, ambiguous: false };
     } else if (item.kind === 'atom') {
-      facts = { lo: item.min, hi: item.max, chars: item.set!, first: item.set!, ambiguous: false };
+      const unbounded = item.max === Infinity ? item.set! : NONE;
+      facts = { lo: item.min, hi: item.max, chars: item.set!, first: item.set!, last: item.set!, head: unbounded, tail: unbounded, ambiguous: false };
     } else {
       const alternatives = item.alternatives!.map((alternative) => this.sequence(alternative));
       const lo = Math.min(...alternatives.map((a) => a.lo));
       const hi = Math.max(...alternatives.map((a) => a.hi));
       const ambiguous = alternatives.length > 1 && anyTwoOverlap(alternatives.map((a) => a.first));
       if (ambiguous) this.ambiguous++;
+      const all = (key: 'chars' | 'first' | 'last' | 'head' | 'tail') => alternatives.reduce<Ranges>((acc, a) => union(acc, a[key]), NONE);
+      // An unbounded repeat of a group meets its neighbours with what an iteration starts and ends with.
+      const repeated = item.max === Infinity;
       facts = {
         lo: times(lo, item.min),
         hi: times(hi, item.max),
-        chars: alternatives.reduce<Ranges>((acc, a) => union(acc, a.chars), NONE),
-        first: alternatives.reduce<Ranges>((acc, a) => union(acc, a.first), NONE),
+        chars: all('chars'),
+        first: all('first'),
+        last: all('last'),
+        head: repeated ? all('first') : all('head'),
+        tail: repeated ? all('last') : all('tail'),
         ambiguous,
       };
     }
@@ -416,50 +427,82 @@ class Analysis {
     return facts;
   }
 
-  /** Facts of a sequence (an alternative): lengths add up; it starts with what its leading nullable items and the first non-nullable one start with. */
+  /**
+   * Facts of a sequence (an alternative): lengths add up; it starts with what
+   * its leading nullable items and the first non-nullable one start with, and
+   * ends likewise; its head and tail are those of the items up to the first
+   * mandatory one from either end.
+   */
   sequence(items: Item[]): Omit<Facts, 'ambiguous'> {
     let lo = 0;
     let hi = 0;
     let chars: Ranges = NONE;
     let first: Ranges = NONE;
+    let head: Ranges = NONE;
     let open = true;
-    for (const item of items) {
-      const facts = this.facts(item);
+    const all = items.map((item) => this.facts(item));
+    for (const facts of all) {
       lo += facts.lo;
       hi += facts.hi;
       chars = union(chars, facts.chars);
-      if (open) first = union(first, facts.first);
+      if (open) {
+        first = union(first, facts.first);
+        head = union(head, facts.head);
+      }
       if (facts.lo > 0) open = false;
     }
-    return { lo, hi, chars, first };
+    let tail: Ranges = NONE;
+    let last: Ranges = NONE;
+    for (let i = all.length - 1; i >= 0; i--) {
+      tail = union(tail, all[i]!.tail);
+      last = union(last, all[i]!.last);
+      if (all[i]!.lo > 0) break;
+    }
+    return { lo, hi, chars, first, last, head, tail };
   }
 }
 
-/** The parts of a sequence, at any depth, that can match in more than one way or length. */
-function variableParts(analysis: Analysis, items: Item[], out: Item[] = []): Item[] {
-  for (const item of items) {
-    if (item.kind === 'assertion') continue;
-    const facts = analysis.facts(item);
-    if (item.kind === 'backref' || facts.lo !== facts.hi || facts.ambiguous) out.push(item);
-    else for (const inner of item.alternatives ?? []) variableParts(analysis, inner, out);
+/** A part of a repeated group's iteration that can match in more than one way or length. */
+function isVariable(item: Item, facts: Facts): boolean {
+  return item.kind === 'backref' || (item.kind !== 'assertion' && (facts.lo !== facts.hi || facts.ambiguous));
+}
+
+/**
+ * Whether the iterations of a repeated group whose body is `items` can split
+ * one text in many ways: going around the body as the iterations do (the end
+ * of one iteration meets the start of the next), every variable part must be
+ * followed, before the next variable part that can take the same characters
+ * (itself, one iteration later), by a mandatory part that takes none of them.
+ * `([=!,]{1,2}[a-z]+)+` and `(\.\d+)+` pass; `(a+)+`, `(\w+\s?)*` and
+ * `(\s*a\s*)+` (the last `\s*` meets the next iteration's first) do not.
+ */
+function iterationsSplit(analysis: Analysis, items: Item[]): boolean {
+  const parts = items.map((item) => ({ item, facts: analysis.facts(item) }));
+  for (let i = 0; i < parts.length; i++) {
+    const v = parts[i]!;
+    if (!isVariable(v.item, v.facts)) continue;
+    const separators: Ranges[] = [];
+    for (let step = 1; step <= parts.length; step++) {
+      const w = parts[(i + step) % parts.length]!;
+      if (isVariable(w.item, w.facts) && overlaps(w.facts.chars, v.facts.chars)) {
+        const taken = union(v.facts.chars, w.facts.chars);
+        if (!separators.some((separator) => !overlaps(separator, taken))) return true;
+        break;
+      }
+      if (w.item.kind !== 'assertion' && w.facts.lo > 0 && !w.facts.ambiguous) separators.push(w.facts.chars);
+    }
   }
-  return out;
+  return false;
 }
 
 function riskIn(analysis: Analysis, items: Item[]): string | undefined {
-  // Adjacent unbounded repeats that can take the same characters: polynomial of that degree.
-  let run = 0;
-  let previous: Ranges | undefined;
+  // Two unbounded repeats that meet (nothing mandatory between them) and take the same characters
+  // split a run of them in quadratically many ways (a*a*b); more of them, in higher powers.
+  let open: Ranges = NONE;
   for (const item of items) {
     const facts = analysis.facts(item);
-    if (facts.hi === Infinity) {
-      run = previous && overlaps(previous, facts.chars) ? run + 1 : 1;
-      previous = facts.chars;
-      if (run >= 3) return 'three or more adjacent repeats can match the same text (like \\d*\\d*\\d*)';
-    } else if (facts.lo > 0) {
-      run = 0;
-      previous = undefined;
-    }
+    if (overlaps(open, facts.head)) return 'two adjacent repeats can match the same text (like a*a*b)';
+    open = facts.lo === 0 ? union(open, facts.tail) : facts.tail;
   }
   for (const item of items) {
     if (!item.alternatives) continue;
@@ -467,16 +510,7 @@ function riskIn(analysis: Analysis, items: Item[]): string | undefined {
     if (item.kind === 'group' && item.max > 1) {
       if (facts.ambiguous) return 'a repeated group has alternatives that can start alike (like (a|ab)+)';
       for (const alternative of item.alternatives) {
-        // Fixed-length parts that every iteration must match split the iterations when no variable part can match them.
-        const separators = alternative
-          .filter((part) => part.kind !== 'assertion' && part.kind !== 'backref')
-          .map((part) => analysis.facts(part))
-          .filter((part) => part.lo === part.hi && part.lo > 0 && !part.ambiguous)
-          .map((part) => part.chars);
-        for (const part of variableParts(analysis, alternative)) {
-          const chars = analysis.facts(part).chars;
-          if (!separators.some((separator) => !overlaps(separator, chars))) return 'a repeated group contains a variable-length part with nothing to separate its iterations (like (a+)+)';
-        }
+        if (iterationsSplit(analysis, alternative)) return 'a repeated group contains a variable-length part with nothing to separate its iterations (like (a+)+)';
       }
     }
     for (const alternative of item.alternatives) {

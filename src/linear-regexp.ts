@@ -1,0 +1,623 @@
+/**
+ * A linear-time matcher for the regular expressions servers put in schemas
+ * (`pattern`, `patternProperties` keys: ECMA-262 syntax, Unicode mode,
+ * unanchored; spec: basic/index "JSON Schema Usage"). The browser's own engine
+ * backtracks, so a pattern such as `^(a+)+$` or `a*a*b` can take minutes on a
+ * value of a few dozen or a few thousand characters; this one simulates the
+ * pattern's automaton over the text instead (Thompson's construction, every
+ * alternative followed at once), so a check costs at most
+ * `text length × program size` steps, whatever the pattern.
+ *
+ * The dialect is the browser's own, exactly: the pattern must first compile
+ * natively with the same flags (so what the browser refuses is refused), the
+ * structure (sequence, alternation, groups, quantifiers, `^ $ \b \B`, the
+ * `i`/`m`/`s` modifier groups) is simulated here, and each single-character
+ * item (a literal, `.`, a class such as `[^\p{L}\d]`, `\s`, `\w`) is decided
+ * by the native engine for one character at a time, which cannot backtrack.
+ * Look-arounds become position tables computed in one pass each (a look-ahead
+ * runs its body backwards from the end, a look-behind forwards), so they stay
+ * linear too. What cannot be matched exactly in linear time is refused, with
+ * a reason, and the caller falls back: back-references (`\1`, `\k<name>`), the
+ * `v` flag, and programs over {@link MAX_PROGRAM} instructions (a counted
+ * repeat such as `(?:a{100}){100}` is expanded).
+ *
+ * This module is loaded lazily, only for schemas that have patterns.
+ *
+ * @module
+ */
+
+/** The largest program (instructions, look-around bodies included) compiled; larger patterns are refused. */
+export const MAX_PROGRAM = 10_000;
+
+/** A pattern compiled for linear-time matching. */
+export interface LinearRegExp {
+  /** The pattern as given. */
+  readonly source: string;
+  /** The flags as given (`u`, with any of `i`, `m`, `s`). */
+  readonly flags: string;
+  /** Instructions in the program, look-around bodies included: a check costs at most `(text length + 1) × size` steps. */
+  readonly size: number;
+  /** Whether the pattern matches anywhere in `text` (like `RegExp.prototype.test`, without `lastIndex`). */
+  test(text: string): boolean;
+  /** `/source/flags`, as a RegExp prints (ajv keys its compiled patterns by it). */
+  toString(): string;
+}
+
+/** Why a pattern is not compiled here (the caller falls back). */
+export interface Unsupported {
+  unsupported: string;
+}
+
+const NativeRegExp = RegExp;
+
+class Refused extends Error {}
+
+interface Modifiers {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+}
+
+type Node =
+  | { t: 'char'; atom: number }
+  | { t: 'seq'; items: Node[] }
+  | { t: 'alt'; alternatives: Node[] }
+  | { t: 'repeat'; node: Node; min: number; max: number }
+  | { t: 'assert'; kind: '^' | '$' | 'b' | 'B'; flags: Modifiers }
+  | { t: 'look'; node: Node; ahead: boolean; negate: boolean };
+
+// --- parsing (the pattern already compiled natively: only valid Unicode-mode syntax reaches here) ----
+
+/** One character class or single character, decided by the native engine one character at a time. */
+interface Atom {
+  regexp: RegExp;
+  /** Answers for code points below 128: 0 not asked yet, 1 no, 2 yes. */
+  ascii: Int8Array;
+  other: Map<number, boolean>;
+}
+
+class Parser {
+  #i = 0;
+  readonly atoms: Atom[] = [];
+  readonly #atomIndex = new Map<string, number>();
+
+  constructor(readonly source: string) {}
+
+  parse(flags: Modifiers): Node {
+    const node = this.#disjunction(flags, 0);
+    if (this.#i < this.source.length) throw new Refused('unbalanced parenthesis');
+    return node;
+  }
+
+  #disjunction(flags: Modifiers, depth: number): Node {
+    // Nesting is bounded by the source length; this keeps the recursion well within the stack.
+    if (depth > 400) throw new Refused('nested too deeply');
+    const alternatives: Node[] = [this.#alternative(flags, depth)];
+    while (this.source[this.#i] === '|') {
+      this.#i++;
+      alternatives.push(this.#alternative(flags, depth));
+    }
+    return alternatives.length === 1 ? alternatives[0]! : { t: 'alt', alternatives };
+  }
+
+  #alternative(flags: Modifiers, depth: number): Node {
+    const items: Node[] = [];
+    for (let c = this.source[this.#i]; c !== undefined && c !== '|' && c !== ')'; c = this.source[this.#i]) {
+      const term = this.#term(flags, depth);
+      items.push(term.quantifiable ? this.#quantified(term.node) : term.node);
+    }
+    return items.length === 1 ? items[0]! : { t: 'seq', items };
+  }
+
+  #term(flags: Modifiers, depth: number): { node: Node; quantifiable: boolean } {
+    const src = this.source;
+    const start = this.#i;
+    const c = src[this.#i]!;
+    if (c === '^' || c === '$') {
+      this.#i++;
+      return { node: { t: 'assert', kind: c, flags }, quantifiable: false };
+    }
+    if (c === '(') return this.#group(flags, depth);
+    if (c === '.') {
+      this.#i++;
+      return this.#atom('.', flags);
+    }
+    if (c === '[') {
+      this.#i++;
+      if (src[this.#i] === '^') this.#i++;
+      while (src[this.#i] !== ']') {
+        if (this.#i >= src.length) throw new Refused('unterminated class');
+        this.#i += src[this.#i] === '\\' ? 2 : 1;
+      }
+      this.#i++;
+      return this.#atom(src.slice(start, this.#i), flags);
+    }
+    if (c === '\\') {
+      const e = src[this.#i + 1];
+      if (e === 'b' || e === 'B') {
+        this.#i += 2;
+        return { node: { t: 'assert', kind: e, flags }, quantifiable: false };
+      }
+      if (e === 'k' || (e !== undefined && e >= '1' && e <= '9')) throw new Refused('it refers back to a group (a back-reference)');
+      this.#i += 2;
+      if (e === 'p' || e === 'P' || (e === 'u' && src[this.#i] === '{')) this.#i = src.indexOf('}', this.#i) + 1;
+      else if (e === 'u') {
+        this.#i += 4;
+        // In Unicode mode an escaped surrogate pair is one character.
+        if (/^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/.test(src.slice(this.#i, this.#i + 6)) && /^[dD][89abAB]/.test(src.slice(start + 2, start + 4))) this.#i += 6;
+      } else if (e === 'x') this.#i += 2;
+      else if (e === 'c') this.#i += 1;
+      if (this.#i <= start) throw new Refused('unterminated escape');
+      return this.#atom(src.slice(start, this.#i), flags);
+    }
+    const code = src.codePointAt(this.#i)!;
+    this.#i += code > 0xffff ? 2 : 1;
+    return this.#atom(src.slice(start, this.#i), flags);
+  }
+
+  #group(flags: Modifiers, depth: number): { node: Node; quantifiable: boolean } {
+    const src = this.source;
+    this.#i++;
+    let inner = flags;
+    let look: { ahead: boolean; negate: boolean } | undefined;
+    if (src[this.#i] === '?') {
+      const rest = src.slice(this.#i + 1, this.#i + 3);
+      if (rest.startsWith('=') || rest.startsWith('!')) {
+        look = { ahead: true, negate: rest[0] === '!' };
+        this.#i += 2;
+      } else if (rest === '<=' || rest === '<!') {
+        look = { ahead: false, negate: rest[1] === '!' };
+        this.#i += 3;
+      } else if (rest.startsWith('<')) {
+        this.#i = src.indexOf('>', this.#i) + 1;
+      } else {
+        const modifiers = /\?([ims]*)(?:-([ims]*))?:/y;
+        modifiers.lastIndex = this.#i;
+        const found = modifiers.exec(src);
+        if (!found) throw new Refused('unknown group');
+        inner = { ...flags };
+        for (const f of found[1]!) inner[f as keyof Modifiers] = true;
+        for (const f of found[2] ?? '') inner[f as keyof Modifiers] = false;
+        this.#i = modifiers.lastIndex;
+      }
+    }
+    const node = this.#disjunction(inner, depth + 1);
+    if (src[this.#i] !== ')') throw new Refused('unterminated group');
+    this.#i++;
+    if (look) return { node: { t: 'look', node, ...look }, quantifiable: false };
+    return { node, quantifiable: true };
+  }
+
+  #atom(text: string, flags: Modifiers): { node: Node; quantifiable: boolean } {
+    const native = `u${flags.i ? 'i' : ''}${flags.s ? 's' : ''}`;
+    const key = `${native}/${text}`;
+    let atom = this.#atomIndex.get(key);
+    if (atom === undefined) {
+      atom = this.atoms.length;
+      this.atoms.push({ regexp: new NativeRegExp(`^(?:${text})$`, native), ascii: new Int8Array(128), other: new Map() });
+      this.#atomIndex.set(key, atom);
+    }
+    return { node: { t: 'char', atom }, quantifiable: true };
+  }
+
+  #quantified(node: Node): Node {
+    const src = this.source;
+    const c = src[this.#i];
+    let min: number;
+    let max: number;
+    if (c === '*') [min, max] = [0, Infinity];
+    else if (c === '+') [min, max] = [1, Infinity];
+    else if (c === '?') [min, max] = [0, 1];
+    else if (c === '{') {
+      const brace = /\{(\d+)(,(\d*))?\}/y;
+      brace.lastIndex = this.#i;
+      const found = brace.exec(src);
+      if (!found) throw new Refused('unknown quantifier');
+      min = Number(found[1]);
+      max = found[2] === undefined ? min : found[3] === '' ? Infinity : Number(found[3]);
+      this.#i = brace.lastIndex - 1;
+    } else return node;
+    this.#i++;
+    // Lazy or greedy: the same strings match.
+    if (src[this.#i] === '?') this.#i++;
+    return { t: 'repeat', node, min, max };
+  }
+}
+
+// --- program -----------------------------------------------------------------------------------
+
+const CHAR = 0;
+const SPLIT = 1;
+const JUMP = 2;
+const ASSERT = 3;
+const LOOK = 4;
+const MATCH = 5;
+
+/** Instructions as parallel arrays: op, a, b (CHAR: atom; SPLIT: both targets; JUMP: target; ASSERT: kind; LOOK: table). */
+interface Program {
+  op: number[];
+  a: number[];
+  b: number[];
+}
+
+/** An assertion: 0 `^`, 1 `$`, 2 `\b`, 3 `\B`; +4 when multiline (`^ $`) or case-insensitive (`\b \B`). */
+function assertionCode(node: Extract<Node, { t: 'assert' }>): number {
+  const kind = { '^': 0, $: 1, b: 2, B: 3 }[node.kind];
+  const modified = kind < 2 ? node.flags.m : node.flags.i;
+  return kind + (modified ? 4 : 0);
+}
+
+class Compiler {
+  /** Look-around bodies, innermost first (a body's own look-arounds are computed before it). */
+  readonly looks: { program: Program; ahead: boolean; negate: boolean }[] = [];
+  size = 0;
+
+  program(node: Node, reversed: boolean): Program {
+    const program: Program = { op: [], a: [], b: [] };
+    this.#emit(program, node, reversed);
+    this.#push(program, MATCH, 0, 0);
+    return program;
+  }
+
+  #push(p: Program, op: number, a: number, b: number): number {
+    if (++this.size > MAX_PROGRAM) throw new Refused(`it would need more than ${MAX_PROGRAM} steps per character`);
+    p.op.push(op);
+    p.a.push(a);
+    p.b.push(b);
+    return p.op.length - 1;
+  }
+
+  #emit(p: Program, node: Node, reversed: boolean): void {
+    switch (node.t) {
+      case 'char':
+        this.#push(p, CHAR, node.atom, 0);
+        return;
+      case 'assert':
+        this.#push(p, ASSERT, assertionCode(node), 0);
+        return;
+      case 'look': {
+        // A look-ahead is decided by running its body backwards from every end; a look-behind forwards.
+        const body = this.program(node.node, node.ahead);
+        this.looks.push({ program: body, ahead: node.ahead, negate: node.negate });
+        this.#push(p, LOOK, this.looks.length - 1, 0);
+        return;
+      }
+      case 'seq':
+        for (const item of reversed ? [...node.items].reverse() : node.items) this.#emit(p, item, reversed);
+        return;
+      case 'alt': {
+        const jumps: number[] = [];
+        node.alternatives.forEach((alternative, index) => {
+          const last = index === node.alternatives.length - 1;
+          const split = last ? -1 : this.#push(p, SPLIT, 0, 0);
+          if (split >= 0) p.a[split] = split + 1;
+          this.#emit(p, alternative, reversed);
+          if (!last) {
+            jumps.push(this.#push(p, JUMP, 0, 0));
+            p.b[split] = p.op.length;
+          }
+        });
+        for (const jump of jumps) p.a[jump] = p.op.length;
+        return;
+      }
+      case 'repeat': {
+        for (let n = 0; n < node.min; n++) this.#emit(p, node.node, reversed);
+        if (node.max === Infinity) {
+          const split = this.#push(p, SPLIT, 0, 0);
+          p.a[split] = split + 1;
+          this.#emit(p, node.node, reversed);
+          this.#push(p, JUMP, split, 0);
+          p.b[split] = p.op.length;
+          return;
+        }
+        // x{0,3} as (x(x(x)?)?)?: each optional copy may end the repeat.
+        const splits: number[] = [];
+        for (let n = node.min; n < node.max; n++) {
+          const split = this.#push(p, SPLIT, 0, 0);
+          p.a[split] = split + 1;
+          splits.push(split);
+          this.#emit(p, node.node, reversed);
+        }
+        for (const split of splits) p.b[split] = p.op.length;
+        return;
+      }
+    }
+  }
+}
+
+// --- matching ----------------------------------------------------------------------------------
+
+const LINE_TERMINATORS = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
+
+// What assertions read at a position: whether it is the start or the end, and whether the
+// characters before (PREV) and at it (CUR) are line terminators and word characters (without and
+// with case folding). A CUR bit shifted right once is the matching PREV bit.
+const START = 1;
+const END = 2;
+const PREV_LINE = 4;
+const CUR_LINE = 8;
+const PREV_WORD = 16;
+const CUR_WORD = 32;
+const PREV_WORD_I = 64;
+const CUR_WORD_I = 128;
+
+/** DFA states kept at most (then the cache starts again). */
+const MAX_STATES = 2000;
+
+/** A DFA state: see `Matcher.#state`. */
+interface State {
+  threads: number[];
+  previous: number;
+  ascii: (State | typeof MATCHED)[];
+  other: Map<number, State | typeof MATCHED>;
+  /** Whether the text matches when it ends in this state (computed on first use). */
+  end?: boolean;
+}
+
+/** The transition taken when the pattern has matched. */
+const MATCHED = Symbol('matched');
+
+/** The text as code points (Unicode mode: a surrogate pair is one character, a lone surrogate another). */
+function codePoints(text: string): Int32Array {
+  const out = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    out[n++] = code;
+    if (code > 0xffff) i++;
+  }
+  return out.subarray(0, n);
+}
+
+class Matcher implements LinearRegExp {
+  readonly #main: Program;
+  readonly #looks: Compiler['looks'];
+  readonly #atoms: Atom[];
+  readonly #word: Atom[];
+  // Reused between runs: which instructions are in the current and next thread lists.
+  #seen = new Int32Array(0);
+  #generation = 0;
+
+  constructor(
+    readonly source: string,
+    readonly flags: string,
+    readonly size: number,
+    main: Program,
+    looks: Compiler['looks'],
+    atoms: Atom[],
+  ) {
+    this.#main = main;
+    this.#looks = looks;
+    this.#atoms = atoms;
+    // \b and \B read word characters as the engine defines them (with `i`, a few more letters).
+    this.#word = [false, true].map((i) => ({ regexp: new NativeRegExp('^\\w$', i ? 'ui' : 'u'), ascii: new Int8Array(128), other: new Map() }));
+  }
+
+  toString(): string {
+    return `/${this.source}/${this.flags}`;
+  }
+
+  test(text: string): boolean {
+    const chars = codePoints(String(text));
+    const tables: Uint8Array[] = this.#looks.map(() => new Uint8Array(0));
+    this.#looks.forEach((look, index) => {
+      const table = this.#run(look.program, chars, tables, look.ahead ? -1 : 1, true) as Uint8Array;
+      if (look.negate) for (let i = 0; i < table.length; i++) table[i] = table[i] ? 0 : 1;
+      tables[index] = table;
+    });
+    return this.#looks.length === 0 ? this.#search(chars) : (this.#run(this.#main, chars, tables, 1, false) as boolean);
+  }
+
+  #nextGeneration(): void {
+    // Marks are compared with the current generation: start again before the counter leaves int32.
+    if (++this.#generation > 0x3fffffff) {
+      this.#seen.fill(0);
+      this.#generation = 1;
+    }
+  }
+
+  #is(atom: Atom, code: number): boolean {
+    if (code < 128) {
+      const known = atom.ascii[code]!;
+      if (known !== 0) return known === 2;
+      const answer = atom.regexp.test(String.fromCharCode(code));
+      atom.ascii[code] = answer ? 2 : 1;
+      return answer;
+    }
+    let answer = atom.other.get(code);
+    if (answer === undefined) {
+      answer = atom.regexp.test(String.fromCodePoint(code));
+      if (atom.other.size < 4096) atom.other.set(code, answer);
+    }
+    return answer;
+  }
+
+  /** What an assertion can depend on at position `at` of the text (see {@link START}…). */
+  #context(chars: Int32Array, at: number): number {
+    let context = at === 0 ? START : this.#after(chars[at - 1]!);
+    context |= at === chars.length ? END : this.#before(chars[at]!);
+    return context;
+  }
+
+  /** The context bits a character sets for the position before it (it is the current character there). */
+  #before(code: number): number {
+    return (LINE_TERMINATORS.has(code) ? CUR_LINE : 0) | (this.#is(this.#word[0]!, code) ? CUR_WORD : 0) | (this.#is(this.#word[1]!, code) ? CUR_WORD_I : 0);
+  }
+
+  /** The context bits a character sets for the position after it (it is the previous character there). */
+  #after(code: number): number {
+    return this.#before(code) >> 1;
+  }
+
+  #holds(kind: number, context: number): boolean {
+    switch (kind) {
+      case 0:
+        return (context & START) !== 0;
+      case 4:
+        return (context & (START | PREV_LINE)) !== 0;
+      case 1:
+        return (context & END) !== 0;
+      case 5:
+        return (context & (END | CUR_LINE)) !== 0;
+      default: {
+        const [before, after] = kind >= 4 ? [PREV_WORD_I, CUR_WORD_I] : [PREV_WORD, CUR_WORD];
+        return ((context & before) !== 0) !== ((context & after) !== 0) === ((kind & 3) === 2);
+      }
+    }
+  }
+
+  /**
+   * Follows empty steps from `starts` in `context` (`table` for look-arounds
+   * at position `at`); char instructions reached join `out`. True when MATCH
+   * is reached. Marks instructions with the current generation.
+   */
+  #closure(p: Program, starts: readonly number[], context: number, tables: Uint8Array[], at: number, out: number[]): boolean {
+    const seen = this.#seen;
+    const stack = [...starts];
+    let matched = false;
+    while (stack.length > 0) {
+      const k = stack.pop()!;
+      if (seen[k] === this.#generation) continue;
+      seen[k] = this.#generation;
+      switch (p.op[k]) {
+        case CHAR:
+          out.push(k);
+          break;
+        case SPLIT:
+          stack.push(p.b[k]!, p.a[k]!);
+          break;
+        case JUMP:
+          stack.push(p.a[k]!);
+          break;
+        case ASSERT:
+          if (this.#holds(p.a[k]!, context)) stack.push(k + 1);
+          break;
+        case LOOK:
+          if (tables[p.a[k]!]![at]) stack.push(k + 1);
+          break;
+        default:
+          matched = true;
+      }
+    }
+    return matched;
+  }
+
+  #reserve(p: Program): void {
+    if (this.#seen.length < p.op.length) this.#seen = new Int32Array(Math.max(p.op.length, this.#seen.length * 2));
+  }
+
+  // --- a lazily built DFA, for patterns without look-arounds ---------------------------------
+  // A state is the set of threads waiting before a position (not yet followed through empty
+  // steps, since assertions there depend on the next character) and what the previous character
+  // was; its transitions are computed on first use and cached. Computing one costs what one NFA
+  // step costs, so the bound stays (length + 1) × size; repeated ones cost a lookup.
+
+  #states = new Map<string, State>();
+
+  #state(threads: number[], previous: number): State {
+    const key = `${previous}:${threads.join(',')}`;
+    let state = this.#states.get(key);
+    if (!state) {
+      if (this.#states.size >= MAX_STATES) this.#states.clear();
+      state = { threads, previous, ascii: [], other: new Map() };
+      this.#states.set(key, state);
+    }
+    return state;
+  }
+
+  #transition(state: State, code: number): State | typeof MATCHED {
+    const p = this.#main;
+    this.#nextGeneration();
+    const reached: number[] = [];
+    let next: State | typeof MATCHED = MATCHED;
+    if (!this.#closure(p, state.threads, state.previous | this.#before(code), [], 0, reached)) {
+      const threads = new Set<number>([0]);
+      for (const k of reached) if (this.#is(this.#atoms[p.a[k]!]!, code)) threads.add(k + 1);
+      next = this.#state([...threads].sort((a, b) => a - b), this.#after(code));
+    }
+    if (code < 128) state.ascii[code] = next;
+    else if (state.other.size < 4096) state.other.set(code, next);
+    return next;
+  }
+
+  #search(chars: Int32Array): boolean {
+    this.#reserve(this.#main);
+    let state = this.#state([0], START);
+    for (let i = 0; i < chars.length; i++) {
+      const code = chars[i]!;
+      const next = (code < 128 ? state.ascii[code] : state.other.get(code)) ?? this.#transition(state, code);
+      if (next === MATCHED) return true;
+      state = next;
+    }
+    if (state.end === undefined) {
+      this.#nextGeneration();
+      state.end = this.#closure(this.#main, state.threads, state.previous | END, [], 0, []);
+    }
+    return state.end;
+  }
+
+  /**
+   * Runs `p` over the text: forwards (`step` 1) or backwards (-1), starting a
+   * thread at every position (the search is unanchored). As a look-around body
+   * (`table`), returns for each position whether the body matched ending there
+   * (forwards: a match from some earlier position; backwards: a match starting
+   * there); otherwise whether the pattern matched anywhere.
+   */
+  #run(p: Program, chars: Int32Array, tables: Uint8Array[], step: 1 | -1, table: boolean): boolean | Uint8Array {
+    const n = chars.length;
+    const out = table ? new Uint8Array(n + 1) : undefined;
+    this.#reserve(p);
+    let current: number[] = [];
+    let next: number[] = [];
+    let at = step === 1 ? 0 : n;
+    let context = this.#context(chars, at);
+    this.#nextGeneration();
+    for (;;) {
+      // Threads carried over were added under this generation already; the new start joins them.
+      if (this.#closure(p, [0], context, tables, at, current)) {
+        if (!out) return true;
+        out[at] = 1;
+      }
+      if (step === 1 ? at === n : at === 0) break;
+      const code = chars[step === 1 ? at : at - 1]!;
+      at += step;
+      context = this.#context(chars, at);
+      this.#nextGeneration();
+      next.length = 0;
+      const advanced: number[] = [];
+      for (const k of current) if (this.#is(this.#atoms[p.a[k]!]!, code)) advanced.push(k + 1);
+      if (this.#closure(p, advanced, context, tables, at, next)) {
+        if (!out) return true;
+        out[at] = 1;
+      }
+      [current, next] = [next, current];
+    }
+    return out ?? false;
+  }
+}
+
+/**
+ * Compiles `source` for linear-time matching with `flags` (`u`, as JSON Schema
+ * patterns are; `i`, `m` and `s` are honoured too).
+ *
+ * @returns the compiled pattern, or `{ unsupported }` with a short reason when
+ *   it cannot be matched exactly in linear time (back-references, the `v` flag,
+ *   a program over {@link MAX_PROGRAM} instructions).
+ * @throws SyntaxError when the pattern is not a valid regular expression for
+ *   these flags (as `new RegExp` throws).
+ */
+export function compileLinear(source: string, flags = 'u'): LinearRegExp | Unsupported {
+  // The native engine only compiles it here (never runs it): what it refuses is a syntax error.
+  new NativeRegExp(source, flags);
+  if (!flags.includes('u') || /[^imsu]/.test(flags)) return { unsupported: `the flags "${flags}" are not supported` };
+  try {
+    const parser = new Parser(source);
+    const node = parser.parse({ i: flags.includes('i'), m: flags.includes('m'), s: flags.includes('s') });
+    const compiler = new Compiler();
+    const main = compiler.program(node, false);
+    return new Matcher(source, flags, compiler.size, main, compiler.looks, parser.atoms);
+  } catch (error) {
+    if (error instanceof Refused) return { unsupported: error.message };
+    throw error;
+  }
+}
