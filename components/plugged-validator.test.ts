@@ -16,7 +16,7 @@ import type { McpConnection } from './mcp-connection/mcp-connection.js';
 import type { McpElicitationDialog } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 import type { McpToolForm } from './mcp-tool-form/mcp-tool-form.js';
 import { cleanup, mount, nextEvent } from './test-support/dom.js';
-import { conditionalTool } from './test-support/fixtures.js';
+import { conditionalTool, fanOutSchema } from './test-support/fixtures.js';
 
 useSchemaCompiler(cfworkerCompiler);
 
@@ -106,6 +106,41 @@ test('the elicitation dialog flags invalid answers inline and sends a valid one,
   const result = (await call) as ToolCallResult;
   expect(result.structuredContent).toMatchObject({ name: 'Ada', email: 'ada@example.org', os: 'linux', languages: ['ts'] });
   expect(ajvDownloads()).toEqual([]);
+});
+
+test('patterns run on the linear-time engine and a schema that branches out is not checked: the form flags a catastrophic value, and the first submit of the costly schema sends at once', async () => {
+  const form = document.createElement('mcp-tool-form') as McpToolForm;
+  form.noDrafts = true;
+  const fan = fanOutSchema(26, 'allOf');
+  form.tool = {
+    name: 'checks',
+    inputSchema: { type: 'object', properties: { slug: { type: 'string', pattern: 'a*a*b' } }, required: ['slug'] },
+  };
+  document.body.append(form);
+  const calls: unknown[] = [];
+  form.addEventListener('mcp-tool-call', (event) => {
+    event.preventDefault();
+    calls.push(event.detail.arguments);
+  });
+  const input = () => form.shadowRoot!.querySelector<HTMLInputElement>('[data-pointer="/slug"] input')!;
+  await vi.waitFor(() => expect(input()).not.toBeNull());
+  // Cubic on a backtracking engine: seconds to minutes for 30,000 characters.
+  await userEvent.fill(input(), 'a'.repeat(30_000));
+  await vi.waitFor(() => expect(input().validity.customError).toBe(true));
+  await userEvent.click(form.shadowRoot!.querySelector('[part~="submit-button"]')!);
+  await form.updateComplete;
+  expect(form.issues.map((issue) => `${issue.pointer} ${issue.message}`)).toEqual([expect.stringMatching(/^\/slug /)]);
+  expect(calls).toEqual([]);
+
+  form.tool = { name: 'fan', inputSchema: { type: 'object', $defs: fan.$defs, properties: { name: { $ref: '#/$defs/n0' } } } };
+  await form.updateComplete;
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="notice"]')?.textContent).toMatch(/^The input schema cannot be checked \(The schema is too costly to check safely/));
+  form.arguments = { name: { any: 'value' } };
+  await form.updateComplete;
+  await userEvent.click(form.shadowRoot!.querySelector('[part~="submit-button"]')!);
+  await vi.waitFor(() => expect(calls).toEqual([{ name: { any: 'value' } }]));
+  expect(ajvDownloads()).toEqual([]);
+  form.remove();
 });
 
 // Last: it loads ajv.

@@ -16,8 +16,15 @@
  * itself against its dialect's meta-schema (`minLength: -1` is accepted
  * silently), `$dynamicRef`, and formats beyond its own list (date, time,
  * date-time, duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid,
- * regex, json-pointer…). It is slower on large values (patterns are compiled
- * on every check).
+ * regex, json-pointer…). It is slower on large values.
+ *
+ * Patterns: cfworker builds its own `new RegExp(pattern, 'u')` while checking
+ * and has no option for another engine, so for a schema with patterns the
+ * adapter lends it the kit's linear-time engine (`options.regExp`) as the
+ * global `RegExp` for the duration of each check, which is synchronous, and
+ * puts the original back afterwards, whatever happens. Nothing else runs in
+ * between; regular-expression literals (cfworker's format checks) are not
+ * affected.
  *
  * The issues it returns follow ajv's conventions, which the elements read:
  * ajv's keyword names and `params` (`limit`, `format`, `pattern`, `type`,
@@ -32,8 +39,8 @@
  */
 import { dereference, encodePointer, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { McpClientError } from './errors.js';
-import { appliedSubschemas, escapeToken, forEachSchemaNode, percentDecoded, unescapeToken } from './schema-walk.js';
-import type { SchemaCompiler, ValidationIssue } from './schema.js';
+import { appliedSubschemas, escapeToken, forEachSchemaNode, percentDecoded, ROOT_URI, unescapeToken } from './schema-walk.js';
+import type { SchemaCompiler, SchemaCompilerOptions, ValidationIssue } from './schema.js';
 
 /** Keywords cfworker reports above the failing subschema's own errors; ajv reports only the latter. */
 const WRAPPERS = new Set([
@@ -256,13 +263,29 @@ function checkReferences(root: Schema, lookup: Record<string, unknown>): void {
 /**
  * The base URI of a schema without `$id`. cfworker's default is the page's own
  * URL, so a `$ref` naming the page would resolve to the schema (ajv refuses it),
- * and its messages would quote the page's query string. Nothing names this one
- * by accident (`.invalid` is reserved, RFC 2606; the last segment is random);
- * relative references such as `.`, `/` or `other.json` resolve elsewhere and
- * are refused as not inside the schema, as ajv refuses them, while relative
- * `$id`s still work.
+ * and its messages would quote the page's query string. Relative references
+ * such as `.`, `/` or `other.json` resolve elsewhere and are refused as not
+ * inside the schema, as ajv refuses them, while relative `$id`s still work.
  */
-const BASE = new URL('https://schema.mcp-elements.invalid/6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e');
+const BASE = new URL(ROOT_URI);
+
+/**
+ * Runs `check` with `regExp` standing in for the global `RegExp` constructor
+ * (`new RegExp(pattern, flags)` then returns the engine's matcher), and puts
+ * the original back before returning or throwing.
+ */
+function withRegExp<T>(regExp: NonNullable<SchemaCompilerOptions['regExp']>, check: () => T): T {
+  const original = globalThis.RegExp;
+  const lent = function RegExp(pattern: unknown, flags?: unknown) {
+    return regExp(String(pattern), flags === undefined ? '' : String(flags));
+  };
+  globalThis.RegExp = lent as unknown as RegExpConstructor;
+  try {
+    return check();
+  } finally {
+    globalThis.RegExp = original;
+  }
+}
 
 /** Keywords that only say "an alternative failed": ajv lists them after the precise issues, and the dialog shows the first one. */
 const UMBRELLAS = new Set(['anyOf', 'oneOf', 'if', 'not']);
@@ -280,7 +303,7 @@ const UMBRELLAS = new Set(['anyOf', 'oneOf', 'if', 'not']);
  *   schema; other errors from the library (a repeated `$id`) are wrapped by the
  *   kit as invalid-schema errors.
  */
-export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
+export const cfworkerCompiler: SchemaCompiler = (schema, dialect, options) => {
   const copy = structuredClone(schema) as Schema;
   normalizeReferences(copy);
   const draft = dialect === 'draft-07' ? '7' : '2020-12';
@@ -294,9 +317,10 @@ export const cfworkerCompiler: SchemaCompiler = (schema, dialect) => {
   }
   checkReferences(copy, lookup);
   const doc: Document = { root: copy, lookup };
+  const regExp = options?.regExp;
   const run = (value: unknown) => {
     try {
-      return validate(value, copy, draft, lookup, false);
+      return regExp ? withRegExp(regExp, () => validate(value, copy, draft, lookup, false)) : validate(value, copy, draft, lookup, false);
     } catch (error) {
       // A reference cycle the library cannot follow, or a value it cannot take: say so without
       // its list of known schemas.

@@ -1026,14 +1026,19 @@ export class McpClient {
     if (!('structuredContent' in result)) {
       return { status: 'invalid', issues: [{ path: '', message: 'the tool declares an outputSchema but the result has no structuredContent', keyword: 'structuredContent', params: {} }] };
     }
+    let reason: string;
     try {
       const validate = await compileSchema(tool.outputSchema);
-      for (const note of validate.skipped ?? []) this.#warn('schema-check-skipped', `outputSchema of ${tool.name}: ${note}`);
+      for (const check of validate.skippedChecks ?? []) this.#warn('schema-check-skipped', `outputSchema of ${tool.name}: ${check.reason}`);
       const outcome = validate(result.structuredContent);
-      return outcome.valid ? { status: 'valid' } : { status: 'invalid', issues: outcome.issues };
+      if (!outcome.valid) return { status: 'invalid', issues: outcome.issues };
+      if (!outcome.skipped) return { status: 'valid' };
+      reason = outcome.skipped;
     } catch (error) {
-      return { status: 'skipped', reason: `the outputSchema cannot be used: ${(error as Error).message}` };
+      reason = `the outputSchema cannot be used: ${(error as Error).message}`;
     }
+    this.#warn('schema-check-skipped', `structuredContent of ${tool.name} is not checked: ${reason}`);
+    return { status: 'skipped', reason };
   }
 
   /** Lists every resource, following all pages (server/resources). */

@@ -32,7 +32,7 @@ export type { ServerDescription, TrafficEvent } from './session.js';
 export { encodeHeaderValue } from './headers.js';
 export type { HeaderBinding, RejectedTool } from './header-bindings.js';
 export type { CorsFacts } from './cors.js';
-export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 export { MemoryEraCache, type EraCache } from './era.js';
 export {
   LATEST_PROTOCOL_VERSION,

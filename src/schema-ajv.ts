@@ -23,7 +23,7 @@ import * as formatsModule from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 import { McpClientError } from './errors.js';
 import type { ValidationIssue } from './schema.js';
-import { guarded } from './schema-guard.js';
+import { guarded, patternRegExp } from './schema-guard.js';
 import { escapeToken } from './schema-walk.js';
 
 type AjvInstance = {
@@ -53,6 +53,9 @@ const OPTIONS = {
   // Failures reach the caller as McpClientError; ajv would also print them (under a CSP without
   // 'unsafe-eval', the whole generated code of every schema) to the console.
   logger: false,
+  // `pattern` and `patternProperties` run on the kit's linear-time engine, never on the backtracking
+  // RegExp (ajv calls this while compiling; `code` only names it in standalone code, unused here).
+  code: { regExp: Object.assign((pattern: string, flags: string) => patternRegExp(pattern, flags), { code: 'mcpPatternRegExp' }) },
 };
 
 const shared: Partial<Record<'2020-12' | 'draft-07', AjvInstance>> = {};
@@ -81,7 +84,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
 }
 
 /** See {@link ./schema.ts compileSchema}; the shared checks are in {@link ./schema-guard.ts}. */
-export const { compile } = guarded((schema, dialect, original) => {
+export const { compile, prepare } = guarded((schema, dialect, original) => {
   // Schemas with `$id` register under that id, and two tools may reuse one id: give them their own instance.
   const ajv = hasId(original) ? create(dialect) : (shared[dialect] ??= create(dialect));
   let check: ReturnType<AjvInstance['compile']>;

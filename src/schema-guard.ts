@@ -2,24 +2,86 @@
  * What every validator behind {@link ./schema.ts} shares, whichever library
  * compiles the schema (ajv, or a {@link SchemaCompiler} plugged in with
  * `useSchemaCompiler`): the schema is an object or a boolean, its dialect is one
- * the kit knows, it is within the work bounds, and a `pattern` that could
- * backtrack for exponential time is taken out before the library sees it
- * (spec: basic/index "JSON Schema Usage"). Loaded lazily, with the validator.
+ * the kit knows, it is within the work bounds, checking one value cannot take
+ * more than a budget of evaluations (see `schema-cost.ts`), and its patterns
+ * run on the linear-time engine, or are taken out before the library sees them
+ * when they cannot run safely (see `pattern-check.ts`). Spec: basic/index
+ * "JSON Schema Usage". Loaded lazily, with the validator.
  *
  * @module
  */
 import { McpClientError } from './errors.js';
-import { backtrackingRisk } from './regex-safety.js';
-import { checkSchemaBounds, schemaDialect, type SchemaCompiler, type SchemaDialect, type SchemaLimits, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { patternVerdict, safeRegExp, type PatternEngine } from './pattern-check.js';
+import { checkSchemaBounds, patternEngineLoaded, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
 import { isObject } from './types.js';
 
-/** Compiles a schema that passed the checks; `original` is the schema as given (before risky patterns were taken out). */
-type CompileChecked = (schema: Record<string, unknown>, dialect: SchemaDialect, original: object) => (value: unknown) => ValidationResult;
+/**
+ * Compiles a schema that passed the checks; `original` is the schema as given
+ * (before unsafe patterns were taken out); `options.regExp` is present when
+ * the schema has patterns.
+ */
+type CompileChecked = (schema: Record<string, unknown>, dialect: SchemaDialect, original: object, options: SchemaCompilerOptions) => (value: unknown) => ValidationResult;
 
 /** The implementation {@link ./schema.ts} loads: compile with the shared checks and a cache per schema object. */
 export interface ValidatorImplementation {
-  compile(schema: unknown, limits: SchemaLimits): Validator;
+  /** Loads what compiling `schema` needs beyond this module: the pattern engine when it has patterns (any schema: `undefined`). */
+  prepare(schema: unknown): Promise<void>;
+  compile(schema: unknown, limits: Required<SchemaLimits>): Validator;
+}
+
+/** The pattern engine, once loaded (it never changes afterwards). */
+let patternEngine: PatternEngine | undefined;
+let engineLoading: Promise<unknown> | undefined;
+
+/**
+ * Whether a schema may need the pattern engine: any member `pattern` that is
+ * a string or `patternProperties` that is an object, wherever it is (an
+ * over-approximation is harmless). Bounded: a schema too large to look through
+ * is refused by the work bounds anyway.
+ */
+function usesPatterns(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen > 100_000) return true;
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node)) {
+      const record = node as Record<string, unknown>;
+      if (typeof record.pattern === 'string' || (typeof record.patternProperties === 'object' && record.patternProperties !== null)) return true;
+    }
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return false;
+}
+
+/** Loads the linear-time pattern engine (once; again after a failed load) when `schema` may need it. */
+async function prepare(schema: unknown): Promise<void> {
+  if (patternEngine || (schema !== undefined && !usesPatterns(schema))) return;
+  engineLoading ??= import('./linear-regexp.js').then(
+    (module) => {
+      patternEngine = module;
+      patternEngineLoaded(module);
+    },
+    (error: unknown) => {
+      engineLoading = undefined;
+      throw error;
+    },
+  );
+  await engineLoading;
+}
+
+/**
+ * `new RegExp(pattern, flags)` for the validator libraries, on the linear-time
+ * engine (ajv's `code.regExp` option; the third argument of a plugged compiler).
+ * Before the engine is loaded, only the library's own meta-schemas can reach
+ * here (a schema with patterns is compiled after the engine is loaded: see
+ * `guarded`), and those run natively.
+ * @throws SyntaxError for an invalid pattern, as `new RegExp` does.
+ */
+export function patternRegExp(pattern: string, flags: string): { test(text: string): boolean } {
+  return patternEngine ? safeRegExp(patternEngine, pattern, flags) : new RegExp(pattern, flags);
 }
 
 /**
@@ -41,49 +103,75 @@ function checkLocalReference(record: Record<string, unknown>, resource: object):
   throw new McpClientError('schema', `The schema references ${JSON.stringify(ref)}, ${where}`, { missingRef: ref });
 }
 
+/** The member a subschema describes, for a notice: the last property name on its path. */
+function fieldName(path: Step[]): string | undefined {
+  for (let i = path.length - 2; i >= 0; i--) if (path[i] === 'properties' || path[i] === 'patternProperties') return String(path[i + 1]);
+  return undefined;
+}
+
 /**
  * Screens a schema in one walk over every node that may act as a schema (a
  * member named `default` or `enum` included): refuses the local references
  * {@link checkLocalReference} describes, and returns the schema without the
- * regular expressions that could backtrack for exponential time (ReDoS). Risky
- * `pattern`s are dropped, and a risky `patternProperties` key drops that entry
- * and the `additionalProperties` / `unevaluatedProperties` beside it, whose
- * meaning depends on it. The input is not changed.
+ * regular expressions that cannot run safely (see `pattern-check.ts`: with the
+ * engine loaded, only those it cannot express and whose shape could backtrack
+ * for long). Such a `pattern` is dropped; such a `patternProperties` key drops
+ * that entry and the `additionalProperties` / `unevaluatedProperties` beside
+ * it, whose meaning depends on it. Invalid patterns are left for the library
+ * to refuse. The input is not changed.
  */
-function screened(schema: object): { schema: object; skipped: string[] } {
+function screened(schema: object, engine: PatternEngine | undefined): { schema: object; skipped: SkippedCheck[]; patterns: Set<string> } {
   const found: { path: Step[]; pattern: string; key: boolean; reason: string }[] = [];
+  const patterns = new Set<string>();
+  const judge = (path: Step[], pattern: string, key: boolean) => {
+    patterns.add(pattern);
+    if (!engine) return;
+    let verdict;
+    try {
+      verdict = patternVerdict(engine, pattern);
+    } catch {
+      return;
+    }
+    if (verdict.how === 'skip') found.push({ path, pattern, key, reason: verdict.reason });
+  };
   forEachSchemaNode(schema, (record, { path, resource }) => {
     checkLocalReference(record, resource);
-    if (typeof record.pattern === 'string') {
-      const reason = backtrackingRisk(record.pattern);
-      if (reason) found.push({ path, pattern: record.pattern, key: false, reason });
-    }
+    if (typeof record.pattern === 'string') judge(path, record.pattern, false);
     const patternProperties = record.patternProperties;
-    if (typeof patternProperties === 'object' && patternProperties !== null && !Array.isArray(patternProperties)) {
-      for (const key of Object.keys(patternProperties)) {
-        const reason = backtrackingRisk(key);
-        if (reason) found.push({ path, pattern: key, key: true, reason });
-      }
-    }
+    if (isObject(patternProperties)) for (const key of Object.keys(patternProperties)) judge(path, key, true);
   });
-  if (found.length === 0) return { schema, skipped: [] };
+  if (found.length === 0) return { schema, skipped: [], patterns };
   const copy = structuredClone(schema) as Record<string, unknown>;
-  const skipped: string[] = [];
+  const skipped: SkippedCheck[] = [];
   for (const { path, pattern, key, reason } of found) {
     let target: any = copy;
     for (const step of path) target = target[step];
-    const where = `#/${path.map(escapeToken).join('/')}`;
+    const at = `#/${path.map(escapeToken).join('/')}`;
+    const name = fieldName(path);
     if (key) {
       delete target.patternProperties[pattern];
       delete target.additionalProperties;
       delete target.unevaluatedProperties;
-      skipped.push(`patternProperties ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+      const notice = `The names allowed for the entries of ${name === undefined ? 'this value' : JSON.stringify(name)} cannot be checked safely on this page, so they are not checked here.`;
+      skipped.push({ keyword: 'patternProperties', at, pattern, reason: `patternProperties ${JSON.stringify(pattern)} at ${at} is not checked: ${reason}`, notice });
     } else {
       delete target.pattern;
-      skipped.push(`pattern ${JSON.stringify(pattern)} at ${where} is not checked: ${reason}`);
+      const notice = `The format required for ${name === undefined ? 'this value' : JSON.stringify(name)} cannot be checked safely on this page, so it is not checked here.`;
+      skipped.push({ keyword: 'pattern', at, pattern, reason: `pattern ${JSON.stringify(pattern)} at ${at} is not checked: ${reason}`, notice });
     }
   }
-  return { schema: copy, skipped };
+  return { schema: copy, skipped, patterns };
+}
+
+/** Extra work per character of checking a string against `pattern` (one evaluation per 32 engine steps). */
+function patternCost(pattern: string): number {
+  if (!patternEngine) return 1;
+  try {
+    const verdict = patternVerdict(patternEngine, pattern);
+    return verdict.how === 'skip' ? 0 : verdict.size / 32;
+  } catch {
+    return 0;
+  }
 }
 
 const rejectAll: Validator = () => ({ valid: false, issues: [{ path: '', message: 'no value is allowed', keyword: 'false', params: {} }] });
@@ -108,37 +196,61 @@ function describe(error: unknown): string {
  * one issue at the root, so a form that validates on every keystroke keeps
  * working (ajv recurses without end on `{ "$ref": "#" }`).
  *
+ * Before each check, the value's own cost is counted (`schema-cost.ts`): over
+ * `maxCheckSteps`, the value is not checked and the result is valid with
+ * `skipped` saying so.
+ *
  * @throws McpClientError `schema` from `compile` when the schema is not an
- *   object, declares an unsupported dialect, is over the work bounds, or has a
- *   local `$ref` that reaches an inherited member or data; errors
- *   `compileChecked` throws pass through.
+ *   object, declares an unsupported dialect, is over the work bounds (depth,
+ *   parts, `maxEvaluations` along its references), or has a local `$ref` that
+ *   reaches an inherited member or data; `data.loaded === false` when it has
+ *   patterns and no engine was given; errors `compileChecked` throws pass
+ *   through.
  */
 export function guarded(compileChecked: CompileChecked): ValidatorImplementation {
-  const compiled = new WeakMap<object, { limits: SchemaLimits; validator: Validator }>();
+  const compiled = new WeakMap<object, { limits: Required<SchemaLimits>; validator: Validator }>();
   return {
+    prepare,
     compile(schema, limits) {
       if (typeof schema === 'boolean') return schema ? acceptAll : rejectAll;
       if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
         throw new McpClientError('schema', 'The schema is not a JSON object');
       }
       const cached = compiled.get(schema);
-      if (cached && cached.limits.maxDepth === limits.maxDepth && cached.limits.maxNodes === limits.maxNodes) return cached.validator;
+      const sameLimits = cached && (Object.keys(limits) as (keyof SchemaLimits)[]).every((key) => cached.limits[key] === limits[key]);
+      if (cached && sameLimits) return cached.validator;
       const dialect = schemaDialect(schema);
       if (typeof dialect === 'object') {
         throw new McpClientError('schema', `JSON Schema dialect ${JSON.stringify(dialect.unsupported)} is not supported (supported: 2020-12, draft-07)`, { dialect: dialect.unsupported });
       }
       const overBound = checkSchemaBounds(schema, limits);
       if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
-      const safe = screened(schema);
-      const check = compileChecked(safe.schema as Record<string, unknown>, dialect, schema);
+      if (!patternEngine && usesPatterns(schema)) throw new McpClientError('schema', 'The pattern engine is not loaded yet; await ensureValidator(schema) first', { loaded: false });
+      const safe = screened(schema, patternEngine);
+      // Before compiling: a schema whose references branch out is refused here, not frozen on later.
+      const cost = schemaCost(safe.schema as Record<string, unknown>, limits.maxEvaluations, patternCost);
+      if (cost.circular) {
+        throw new McpClientError('schema', 'The schema is invalid: it applies itself to the same value without end (its references form a cycle that never moves into a member or item), so no value can be checked against it', { circular: true });
+      }
+      if (cost.perValue > limits.maxEvaluations) {
+        throw new McpClientError('schema', `The schema is too costly to check safely: checking one value could take more than ${limits.maxEvaluations} evaluations of its parts (its references branch out)`, {
+          limits,
+          evaluations: cost.perValue,
+        });
+      }
+      const check = compileChecked(safe.schema as Record<string, unknown>, dialect, schema, safe.patterns.size > 0 ? { regExp: patternRegExp } : {});
       const run: Validator = (value) => {
+        if (cost.measure(value, limits.maxCheckSteps) > limits.maxCheckSteps) {
+          return { valid: true, skipped: `This value is too large to check against its schema on this page (more than ${limits.maxCheckSteps} steps), so it was not checked.` };
+        }
         try {
           return check(value);
         } catch (error) {
           return problem(`could not be checked: ${describe(error)}`);
         }
       };
-      const validator: Validator = safe.skipped.length > 0 ? Object.assign(run, { skipped: safe.skipped }) : run;
+      const validator: Validator =
+        safe.skipped.length > 0 ? Object.assign(run, { skipped: safe.skipped.map((check) => check.notice), skippedChecks: safe.skipped }) : run;
       compiled.set(schema, { limits: { ...limits }, validator });
       return validator;
     },
@@ -152,10 +264,10 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
  * an answer that is not a {@link ValidationResult}, becomes one issue at the root.
  */
 export function pluggedIn(compiler: SchemaCompiler): ValidatorImplementation {
-  return guarded((schema, dialect) => {
+  return guarded((schema, dialect, _original, options) => {
     let check: ReturnType<SchemaCompiler>;
     try {
-      check = compiler(schema, dialect);
+      check = compiler(schema, dialect, options);
     } catch (error) {
       if (error instanceof McpClientError) throw error;
       throw new McpClientError('schema', `The schema is invalid: ${describe(error)}`, { dialect }, { cause: error });

@@ -46,6 +46,25 @@ export interface NodeContext {
   schema: boolean;
   /** The schema resource `#/…` pointers in this node are relative to: the root, or the nearest enclosing subschema with its own `$id`. */
   resource: object;
+  /** That resource's absolute URI, without fragment: its `$id` resolved against the enclosing one ({@link ROOT_URI} for a root without `$id`). */
+  base: string;
+}
+
+/**
+ * The base URI of a schema without `$id`. Nothing names it by accident
+ * (`.invalid` is reserved, RFC 2606; the last segment is random).
+ */
+export const ROOT_URI = 'https://schema.mcp-elements.invalid/6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e';
+
+/** `id` resolved against `base`, without fragment; `base` when it is not a URI reference. */
+function resolvedBase(id: string, base: string): string {
+  try {
+    const url = new URL(id, base);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return base;
+  }
 }
 
 /**
@@ -56,7 +75,8 @@ export interface NodeContext {
  * their members, since a `$ref` may point there.
  */
 export function forEachSchemaNode(root: object, visit: (node: Record<string, unknown>, context: NodeContext) => void): void {
-  const stack: [object, NodeContext][] = [[root, { path: [], schema: true, resource: root }]];
+  const rootBase = startsResource(root as Record<string, unknown>) ? resolvedBase((root as { $id: string }).$id, ROOT_URI) : ROOT_URI;
+  const stack: [object, NodeContext][] = [[root, { path: [], schema: true, resource: root, base: rootBase }]];
   // Only objects are pushed: a schema within the work bounds may still hold a huge array of numbers.
   const push = (value: unknown, context: NodeContext) => {
     if (typeof value === 'object' && value !== null) stack.push([value, context]);
@@ -68,15 +88,15 @@ export function forEachSchemaNode(root: object, visit: (node: Record<string, unk
       continue;
     }
     const record = node as Record<string, unknown>;
-    const here = context.schema && context.path.length > 0 && startsResource(record) ? { ...context, resource: record } : context;
+    const here = context.schema && context.path.length > 0 && startsResource(record) ? { ...context, resource: record, base: resolvedBase(record.$id as string, context.base) } : context;
     visit(record, here);
     for (const [key, value] of Object.entries(record)) {
       if (here.schema && DATA.has(key)) continue;
       if (here.schema && MAPS.has(key) && isObject(value)) {
-        for (const [name, child] of Object.entries(value)) push(child, { path: [...here.path, key, name], schema: true, resource: here.resource });
+        for (const [name, child] of Object.entries(value)) push(child, { path: [...here.path, key, name], schema: true, resource: here.resource, base: here.base });
         continue;
       }
-      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource });
+      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource, base: here.base });
     }
   }
 }

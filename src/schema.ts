@@ -6,12 +6,18 @@
  *   else is refused with a clear error.
  * - `$ref` to a network URI is never fetched; a schema whose reference cannot be
  *   resolved locally is rejected, not treated as permissive.
- * - Work is bounded before compiling: nesting depth and number of subschemas.
+ * - Work is bounded before compiling: nesting depth and number of subschemas,
+ *   and the evaluations one value can take along every path through the
+ *   schema's references; and before each check: the evaluations that value
+ *   takes (see `schema-cost.ts`).
+ * - `pattern`s and `patternProperties` keys run on a linear-time engine
+ *   (`linear-regexp.ts`), never on the backtracking one (see `pattern-check.ts`).
  *
  * The validator (ajv, or the library given to {@link useSchemaCompiler}) is
  * loaded lazily, so the core bundle stays small until a schema is actually
- * checked. Where the page's Content-Security-Policy forbids eval, which ajv
- * needs, `@cfworker/json-schema` is loaded instead (`eval-policy.ts`).
+ * checked, and the pattern engine only for schemas that have patterns. Where the
+ * page's Content-Security-Policy forbids eval, which ajv needs,
+ * `@cfworker/json-schema` is loaded instead (`eval-policy.ts`).
  *
  * @module
  */
@@ -32,10 +38,23 @@ export interface SchemaLimits {
   maxDepth: number;
   /** Maximum number of subschema objects; default 5,000. */
   maxNodes: number;
+  /**
+   * Maximum evaluations of subschemas one value can meet, counted along every
+   * path through references and applicators (a subschema reached two ways
+   * counts twice); over it, the schema is refused as too costly. Default
+   * 10,000 (the largest real tool schema measured needs about 1,000).
+   */
+  maxEvaluations?: number;
+  /**
+   * Maximum evaluations one check of one value may take (its members and items
+   * counted); over it, that value is not checked and the result says so
+   * (`skipped`). Default 1,000,000.
+   */
+  maxCheckSteps?: number;
 }
 
-/** The bounds used when none are given: 64 levels of nesting, 5,000 subschemas. */
-export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { maxDepth: 64, maxNodes: 5000 };
+/** The bounds used when none are given: 64 levels of nesting, 5,000 subschemas, 10,000 evaluations per value, 1,000,000 per check. */
+export const DEFAULT_SCHEMA_LIMITS: Required<SchemaLimits> = { maxDepth: 64, maxNodes: 5000, maxEvaluations: 10_000, maxCheckSteps: 1_000_000 };
 
 /**
  * The dialect a schema declares.
@@ -83,17 +102,42 @@ export interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
-/** What a {@link Validator} returns: valid, or the issues found (each with a JSON Pointer into the value). */
-export type ValidationResult = { valid: true } | { valid: false; issues: ValidationIssue[] };
+/**
+ * What a {@link Validator} returns: valid, or the issues found (each with a
+ * JSON Pointer into the value). `skipped`, when present, says (to users, one
+ * sentence) that this value was not checked at all: checking it would have
+ * taken more than `maxCheckSteps` evaluations.
+ */
+export type ValidationResult = { valid: true; skipped?: string } | { valid: false; issues: ValidationIssue[] };
+
+/** A check left out of a compiled schema because running it was unsafe. */
+export interface SkippedCheck {
+  /** The keyword: `pattern`, or `patternProperties` (one entry, and the `additionalProperties` / `unevaluatedProperties` beside it). */
+  keyword: 'pattern' | 'patternProperties';
+  /** JSON Pointer of the subschema in the schema, as a URI fragment (`#/properties/code`). */
+  at: string;
+  /** The regular expression. */
+  pattern: string;
+  /** What is not checked and why, for developers (`pattern "^(a+)+\\1$" at #/properties/code is not checked: …`). */
+  reason: string;
+  /** The same for users: one sentence, without regular-expression terms. */
+  notice: string;
+}
 
 /** A compiled validator: call it with a value. */
 export type Validator = ((value: unknown) => ValidationResult) & {
   /**
-   * Checks left out because running them was unsafe, one sentence each: a
-   * `pattern` (or `patternProperties` key) that could backtrack for exponential
-   * time is not run (see `regex-safety.ts`). Absent when nothing was left out.
+   * Checks left out because running them was unsafe, one sentence each for
+   * users (the `notice` of each of {@link skippedChecks}). Absent when nothing
+   * was left out.
    */
   readonly skipped?: readonly string[];
+  /**
+   * The same checks with developer details: a regular expression the
+   * linear-time engine cannot express (a back-reference) and whose shape could
+   * backtrack for a long time is not run. Absent when nothing was left out.
+   */
+  readonly skippedChecks?: readonly SkippedCheck[];
 };
 
 export interface CompileOptions {
@@ -105,20 +149,45 @@ export interface CompileOptions {
  *
  * It receives a schema that already passed the kit's checks (an object, dialect
  * `2020-12` or `draft-07` as given, within the work bounds, with `pattern`s that
- * could backtrack for exponential time taken out) and returns a check to run on
- * values. Issues locate values by JSON Pointer (`""` for the root); a missing
+ * cannot be run safely taken out) and returns a check to run on values. When
+ * the schema has patterns, `options.regExp` is the kit's linear-time engine in
+ * the shape of `new RegExp(pattern, flags)` (an object with `test`): a library
+ * that accepts a regular-expression engine should use it (the cfworker adapter
+ * does), since its own `RegExp` backtracks. Issues locate values by JSON Pointer (`""` for the root); a missing
  * required member is reported at the member's own path, as the forms show it
  * there. Throwing while compiling means the schema is invalid. The result's
  * shape is {@link ValidationResult}; the kit reads ajv's keyword names and
  * `params` (`limit`, `format`, `missingProperty`…) for its messages (spec:
  * basic/index "JSON Schema Usage").
  */
-export type SchemaCompiler = (schema: Record<string, unknown>, dialect: SchemaDialect) => (value: unknown) => ValidationResult;
+export type SchemaCompiler = (schema: Record<string, unknown>, dialect: SchemaDialect, options?: SchemaCompilerOptions) => (value: unknown) => ValidationResult;
+
+/** The third argument of a {@link SchemaCompiler}. */
+export interface SchemaCompilerOptions {
+  /** Compiles a pattern for linear-time matching (throws SyntaxError for an invalid one); present when the schema has patterns. */
+  regExp?: (pattern: string, flags: string) => { test(text: string): boolean };
+}
 
 type Implementation = import('./schema-guard.js').ValidatorImplementation;
+type PatternEngine = import('./pattern-check.js').PatternEngine;
 let plugged: SchemaCompiler | undefined;
 let loading: Promise<Implementation> | undefined;
 let loaded: Implementation | undefined;
+let engine: PatternEngine | undefined;
+
+/**
+ * The linear-time pattern engine once the validator module has loaded it (for
+ * a schema with patterns, or {@link ensureValidator} without a schema), else
+ * undefined. The tool form checks its fields' patterns with it.
+ */
+export function loadedPatternEngine(): PatternEngine | undefined {
+  return engine;
+}
+
+/** Called by the validator module when it has loaded the engine. */
+export function patternEngineLoaded(loadedEngine: PatternEngine): void {
+  engine = loadedEngine;
+}
 
 /**
  * Uses `compiler` instead of ajv for every schema the kit checks from now on:
@@ -167,25 +236,31 @@ function loadValidatorModule(): Promise<Implementation> {
  */
 export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
   const module = await loadValidatorModule();
-  return module.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+  await module.prepare(schema);
+  return module.compile(schema, { ...DEFAULT_SCHEMA_LIMITS, ...options.limits });
 }
 
 /**
- * Synchronous variant for callers that already awaited {@link ensureValidator}
- * (the elements validate on every keystroke).
- * @throws McpClientError `schema` (see {@link compileSchema}); also when the
- *   validator module is not loaded yet.
+ * Synchronous variant for callers that already awaited
+ * {@link ensureValidator} for this schema (the elements validate on every
+ * keystroke).
+ * @throws McpClientError `schema` (see {@link compileSchema}); also, with
+ *   `data.loaded === false`, when the validator module, or for a schema with
+ *   patterns the pattern engine, is not loaded yet.
  */
 export function compileSchemaSync(schema: unknown, options: CompileOptions = {}): Validator {
   if (!loaded) throw new McpClientError('schema', 'The schema validator is not loaded yet; await ensureValidator() first', { loaded: false });
-  return loaded.compile(schema, options.limits ?? DEFAULT_SCHEMA_LIMITS);
+  return loaded.compile(schema, { ...DEFAULT_SCHEMA_LIMITS, ...options.limits });
 }
 
 /**
- * Loads the validator so that {@link compileSchemaSync} can be used (again, if
- * {@link useSchemaCompiler} switched libraries meanwhile).
- * @throws what loading the module throws (a network error for a lazily loaded chunk).
+ * Loads what {@link compileSchemaSync} needs (again, if
+ * {@link useSchemaCompiler} switched libraries meanwhile): the validator, and
+ * the pattern engine when `schema` has patterns. Without a schema, both (any
+ * schema can then be compiled synchronously).
+ * @throws what loading a module throws (a network error for a lazily loaded chunk).
  */
-export async function ensureValidator(): Promise<void> {
+export async function ensureValidator(schema?: unknown): Promise<void> {
   while (!loaded) await loadValidatorModule();
+  await loaded.prepare(schema);
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { McpClient, McpClientError, McpRpcError, type ToolCallResult } from '../src/index.js';
+import { fanOutSchema } from '../components/test-support/fixtures.js';
 import { startModernServer, startRawServer, type ModernServer } from './support/servers.js';
 
 let server: ModernServer;
@@ -537,25 +538,68 @@ describe('tools', () => {
     }
   });
 
-  test('an outputSchema pattern that would backtrack for minutes is skipped with a warning, not run', async () => {
-    const raw = await startRawServer((req, res) => {
+  /** A raw server whose one tool has `outputSchema` and answers every call with `structuredContent`. */
+  function outputServer(outputSchema: Record<string, unknown>, structuredContent: unknown) {
+    return startRawServer((req, res) => {
       const { id, method } = req.json;
-      const outputSchema = { type: 'object', properties: { s: { type: 'string', pattern: '^(b+)+$' } }, required: ['s'] };
       const result =
         method === 'server/discover'
           ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
           : method === 'tools/list'
-            ? { tools: [{ name: 'slowcheck', inputSchema: { type: 'object' }, outputSchema }] }
-            : { content: [], structuredContent: { s: 'b'.repeat(40) + '!' } };
+            ? { tools: [{ name: 'checked', inputSchema: { type: 'object' }, outputSchema }] }
+            : { content: [], structuredContent };
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
     });
+  }
+
+  test('an outputSchema pattern that would backtrack for minutes is checked on the linear-time engine: the result is invalid, no warning', async () => {
+    const raw = await outputServer({ type: 'object', properties: { s: { type: 'string', pattern: '^(b+)+$' }, t: { type: 'string', pattern: 'a*a*b' } }, required: ['s'] }, { s: 'b'.repeat(30_000) + '!', t: 'a'.repeat(30_000) });
     try {
       const warnings: string[] = [];
       const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
-      const result = (await client.callTool('slowcheck', {})) as ToolCallResult;
+      const result = (await client.callTool('checked', {})) as ToolCallResult;
+      expect(result.outputValidation).toMatchObject({ status: 'invalid', issues: [{ path: '/s', keyword: 'pattern' }, { path: '/t', keyword: 'pattern' }] });
+      expect(warnings).toEqual([]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an outputSchema pattern the engine cannot express and that could backtrack is skipped with a warning naming it', async () => {
+    const raw = await outputServer({ type: 'object', properties: { s: { type: 'string', pattern: '^(b+)+\\1$' } }, required: ['s'] }, { s: 'b'.repeat(40) + '!' });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const result = (await client.callTool('checked', {})) as ToolCallResult;
       expect(result.outputValidation).toEqual({ status: 'valid' });
-      expect(warnings).toContainEqual(expect.stringMatching(/outputSchema of slowcheck: pattern "\^\(b\+\)\+\$" at #\/properties\/s is not checked/));
+      expect(warnings).toEqual([expect.stringMatching(/^outputSchema of checked: pattern "\^\(b\+\)\+\\\\1\$" at #\/properties\/s is not checked: the linear-time engine cannot run it \(it refers back to a group/)]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('an outputSchema whose references branch out (2^26 paths) is not checked and callTool returns at once, with a warning (issue "Hardening…", item 3)', async () => {
+    const raw = await outputServer(fanOutSchema(26, 'allOf', { type: 'object' }), { a: 1 });
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const result = (await client.callTool('checked', {})) as ToolCallResult;
+      expect(result.outputValidation).toEqual({ status: 'skipped', reason: expect.stringMatching(/^the outputSchema cannot be used: The schema is too costly to check safely/) });
+      expect(warnings).toEqual([expect.stringMatching(/^structuredContent of checked is not checked: the outputSchema cannot be used: The schema is too costly/)]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('structuredContent too large for the check budget is not checked: outputValidation says skipped, with a warning', async () => {
+    const raw = await outputServer({ type: 'array', uniqueItems: true, items: { type: 'array' } }, Array.from({ length: 12_000 }, (_, i) => [i]));
+    try {
+      const warnings: string[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w.message) });
+      const result = (await client.callTool('checked', {})) as ToolCallResult;
+      expect(result.outputValidation).toEqual({ status: 'skipped', reason: 'This value is too large to check against its schema on this page (more than 1000000 steps), so it was not checked.' });
+      expect(warnings).toEqual([expect.stringMatching(/^structuredContent of checked is not checked: This value is too large/)]);
     } finally {
       await raw.close();
     }

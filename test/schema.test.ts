@@ -4,9 +4,12 @@
  * and for `@cfworker/json-schema` plugged in with `useSchemaCompiler`.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fanOutSchema } from '../components/test-support/fixtures.js';
 import { cfworkerCompiler } from '../src/cfworker.js';
-import { compileSchema, compileSchemaSync, ensureValidator, McpClientError, schemaDialect, checkSchemaBounds, useSchemaCompiler, type SchemaCompiler } from '../src/index.js';
+import { compileSchema, compileSchemaSync, DEFAULT_SCHEMA_LIMITS, ensureValidator, McpClientError, schemaDialect, checkSchemaBounds, useSchemaCompiler, type SchemaCompiler } from '../src/index.js';
 import { startRawServer } from './support/servers.js';
+
+const NativeRegExp = RegExp;
 
 const IMPLEMENTATIONS: [string, SchemaCompiler | undefined][] = [
   ['ajv', undefined],
@@ -116,8 +119,9 @@ describe.each(IMPLEMENTATIONS)('with %s', (_name, compiler) => {
       const nested = await compileSchema({ type: 'object', $defs: { other: { $id: 'https://example.org/other.json' } }, properties: { a: { $ref: '#/__proto__' } } }).catch((e) => e);
       expect(nested.data?.missingRef).toBe('#/__proto__');
       const validate = await compileSchema({ type: 'object', properties: { default: { type: 'string', pattern: '^(a+)+$' }, enum: { type: 'string', pattern: '^(b+)+$' } } });
-      expect(validate.skipped).toHaveLength(2);
-      expect(validate({ default: 'a'.repeat(40) + '!', enum: 'b'.repeat(40) + '!' })).toEqual({ valid: true });
+      expect(validate.skipped).toBeUndefined();
+      expect(validate({ default: 'a'.repeat(40) + '!', enum: 'b'.repeat(40) + '!' })).toMatchObject({ valid: false, issues: [{ path: '/default', keyword: 'pattern' }, { path: '/enum', keyword: 'pattern' }] });
+      expect(validate({ default: 'aaa', enum: 'bb' })).toEqual({ valid: true });
     });
 
     test('a reference into data is refused: a library would compile it as a schema nobody checked', async () => {
@@ -188,9 +192,16 @@ describe.each(IMPLEMENTATIONS)('with %s', (_name, compiler) => {
       expect(validate({})).toMatchObject({ valid: false, issues: [{ path: '/constructor' }, { path: '/__proto__' }, { path: '/toString' }] });
     });
 
-    test('a check the library cannot finish is an issue at the root, not an exception', async () => {
-      const validate = await compileSchema({ $ref: '#' });
-      expect(validate({})).toEqual({ valid: false, issues: [{ path: '', message: expect.stringMatching(/^could not be checked: /), keyword: 'schema', params: {} }] });
+    test('a schema that applies itself to the same value without end is refused: no library could finish a check', async () => {
+      const loops = [{ $ref: '#' }, { $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }, { if: { $ref: '#' } }];
+      for (const schema of loops) {
+        const error = await compileSchema(schema).catch((e) => e);
+        expect({ schema, code: error.code, circular: error.data?.circular }).toEqual({ schema, code: 'schema', circular: true });
+        expect(error.message).toMatch(/applies itself to the same value without end/);
+      }
+      // Recursion that moves into members is a tree, checked as deep as the value goes.
+      const tree = await compileSchema({ type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } });
+      expect(tree({ label: 'a', children: [{ label: 'b', children: [{ label: 3 }] }] })).toMatchObject({ valid: false, issues: [{ path: '/children/0/children/0/label' }] });
     });
 
     test('compiling again with other limits applies them', async () => {
@@ -216,28 +227,107 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
       expect(checkSchemaBounds(schema, { maxDepth: 64, maxNodes: 10_000 })).toBeUndefined();
     });
 
-    test('a pattern that could backtrack for exponential time is not run; the rest of the schema still is', async () => {
+    test('patterns run on a linear-time engine: catastrophic ones (issue "Hardening…", item 4) are checked on long values and enforced', async () => {
       const schema = {
         type: 'object',
-        properties: { code: { type: 'string', pattern: '^(x+)+$', maxLength: 50 }, zip: { type: 'string', pattern: '^\\d{5}$' } },
+        properties: {
+          code: { type: 'string', pattern: '^(x+)+$' },
+          a: { type: 'string', pattern: 'a*a*b' },
+          d: { type: 'string', pattern: '\\d+\\d+x' },
+          e: { type: 'string', pattern: '.*.*=.*' },
+          s: { type: 'string', pattern: '^(\\s*a\\s*)+$' },
+          zip: { type: 'string', pattern: '^\\d{5}$' },
+        },
         patternProperties: { '^(k+)+$': { type: 'number' } },
         additionalProperties: false,
-        default: { pattern: '^(y+)+$' },
       };
       const before = JSON.stringify(schema);
       const validate = await compileSchema(schema);
-      expect(validate.skipped).toEqual([
-        expect.stringMatching(/^patternProperties "\^\(k\+\)\+\$" at #\/ is not checked: a repeated group/),
-        expect.stringMatching(/^pattern "\^\(x\+\)\+\$" at #\/properties\/code is not checked/),
-      ]);
-      // Would take minutes with the pattern run; the unsafe checks are left out, the safe ones stay.
-      expect(validate({ code: 'x'.repeat(40) + '!' })).toEqual({ valid: true });
-      expect(validate({ code: 'x'.repeat(60) }).valid).toBe(false);
-      expect(validate({ zip: '1234' }).valid).toBe(false);
-      expect(validate({ kkk: 'not checked either' })).toEqual({ valid: true });
+      expect(validate.skipped).toBeUndefined();
+      // Each would take minutes or more on a backtracking engine.
+      const long = { code: 'x'.repeat(30_000) + '!', a: 'a'.repeat(30_000), d: '1'.repeat(30_000), e: 'y'.repeat(30_000), s: ' a'.repeat(15_000) + '!' };
+      const result = validate(long);
+      expect(result.valid ? [] : result.issues.map((issue) => `${issue.path} ${issue.keyword}`).sort()).toEqual(['/a pattern', '/code pattern', '/d pattern', '/e pattern', '/s pattern']);
+      expect(validate({ code: 'x'.repeat(30_000), a: 'a'.repeat(30_000) + 'b', d: '12x', e: 'a=b', s: ' a'.repeat(15_000), zip: '12345' })).toEqual({ valid: true });
+      expect(validate({ zip: '1234' })).toMatchObject({ valid: false, issues: [{ path: '/zip', keyword: 'pattern' }] });
+      // patternProperties keys run on it too: a matching name is checked against its schema, others are additional.
+      expect(validate({ ['k'.repeat(30_000)]: 1 })).toEqual({ valid: true });
+      expect(validate({ ['k'.repeat(30_000)]: 'one' })).toMatchObject({ valid: false, issues: [{ keyword: 'type' }] });
+      expect(validate({ ['k'.repeat(30_000) + '!']: 1 })).toMatchObject({ valid: false, issues: [{ keyword: 'additionalProperties' }] });
       // The caller's schema is untouched.
       expect(JSON.stringify(schema)).toBe(before);
-      expect((await compileSchema({ type: 'string', pattern: '^\\d+$' })).skipped).toBeUndefined();
+    });
+
+    test('safe real-world patterns are checked, not skipped (issue "Interop…", item 20): delimited repeats, ISO 8601 durations', async () => {
+      const validate = await compileSchema({
+        type: 'object',
+        properties: { filter: { type: 'string', pattern: '^[a-z]+([=!,]{1,2}[a-z]+)+$' }, every: { type: 'string', pattern: '^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+S)?)?$' } },
+      });
+      expect(validate.skipped).toBeUndefined();
+      expect(validate({ filter: 'status!=done,owner=ana', every: 'P1DT12H' })).toEqual({ valid: true });
+      const bad = validate({ filter: 'status=', every: 'PT' });
+      expect(bad.valid ? [] : bad.issues.map((issue) => `${issue.path} ${issue.keyword}`).sort()).toEqual(['/every pattern', '/filter pattern']);
+    });
+
+    test('a pattern the engine cannot express (a back-reference) runs natively when its shape is safe, and is left out with a notice for users when not', async () => {
+      const validate = await compileSchema({
+        type: 'object',
+        properties: { pair: { type: 'string', pattern: '^(\\w)\\1$' }, code: { type: 'string', pattern: '^(a+)+\\1$', maxLength: 50 } },
+        patternProperties: { '^(k+)+\\1$': { type: 'number' } },
+        additionalProperties: false,
+      });
+      expect(validate({ pair: 'zz' })).toEqual({ valid: true });
+      expect(validate({ pair: 'zy' })).toMatchObject({ valid: false, issues: [{ path: '/pair', keyword: 'pattern' }] });
+      expect(validate.skipped).toEqual([
+        'The names allowed for the entries of this value cannot be checked safely on this page, so they are not checked here.',
+        'The format required for "code" cannot be checked safely on this page, so it is not checked here.',
+      ]);
+      expect(validate.skippedChecks).toEqual([
+        {
+          keyword: 'patternProperties',
+          at: '#/',
+          pattern: '^(k+)+\\1$',
+          reason: expect.stringMatching(/^patternProperties "\^\(k\+\)\+\\\\1\$" at #\/ is not checked: the linear-time engine cannot run it \(it refers back to a group \(a back-reference\)\) and /),
+          notice: validate.skipped![0],
+        },
+        { keyword: 'pattern', at: '#/properties/code', pattern: '^(a+)+\\1$', reason: expect.stringMatching(/^pattern "\^\(a\+\)\+\\\\1\$" at #\/properties\/code is not checked: .*back-reference/), notice: validate.skipped![1] },
+      ]);
+      // The unsafe checks are left out, the rest stays.
+      expect(validate({ code: 'a'.repeat(40) + '!' })).toEqual({ valid: true });
+      expect(validate({ code: 'a'.repeat(60) })).toMatchObject({ valid: false, issues: [{ keyword: 'maxLength' }] });
+      expect(validate({ kkk: 'not checked either' })).toEqual({ valid: true });
+    });
+
+    test('a $ref fan-out that doubles the work per level is refused before compiling (issue "Hardening…", item 3), with anyOf and with allOf', async () => {
+      for (const keyword of ['anyOf', 'allOf'] as const) {
+        const schema = fanOutSchema(26, keyword);
+        expect(JSON.stringify(schema).length).toBeLessThan(2048);
+        const error = await compileSchema(schema).catch((e) => e);
+        expect({ keyword, code: error.code }).toEqual({ keyword, code: 'schema' });
+        expect(error.message).toBe('The schema is too costly to check safely: checking one value could take more than 10000 evaluations of its parts (its references branch out)');
+        expect(error.data.evaluations).toBe(DEFAULT_SCHEMA_LIMITS.maxEvaluations + 1);
+        // A shallow one is checked as before.
+        const shallow = await compileSchema(fanOutSchema(6, keyword));
+        expect(shallow('ab')).toEqual({ valid: true });
+        const failed = shallow('a');
+        expect(failed.valid ? [] : [...new Set(failed.issues.map((issue) => issue.keyword))]).toContain('minLength');
+      }
+      // The budget is a limit like the others.
+      const error = await compileSchema(fanOutSchema(6, 'anyOf'), { limits: { ...DEFAULT_SCHEMA_LIMITS, maxEvaluations: 100 } }).catch((e) => e);
+      expect(error.message).toMatch(/more than 100 evaluations/);
+    });
+
+    test('a value that would take more than the check budget is not checked, and the result says so', async () => {
+      const validate = await compileSchema({ type: 'array', $defs: fanOutSchema(6, 'anyOf').$defs, items: { $ref: '#/$defs/n0' } });
+      expect(validate(Array.from({ length: 10 }, () => 'ab'))).toEqual({ valid: true });
+      const failed = validate(['ab', 'a']);
+      expect(failed.valid ? [] : [...new Set(failed.issues.map((issue) => `${issue.path} ${issue.keyword}`))]).toContain('/1 minLength');
+      const big = Array.from({ length: 5000 }, () => 'a');
+      expect(validate(big)).toEqual({ valid: true, skipped: 'This value is too large to check against its schema on this page (more than 1000000 steps), so it was not checked.' });
+      // Pairwise uniqueness counts too.
+      const unique = await compileSchema({ type: 'array', uniqueItems: true }, { limits: { ...DEFAULT_SCHEMA_LIMITS, maxCheckSteps: 10_000 } });
+      expect(unique([1, 2, 1])).toMatchObject({ valid: false, issues: [{ keyword: 'uniqueItems' }] });
+      expect(unique(Array.from({ length: 2000 }, (_, i) => [i]))).toMatchObject({ valid: true, skipped: expect.stringMatching(/more than 10000 steps/) });
     });
   });
 });
@@ -263,9 +353,11 @@ describe('plugging a library in with useSchemaCompiler', () => {
 
   test('the plugged compiler gets the schema only after the shared checks, and each schema object once', async () => {
     const seen: [Record<string, unknown>, string][] = [];
-    useSchemaCompiler((schema, dialect) => {
+    const engines: unknown[] = [];
+    useSchemaCompiler((schema, dialect, options) => {
       seen.push([schema, dialect]);
-      return cfworkerCompiler(schema, dialect);
+      engines.push(options?.regExp);
+      return cfworkerCompiler(schema, dialect, options);
     });
     expect((await compileSchema({ $schema: 'https://example.org/my-dialect', type: 'string' }).catch((e) => e)).message).toMatch(/is not supported/);
     let deep: Record<string, unknown> = { type: 'string' };
@@ -273,15 +365,47 @@ describe('plugging a library in with useSchemaCompiler', () => {
     expect((await compileSchema(deep).catch((e) => e)).message).toMatch(/too complex to check safely/);
     expect(seen).toEqual([]);
 
-    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { code: { type: 'string', pattern: '^(x+)+$', minLength: 2 } } };
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { code: { type: 'string', pattern: '^(x+)+\\1$', minLength: 2 }, tag: { type: 'string', pattern: '^(t+)+$' } } };
     const validate = await compileSchema(schema);
     expect(await compileSchema(schema)).toBe(validate);
-    expect(seen).toEqual([[{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { code: { type: 'string', minLength: 2 } } }, 'draft-07']]);
-    expect(validate.skipped).toEqual([expect.stringMatching(/^pattern "\^\(x\+\)\+\$" at #\/properties\/code is not checked/)]);
+    expect(seen).toEqual([[{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { code: { type: 'string', minLength: 2 }, tag: { type: 'string', pattern: '^(t+)+$' } } }, 'draft-07']]);
+    expect(validate.skippedChecks).toEqual([expect.objectContaining({ keyword: 'pattern', at: '#/properties/code', pattern: '^(x+)+\\1$' })]);
     expect(validate({ code: 'x'.repeat(40) + '!' })).toEqual({ valid: true });
+    // The compiler is given the linear-time engine for the patterns that stay, and cfworker runs them on it.
+    expect(engines).toEqual([expect.any(Function)]);
+    expect(validate({ tag: 't'.repeat(30_000) + '!' })).toMatchObject({ valid: false, issues: [{ path: '/tag', keyword: 'pattern' }] });
+    expect(globalThis.RegExp).toBe(NativeRegExp);
+    await compileSchema({ type: 'string', minLength: 1 });
+    expect(engines).toEqual([expect.any(Function), undefined]);
     // cfworker marks the objects it reads; the caller's schema stays as it was.
     expect(Object.getOwnPropertyNames(schema)).toEqual(['$schema', 'type', 'properties']);
     expect(Object.getOwnPropertyNames(schema.properties.code)).toEqual(['type', 'pattern', 'minLength']);
+  });
+
+  test('the cfworker adapter lends the engine as RegExp only while a check runs, and puts the original back even when the check throws', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^a+$' } } };
+    const lent: string[] = [];
+    const check = cfworkerCompiler(structuredClone(schema), '2020-12', {
+      regExp: (pattern) => {
+        lent.push(pattern);
+        expect(globalThis.RegExp).not.toBe(NativeRegExp);
+        return { test: (text: string) => /^a+$/.test(text) };
+      },
+    });
+    expect(check({ a: 'aaa' })).toEqual({ valid: true });
+    expect(check({ a: 'b' })).toMatchObject({ valid: false, issues: [{ keyword: 'pattern' }] });
+    expect(lent).toEqual(['^a+$', '^a+$']);
+    expect(globalThis.RegExp).toBe(NativeRegExp);
+    const failing = cfworkerCompiler(structuredClone(schema), '2020-12', {
+      regExp: () => {
+        throw new Error('engine failure');
+      },
+    });
+    expect(() => failing({ a: 'x' })).toThrow('engine failure');
+    expect(globalThis.RegExp).toBe(NativeRegExp);
+    // Without patterns nothing is lent.
+    const plain = cfworkerCompiler({ type: 'string', format: 'regex' }, '2020-12', {});
+    expect(plain('(')).toMatchObject({ valid: false, issues: [{ keyword: 'format' }] });
   });
 
   test('switching libraries takes effect for the next schema, and undefined goes back to ajv', async () => {

@@ -347,7 +347,7 @@ export class McpElicitationDialog extends LitElement {
     const automatic = await this.#policyAnswer(request, context);
     if (automatic !== undefined) return automatic;
     this.#persist(client, context);
-    if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator();
+    if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator((request.params as ElicitRequestFormParams).requestedSchema ?? true);
 
     return new Promise<InputResponse>((resolve, reject) => {
       const ask = this.#prepare(client, request, context, resolve, reject);
@@ -517,7 +517,7 @@ export class McpElicitationDialog extends LitElement {
       // trap the user: the field checks above still apply, and the answer can be sent.
       ask.notice = `The answer is checked field by field only: ${(error as Error).message}`;
     }
-    if (validate?.skipped?.length) ask.notice = `Some checks are left out because they are unsafe to run: ${validate.skipped.join('; ')}.`;
+    if (validate?.skipped?.length) ask.notice = validate.skipped.join(' ');
     const result = validate?.(content);
     if (result && !result.valid) {
       for (const issue of result.issues) {

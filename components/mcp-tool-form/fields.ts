@@ -10,9 +10,9 @@
  *
  * @module
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, noChange, nothing, type TemplateResult } from 'lit';
+import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { backtrackingRisk } from '../../src/regex-safety.js';
 import { child, jsonEqual, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
 import {
@@ -37,6 +37,7 @@ import {
   type MapRow,
 } from './draft.js';
 import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
+import { patternCheck } from './model.js';
 
 /** What the renderer needs from the element. */
 export interface RenderHost {
@@ -139,24 +140,33 @@ function toInputValue(field: StringField, value: string): string {
   return value;
 }
 
+/** The message a control shows (`validationMessage`) when its text does not match the field's pattern. */
+export const PATTERN_MISMATCH = 'Match the requested format.';
+
 /**
- * A JSON Schema `pattern` as an HTML `pattern` attribute. JSON Schema searches
- * anywhere in the string; HTML anchors the whole value and compiles with the
- * `v` flag, which rejects some `u`-mode syntax. Undefined when it does not
- * compile that way (the validator still checks the original) and when it is
- * unsafe to run (see `backtrackingRisk`).
+ * A field's `pattern` as the control's native constraint: `setCustomValidity`
+ * with {@link PATTERN_MISMATCH} when the value does not match, so
+ * `checkValidity()`, `validity.customError` and `:invalid` work for hosts.
+ * Not the HTML `pattern` attribute: the browser runs that on its backtracking
+ * engine on every keystroke, where a server's pattern such as `^(a+)+$` or
+ * `a*a*b` can freeze the page; here the kit's linear-time engine decides
+ * ({@link patternCheck}). An empty value, and a pattern the kit does not run,
+ * set no constraint (as the attribute sets none on an empty value).
  */
-export function htmlPattern(pattern: string | undefined): string | undefined {
-  // The browser runs the attribute on every keystroke: a pattern that can backtrack exponentially would freeze the page.
-  if (pattern === undefined || backtrackingRisk(pattern)) return undefined;
-  const unanchored = `[\\s\\S]*(?:${pattern})[\\s\\S]*`;
-  try {
-    new RegExp(`^(?:${unanchored})$`, 'v');
-    return unanchored;
-  } catch {
-    return undefined;
+class PatternValidity extends Directive {
+  render(_pattern: string | undefined, _value: string): typeof nothing {
+    return nothing;
+  }
+
+  override update(part: ElementPart, [pattern, value]: [string | undefined, string]): typeof noChange {
+    const control = part.element as HTMLInputElement | HTMLTextAreaElement;
+    const mismatch = pattern !== undefined && value !== '' && patternCheck(pattern, value) === false;
+    const message = mismatch ? PATTERN_MISMATCH : '';
+    if (control.validationMessage !== message || control.validity.customError !== mismatch) control.setCustomValidity(message);
+    return noChange;
   }
 }
+const patternValidity = directive(PatternValidity);
 
 function display(value: JsonValue | undefined): string {
   if (value === undefined) return '';
@@ -325,6 +335,8 @@ export class FieldRenderer {
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
     const isNull = slot.draft?.k === 'null';
     const text = effective?.k === 'v' ? toInputValue(field, display(effective.v)) : effective?.k === 'text' ? effective.text : '';
+    // The pattern applies to what is sent (an RFC 3339 date-time, not the input's local text).
+    const sent = effective?.k === 'v' && typeof effective.v === 'string' ? effective.v : text;
     const local = effective?.k === 'text' && effective.bad ? ['Complete this value.'] : [];
     const errors = this.#errors(slot, 'all', local);
     const hint = this.#hintText(slot);
@@ -366,6 +378,7 @@ export class FieldRenderer {
             placeholder=${ifDefined(placeholder)}
             aria-describedby=${ifDefined(common.describedBy)}
             aria-invalid=${ifDefined(common.invalid)}
+            ${patternValidity(field.pattern, sent)}
             @input=${(e: Event) => onInput(e, false)}
             @change=${(e: Event) => onInput(e, true)}
           ></textarea>`
@@ -381,7 +394,7 @@ export class FieldRenderer {
             aria-required=${ifDefined(this.#ariaRequired(slot))}
             minlength=${ifDefined(field.minLength)}
             maxlength=${ifDefined(field.maxLength)}
-            pattern=${ifDefined(htmlPattern(field.pattern))}
+            ${patternValidity(field.pattern, sent)}
             placeholder=${ifDefined(placeholder)}
             autocomplete="off"
             aria-describedby=${ifDefined(common.describedBy)}

@@ -13,7 +13,7 @@ import { McpClient, type Tool } from '../../src/index.js';
 import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { axeViolations } from '../test-support/dom.js';
-import { conditionalTool } from '../test-support/fixtures.js';
+import { conditionalTool, fanOutSchema } from '../test-support/fixtures.js';
 import { chooseRadio, clear, click, control, errorOf, field, itemButton, mount, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
@@ -44,13 +44,20 @@ describe('controls for each kind of schema', () => {
     expect(['/day', '/at', '/alarm', '/mail', '/site', '/ref'].map((p) => control(form, p).type)).toEqual(['date', 'datetime-local', 'time', 'email', 'url', 'text']);
     expect(control(form, '/code').maxLength).toBe(5);
     expect(control(form, '/code').minLength).toBe(2);
-    // Native constraints mirror the schema, so checkValidity() and :invalid work for hosts.
+    // Native constraints mirror the schema, so checkValidity() and :invalid work for hosts; the pattern
+    // is checked by the kit's linear-time engine and set as custom validity.
     await type(form, '/code', 'ab');
-    expect(control(form, '/code').validity.patternMismatch).toBe(true);
+    await vi.waitFor(() => expect(control(form, '/code').validity.customError).toBe(true));
+    expect(control(form, '/code').validationMessage).toBe('Match the requested format.');
+    expect(control(form, '/code').matches(':invalid')).toBe(true);
     await type(form, '/code', 'AB');
     expect(control(form, '/code').validity.valid).toBe(true);
-    // A pattern HTML cannot compile (v flag) is left to the validator instead of logging errors.
-    expect(control(form, '/slug').hasAttribute('pattern')).toBe(false);
+    await type(form, '/slug', 'UPPER');
+    expect(control(form, '/slug').validity.customError).toBe(true);
+    await clear(form, '/slug');
+    expect(control(form, '/slug').validity.valid).toBe(true);
+    // No control carries the HTML pattern attribute, which the browser runs on its backtracking engine.
+    expect(root(form).querySelectorAll('[pattern]')).toHaveLength(0);
     await clear(form, '/code');
     expect(field(form, '/ref').textContent).toContain('format: uuid');
     await type(form, '/day', '2026-04-02');
@@ -357,17 +364,50 @@ describe('controls for each kind of schema', () => {
   });
 });
 
-describe('patterns that could backtrack for exponential time (ReDoS)', () => {
-  test('are not run, neither by the browser nor by the validator; the form says so and sends the value', async () => {
-    const form = await mount({ tool: tool('slug', { type: 'object', properties: { slug: { type: 'string', pattern: '^([a-z]+)+$' }, country: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['slug'] }) });
-    await vi.waitFor(() => expect(part(root(form), 'notice').textContent).toMatch(/left out because they are unsafe to run: pattern "\^\(\[a-z\]\+\)\+\$"/));
-    expect(control(form, '/slug').hasAttribute('pattern')).toBe(false);
-    // A safe pattern keeps its native attribute.
-    expect(control(form, '/country').getAttribute('pattern')).toContain('[A-Z]{3}');
-    // Would freeze the tab for minutes if either engine ran the pattern on it.
+describe('server patterns and costly schemas (issue "Hardening…", items 3 and 4; issue "Interop…", item 20)', () => {
+  test('patterns that would freeze a backtracking engine are checked on the linear-time engine: by the control\'s validity and by the validator; the value is flagged, not sent', async () => {
+    const form = await mount({
+      tool: tool('slug', {
+        type: 'object',
+        properties: { slug: { type: 'string', pattern: '^([a-z]+)+$' }, note: { type: 'string', pattern: '^(\\s*a\\s*)+$', maxLength: 40_000 }, filter: { type: 'string', pattern: '^[a-z]+([=!,]{1,2}[a-z]+)+$' } },
+        required: ['slug'],
+      }),
+    });
+    // Each would freeze the tab for minutes if the browser's engine ran it on these values.
+    const slug = 'a'.repeat(30_000) + '!';
+    await type(form, '/slug', slug);
+    await vi.waitFor(() => expect(control(form, '/slug').validity.customError).toBe(true));
+    await type(form, '/filter', 'status=');
+    expect(control(form, '/filter').validity.customError).toBe(true);
+    expect(await submitted(form)).toBeUndefined();
+    expect(form.issues.map((issue) => issue.pointer).sort()).toEqual(['/filter', '/slug']);
+    expect(root(form).querySelector('[part~="notice"]')).toBeNull();
+    await type(form, '/slug', 'a'.repeat(30_000));
+    await type(form, '/filter', 'status!=done,owner=ana');
+    expect(control(form, '/slug').validity.valid).toBe(true);
+    expect(await submitted(form)).toEqual({ slug: 'a'.repeat(30_000), filter: 'status!=done,owner=ana' });
+  });
+
+  test('a pattern the kit cannot run safely (a back-reference that could backtrack) is left out with a notice in plain words, and the value is sent', async () => {
+    const form = await mount({ tool: tool('pair', { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+\\1$' }, country: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['code'] }) });
+    await vi.waitFor(() => expect(part(root(form), 'notice').textContent).toBe('The format required for "code" cannot be checked safely on this page, so it is not checked here.'));
     const value = 'a'.repeat(40) + '!';
-    await type(form, '/slug', value);
-    expect(await submitted(form)).toEqual({ slug: value });
+    await type(form, '/code', value);
+    expect(control(form, '/code').validity.valid).toBe(true);
+    // The other pattern is still a native constraint.
+    await type(form, '/country', 'de');
+    expect(control(form, '/country').validity.customError).toBe(true);
+    await type(form, '/country', 'DEU');
+    expect(await submitted(form)).toEqual({ code: value, country: 'DEU' });
+  });
+
+  test('an input schema whose references branch out (2^26 paths) is not checked: the form says so and the first submit sends at once', async () => {
+    const fan = fanOutSchema(26, 'anyOf');
+    const form = await mount({ tool: tool('fan', { type: 'object', $defs: fan.$defs, properties: { name: { $ref: '#/$defs/n0' } }, required: ['name'] }) });
+    await vi.waitFor(() => expect(part(root(form), 'notice').textContent).toMatch(/^The input schema cannot be checked \(The schema is too costly to check safely: .*\); arguments are sent without checking\.$/));
+    form.arguments = { name: 'x' };
+    await form.updateComplete;
+    expect(await submitted(form)).toEqual({ name: 'x' });
   });
 });
 

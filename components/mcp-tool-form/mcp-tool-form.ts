@@ -302,7 +302,8 @@ export class McpToolForm extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // Cached by the core; asked again on each connection in case useSchemaCompiler() switched libraries.
-    void ensureValidator().then(
+    // With the tool known, also the pattern engine if its schema has patterns (`true`: a schema without).
+    void ensureValidator(this.effectiveTool?.inputSchema ?? true).then(
       () => {
         this._validatorReady = true;
       },
@@ -415,9 +416,10 @@ export class McpToolForm extends LitElement {
       this.#validator = compileSchemaSync(tool.inputSchema);
     } catch (error) {
       if ((error as McpClientError).data?.loaded === false) {
-        // useSchemaCompiler() switched libraries after this form was ready: wait for the new one.
+        // useSchemaCompiler() switched libraries after this form was ready, or the schema has patterns
+        // and the pattern engine is not loaded yet: wait for what is missing.
         this._validatorReady = false;
-        void ensureValidator().finally(() => (this._validatorReady = true));
+        void ensureValidator(tool.inputSchema).finally(() => (this._validatorReady = true));
         return;
       }
       this.#schemaError = (error as Error).message;
@@ -819,7 +821,7 @@ export class McpToolForm extends LitElement {
     const notice =
       model.problem?.message ??
       (this.#schemaError ? `The input schema cannot be checked (${this.#schemaError}); arguments are sent without checking.` : model.notice?.message) ??
-      (skipped?.length ? `Some checks of the input schema are left out because they are unsafe to run: ${skipped.join('; ')}.` : undefined);
+      (skipped?.length ? skipped.join(' ') : undefined);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
         ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing}

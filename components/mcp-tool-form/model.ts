@@ -8,7 +8,9 @@
  * @module
  */
 import { compileSchemaSync, checkSchemaBounds, type McpClientError, type Validator } from '../../src/index.js';
+import { patternVerdict } from '../../src/pattern-check.js';
 import { backtrackingRisk } from '../../src/regex-safety.js';
+import { loadedPatternEngine } from '../../src/schema.js';
 import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
 import {
   conditionsOf,
@@ -234,12 +236,33 @@ function constOption(schema: JsonRecord): EnumOption | undefined {
 }
 
 /**
- * Whether a regular expression (ECMA-262, Unicode mode) matches `text`; false when
- * it does not compile. A pattern that could backtrack for exponential time is not
- * run and counts as matching (the validator reports it as unchecked).
+ * Whether a schema `pattern` (ECMA-262, Unicode mode, unanchored) matches
+ * `text`, on the kit's linear-time engine (see `src/pattern-check.ts`).
+ * @returns undefined when it cannot be decided safely: the engine is not
+ *   loaded yet (it loads with the validator for schemas with patterns), or the
+ *   pattern is one the kit does not run (the validator reports it); false when
+ *   the pattern does not compile.
+ */
+export function patternCheck(pattern: string, text: string): boolean | undefined {
+  const engine = loadedPatternEngine();
+  if (!engine) return undefined;
+  try {
+    const verdict = patternVerdict(engine, pattern);
+    return verdict.how === 'skip' ? undefined : verdict.matcher.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * {@link patternCheck}, counting what cannot be decided as matching. Before the
+ * engine has loaded, the browser's engine runs it only on the empty text or on
+ * a pattern whose shape cannot backtrack for long (the form's own samples).
  */
 export function patternMatches(pattern: string, text: string): boolean {
-  if (backtrackingRisk(pattern)) return true;
+  const checked = patternCheck(pattern, text);
+  if (checked !== undefined || loadedPatternEngine()) return checked ?? true;
+  if (text !== '' && backtrackingRisk(pattern)) return true;
   try {
     return new RegExp(pattern, 'u').test(text);
   } catch {

@@ -1,0 +1,274 @@
+/**
+ * How much work checking a value against a schema can take, estimated from
+ * the schema's graph before any library runs it (spec: basic/index "JSON
+ * Schema Usage"; JSON Schema 2020-12 core "Applicators").
+ *
+ * The work bounds on the schema's own size (depth, parts) do not bound
+ * validation: a 2 KB schema whose definitions each apply the next one twice
+ * (`anyOf` or `allOf` of two `$ref`s, 26 levels deep) makes every library
+ * evaluate 2^26 subschemas for one value. The unit here is one evaluation of
+ * one subschema's keywords against one value (plus the per-item cost of
+ * `enum`, `uniqueItems` and patterns), counted two ways:
+ *
+ * - {@link SchemaCost.perValue}, once per schema: the subschemas one value can
+ *   meet, counted along every path through references and applicators (a
+ *   subschema reached by two paths counts twice), as if every member and item
+ *   the schema describes were present once. Exponential fan-out shows here.
+ * - {@link SchemaCost.measure}, per value: the same walk over the value
+ *   itself, member by member and item by item, stopped as soon as it passes
+ *   the budget. A schema that is cheap per member can still be costly for a
+ *   value with many members; this bounds that too. It over-counts (both `then`
+ *   and `else`, every `patternProperties` entry for every member) so that it
+ *   is never below what a library does.
+ *
+ * @module
+ */
+import { forEachSchemaNode, percentDecoded, unescapeToken } from './schema-walk.js';
+import { isObject } from './types.js';
+
+type Target = Record<string, unknown> | boolean;
+
+/** What one subschema applies, resolved once. */
+interface Node {
+  /** Work of evaluating its own keywords once (the keyword count, plus enum values). */
+  weight: number;
+  /** Applied to the same value: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`, references. */
+  inPlace: Target[];
+  properties: Map<string, Target>;
+  patternProperties: Target[];
+  additionalProperties?: Target;
+  unevaluatedProperties?: Target;
+  propertyNames?: Target;
+  prefixItems: Target[];
+  /** Applied to the items after {@link prefixItems}. */
+  items?: Target;
+  contains?: Target;
+  unevaluatedItems?: Target;
+  uniqueItems: boolean;
+  /** Extra work per character of a string value (patterns, formats). */
+  perCharacter: number;
+}
+
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf'];
+const SINGLE_IN_PLACE = ['not', 'if', 'then', 'else'];
+const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
+
+/** The estimate for one schema (see the module comment). */
+export interface SchemaCost {
+  /** Whether the schema applies itself to the same value without end (a cycle of references and in-place applicators): no check can finish. */
+  readonly circular: boolean;
+  /** Evaluations one value can take, counted along every path; at most `limit + 1` (counting stops there). */
+  readonly perValue: number;
+  /** Evaluations checking `value` takes, counted until `budget` is passed (then `budget + 1`). */
+  measure(value: unknown, budget: number): number;
+}
+
+/**
+ * Builds the graph of `schema` and counts its cost per value up to `limit`.
+ * `$ref`, `$dynamicRef` and `$recursiveRef` are followed inside the document
+ * (pointers, anchors, `$id`s); one that does not resolve counts as nothing
+ * (the library refuses it). `patternCost(pattern)` is the extra work per
+ * character of checking a string against that pattern.
+ */
+export function schemaCost(schema: Target, limit: number, patternCost: (pattern: string) => number): SchemaCost {
+  const uris = new Map<string, object>();
+  const bases = new Map<object, string>();
+  if (typeof schema === 'object') {
+    forEachSchemaNode(schema, (record, { schema: isSchema, base, resource }) => {
+      bases.set(record, base);
+      if (record === resource && !uris.has(base)) uris.set(base, record);
+      if (!isSchema) return;
+      for (const anchor of [record.$anchor, record.$dynamicAnchor]) if (typeof anchor === 'string') uris.set(`${base}#${anchor}`, record);
+      // draft-07 names anchors with a fragment-only $id.
+      if (typeof record.$id === 'string' && record.$id.startsWith('#') && record.$id.length > 1) uris.set(`${base}${record.$id}`, record);
+    });
+  }
+
+  const resolve = (ref: string, base: string): Target | undefined => {
+    let url: URL;
+    try {
+      url = new URL(ref, base);
+    } catch {
+      return undefined;
+    }
+    const fragment = percentDecoded(url.hash.slice(1));
+    url.hash = '';
+    if (fragment !== '' && !fragment.startsWith('/')) {
+      const anchored = uris.get(`${url.href}#${fragment}`);
+      return isObject(anchored) ? anchored : undefined;
+    }
+    let node: unknown = uris.get(url.href);
+    if (fragment !== '') {
+      for (const token of fragment.slice(1).split('/')) {
+        const key = unescapeToken(token);
+        if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+        node = (node as Record<string, unknown>)[key];
+      }
+    }
+    return typeof node === 'boolean' || isObject(node) ? (node as Target) : undefined;
+  };
+
+  const nodes = new Map<object, Node>();
+  const nodeOf = (record: Record<string, unknown>): Node => {
+    let node = nodes.get(record);
+    if (node) return node;
+    const target = (value: unknown): Target | undefined => (typeof value === 'boolean' || isObject(value) ? (value as Target) : undefined);
+    const targets = (value: unknown): Target[] => (Array.isArray(value) ? value.map(target).filter((t): t is Target => t !== undefined) : []);
+    const map = (value: unknown): [string, Target][] =>
+      isObject(value) ? Object.entries(value).flatMap(([key, child]) => (target(child) === undefined ? [] : [[key, child as Target] as [string, Target]])) : [];
+    const base = bases.get(record) ?? '';
+    const inPlace: Target[] = [];
+    for (const key of IN_PLACE) inPlace.push(...targets(record[key]));
+    for (const key of SINGLE_IN_PLACE) {
+      const child = target(record[key]);
+      if (child !== undefined) inPlace.push(child);
+    }
+    inPlace.push(...map(record.dependentSchemas).map(([, child]) => child));
+    inPlace.push(...map(record.dependencies).map(([, child]) => child));
+    for (const key of REFERENCES) {
+      const ref = record[key];
+      const resolved = typeof ref === 'string' ? resolve(ref, base) : undefined;
+      if (resolved !== undefined) inPlace.push(resolved);
+    }
+    const tuple = Array.isArray(record.items);
+    const patterns = isObject(record.patternProperties) ? Object.keys(record.patternProperties) : [];
+    let perCharacter = typeof record.format === 'string' ? 1 / 32 : 0;
+    if (typeof record.pattern === 'string') perCharacter += patternCost(record.pattern);
+    node = {
+      weight: 1 + Object.keys(record).length + (Array.isArray(record.enum) ? record.enum.length : 0),
+      inPlace,
+      properties: new Map(map(record.properties)),
+      patternProperties: map(record.patternProperties).map(([, child]) => child),
+      additionalProperties: target(record.additionalProperties),
+      unevaluatedProperties: target(record.unevaluatedProperties),
+      propertyNames: target(record.propertyNames),
+      prefixItems: tuple ? targets(record.items) : targets(record.prefixItems),
+      items: tuple ? target(record.additionalItems) : target(record.items),
+      contains: target(record.contains),
+      unevaluatedItems: target(record.unevaluatedItems),
+      uniqueItems: record.uniqueItems === true,
+      perCharacter: perCharacter + patterns.reduce((sum, pattern) => sum + patternCost(pattern), 0) / 8,
+    };
+    nodes.set(record, node);
+    return node;
+  };
+
+  const children = (node: Node): Target[] => {
+    const out = [...node.inPlace, ...node.properties.values(), ...node.patternProperties, ...node.prefixItems];
+    for (const child of [node.additionalProperties, node.unevaluatedProperties, node.propertyNames, node.items, node.contains, node.unevaluatedItems]) if (child !== undefined) out.push(child);
+    return out;
+  };
+
+  // Paths per value: a post-order walk, memoized, iterative (reference chains can be long); a
+  // reference back to a subschema still being counted (recursion) adds nothing: its cost comes with
+  // the value's own depth, which `measure` counts.
+  const memo = new Map<object, number>();
+  const active = new Set<object>();
+  const perValue = (root: Target): number => {
+    if (typeof root === 'boolean') return 1;
+    const stack: { record: Record<string, unknown>; pending: Target[]; sum: number }[] = [];
+    const enter = (record: Record<string, unknown>) => {
+      active.add(record);
+      const node = nodeOf(record);
+      stack.push({ record, pending: children(node), sum: node.weight });
+    };
+    enter(root);
+    let result = 0;
+    while (stack.length > 0) {
+      const frame = stack.at(-1)!;
+      const child = frame.pending.pop();
+      if (child === undefined) {
+        stack.pop();
+        active.delete(frame.record);
+        const total = Math.min(frame.sum, limit + 1);
+        memo.set(frame.record, total);
+        if (stack.length === 0) result = total;
+        else stack.at(-1)!.sum += total;
+        continue;
+      }
+      if (frame.sum > limit) {
+        frame.pending.length = 0;
+        continue;
+      }
+      if (typeof child === 'boolean') frame.sum += 1;
+      else if (memo.has(child)) frame.sum += memo.get(child)!;
+      else if (!active.has(child)) enter(child);
+    }
+    return result;
+  };
+
+  // A cycle of in-place edges (`{ "$ref": "#" }`, or definitions that `allOf` each other) applies
+  // the schema to the same value without end: every library recurses until the stack overflows.
+  const circular = (): boolean => {
+    const done = new Set<object>();
+    const onPath = new Set<object>();
+    const reachable: object[] = typeof schema === 'object' ? [schema] : [];
+    const listed = new Set<object>(reachable);
+    for (let i = 0; i < reachable.length; i++) {
+      for (const child of children(nodeOf(reachable[i] as Record<string, unknown>))) {
+        if (typeof child === 'object' && !listed.has(child)) {
+          listed.add(child);
+          reachable.push(child);
+        }
+      }
+    }
+    for (const start of reachable) {
+      if (done.has(start)) continue;
+      const stack: { record: object; pending: Target[] }[] = [{ record: start, pending: [...nodeOf(start as Record<string, unknown>).inPlace] }];
+      onPath.add(start);
+      while (stack.length > 0) {
+        const frame = stack.at(-1)!;
+        const next = frame.pending.pop();
+        if (next === undefined) {
+          stack.pop();
+          onPath.delete(frame.record);
+          done.add(frame.record);
+        } else if (typeof next === 'object' && !done.has(next)) {
+          if (onPath.has(next)) return true;
+          onPath.add(next);
+          stack.push({ record: next, pending: [...nodeOf(next as Record<string, unknown>).inPlace] });
+        }
+      }
+    }
+    return false;
+  };
+
+  return {
+    circular: circular(),
+    perValue: perValue(schema),
+    measure(value, budget) {
+      let count = 0;
+      const stack: [Target, unknown][] = [[schema, value]];
+      while (stack.length > 0) {
+        if (count > budget) return budget + 1;
+        const [target, instance] = stack.pop()!;
+        count++;
+        if (typeof target === 'boolean') continue;
+        const node = nodeOf(target);
+        count += node.weight;
+        for (const child of node.inPlace) stack.push([child, instance]);
+        if (typeof instance === 'string') count += Math.ceil(instance.length * node.perCharacter);
+        else if (Array.isArray(instance)) {
+          instance.forEach((item, index) => {
+            const positional = index < node.prefixItems.length ? node.prefixItems[index] : node.items;
+            if (positional !== undefined) stack.push([positional, item]);
+            if (node.contains !== undefined) stack.push([node.contains, item]);
+            if (node.unevaluatedItems !== undefined) stack.push([node.unevaluatedItems, item]);
+          });
+          // Libraries compare items pairwise when they are not all primitive (cfworker always does).
+          if (node.uniqueItems) count += Math.ceil((instance.length * (instance.length - 1)) / 64);
+        } else if (isObject(instance)) {
+          for (const [key, member] of Object.entries(instance)) {
+            const declared = node.properties.get(key);
+            if (declared !== undefined) stack.push([declared, member]);
+            for (const child of node.patternProperties) stack.push([child, member]);
+            if (declared === undefined && node.additionalProperties !== undefined) stack.push([node.additionalProperties, member]);
+            if (node.unevaluatedProperties !== undefined) stack.push([node.unevaluatedProperties, member]);
+            if (node.propertyNames !== undefined) stack.push([node.propertyNames, key]);
+          }
+        }
+      }
+      return count;
+    },
+  };
+}
