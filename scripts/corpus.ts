@@ -10,7 +10,11 @@
  *   (required members only, then every member) yields arguments that the
  *   validator accepts against the tool's `inputSchema`;
  * - that every form renders in real Chromium without an exception or a console
- *   error (skip with `--no-browser`).
+ *   error (skip with `--no-browser`);
+ * - how the `pattern`s and `patternProperties` keys are run: on the kit's
+ *   linear-time engine, natively after the shape check, or not at all; and the
+ *   most evaluations one value can take along the schema's references (the
+ *   validator refuses more than `maxEvaluations`).
  *
  * Options: `--json <file>` writes the full results; `--verbose` lists every
  * fallback and failure; `--validator cfworker` checks with `@cfworker/json-schema`
@@ -22,7 +26,11 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve, basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cfworkerCompiler } from '../src/cfworker.js';
-import { compileSchemaSync, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
+import { compileSchemaSync, DEFAULT_SCHEMA_LIMITS, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
+import { patternVerdict } from '../src/pattern-check.js';
+import { loadedPatternEngine } from '../src/schema.js';
+import { schemaCost } from '../src/schema-cost.js';
+import { forEachSchemaNode } from '../src/schema-walk.js';
 import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
 import { buildArguments, itemField, memberField, rowField, variantField } from '../components/mcp-tool-form/draft.js';
 import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
@@ -54,7 +62,31 @@ interface ToolReport {
   rootProblem?: string;
   required: boolean;
   fill: Record<'required' | 'all', { ok: boolean; arguments?: Record<string, unknown>; issues?: ValidationIssue[]; local?: string[] } | undefined>;
+  /** How the schema's patterns run. */
+  patterns: Record<'linear' | 'native' | 'skip' | 'invalid', number>;
+  /** Evaluations one value can take, counted along every path (see src/schema-cost.ts). */
+  evaluations: number;
   error?: string;
+}
+
+/** Counts the patterns of a schema by how the kit runs them. */
+function patternKinds(schema: unknown): ToolReport['patterns'] {
+  const counts = { linear: 0, native: 0, skip: 0, invalid: 0 };
+  const engine = loadedPatternEngine()!;
+  const count = (pattern: string) => {
+    try {
+      counts[patternVerdict(engine, pattern).how]++;
+    } catch {
+      counts.invalid++;
+    }
+  };
+  if (typeof schema === 'object' && schema !== null) {
+    forEachSchemaNode(schema, (record) => {
+      if (typeof record.pattern === 'string') count(record.pattern);
+      if (isRecord(record.patternProperties)) Object.keys(record.patternProperties).forEach(count);
+    });
+  }
+  return counts;
 }
 
 const args = process.argv.slice(2);
@@ -157,8 +189,24 @@ async function main(): Promise<void> {
   const samples = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const started = performance.now();
-    const report: ToolReport = { server: tool.server, tool: tool.name, ms: 0, steps: 0, fields: 0, fallbacks: [], free: [], recursive: 0, kinds: {}, required: hasRequired(tool.inputSchema), fill: { required: undefined, all: undefined } };
+    const report: ToolReport = {
+      server: tool.server,
+      tool: tool.name,
+      ms: 0,
+      steps: 0,
+      fields: 0,
+      fallbacks: [],
+      free: [],
+      recursive: 0,
+      kinds: {},
+      required: hasRequired(tool.inputSchema),
+      fill: { required: undefined, all: undefined },
+      patterns: { linear: 0, native: 0, skip: 0, invalid: 0 },
+      evaluations: 0,
+    };
     try {
+      report.patterns = patternKinds(tool.inputSchema);
+      if (isRecord(tool.inputSchema)) report.evaluations = schemaCost(tool.inputSchema, DEFAULT_SCHEMA_LIMITS.maxEvaluations, () => 0).perValue;
       const model = new FormModel(tool.inputSchema);
       if (model.problem) report.rootProblem = `${model.problem.keyword}: ${model.problem.message}`;
       else if (model.notice) report.rootProblem = `${model.notice.keyword}: ${model.notice.message}`;
@@ -310,6 +358,14 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   for (const r of reports) for (const [kind, count] of Object.entries(r.kinds)) kinds[kind] = (kinds[kind] ?? 0) + count;
   lines.push(`Fields surveyed: ${reports.reduce((n, r) => n + r.fields, 0)} (every member, item and variant) — ${Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
   lines.push(`Work: slowest model ${Math.ceil(Math.max(...reports.map((r) => r.ms)))} ms (incl. validation), most resolution steps ${Math.max(...reports.map((r) => r.steps))}`);
+  const most = reports.reduce((top, r) => (r.evaluations > top.evaluations ? r : top), reports[0]!);
+  lines.push(`Validation cost: at most ${most.evaluations} evaluations per value along every path (${most.server}/${most.tool}; the validator refuses over ${DEFAULT_SCHEMA_LIMITS.maxEvaluations})`);
+  const patterns = { linear: 0, native: 0, skip: 0, invalid: 0 };
+  for (const r of reports) for (const key of Object.keys(patterns) as (keyof typeof patterns)[]) patterns[key] += r.patterns[key];
+  const withPatterns = reports.filter((r) => Object.values(r.patterns).some((n) => n > 0)).length;
+  lines.push(
+    `Patterns: ${patterns.linear + patterns.native + patterns.skip + patterns.invalid} in ${withPatterns} tools — checked on the linear-time engine ${patterns.linear}, natively after the shape check ${patterns.native}, not checked ${patterns.skip}, invalid ${patterns.invalid}`,
+  );
   const req = reports.filter((r) => r.fill.required);
   lines.push(`Fill required members with samples → validator accepts: ${req.filter((r) => r.fill.required!.ok).length}/${req.length}`);
   const all = reports.filter((r) => r.fill.all);
