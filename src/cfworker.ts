@@ -97,9 +97,12 @@ function names(text: string, shape: RegExp): string[] {
 }
 
 /** One cfworker output unit in ajv's terms: keyword, params, message phrased to follow "This value …". */
+/** Keywords whose message does not quote the keyword's value: it is not looked up for them (a fan-out of alternatives can fail thousands of times). */
+const UNQUOTED = new Set(['required', 'uniqueItems', 'false', 'anyOf', 'oneOf', 'not', 'if', 'contains', 'minContains', 'maxContains']);
+
 function toIssue(unit: OutputUnit, doc: Document): ValidationIssue {
   const path = pointer(unit.instanceLocation);
-  const value = keywordValue(doc, unit);
+  const value = UNQUOTED.has(unit.keyword) ? undefined : keywordValue(doc, unit);
   const issue = (message: string, params: Record<string, unknown> = {}, at = path): ValidationIssue => ({ path: at, message, keyword: unit.keyword, params });
   switch (unit.keyword) {
     case 'required': {
@@ -192,8 +195,9 @@ function toIssue(unit: OutputUnit, doc: Document): ValidationIssue {
  */
 function compound(units: readonly OutputUnit[], index: number, doc: Document, seen: Set<string>): { issues: ValidationIssue[]; count: number } | undefined {
   const unit = units[index]!;
-  const path = pointer(unit.instanceLocation);
   const member = units[index + 1];
+  if (unit.keyword !== 'propertyNames' && member?.keyword !== 'false') return undefined;
+  const path = pointer(unit.instanceLocation);
   if (unit.keyword === 'propertyNames') {
     // The name's own units follow, all located at the member (cfworker checks the name there).
     const propertyName = names(unit.error, /^Property name "(.*)" does not match schema\.$/s)[0] ?? '';

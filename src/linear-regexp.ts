@@ -238,6 +238,9 @@ interface Program {
   op: number[];
   a: number[];
   b: number[];
+  /** Assertions in it read the neighbouring characters: line terminators (`^ $` with `m`), word characters (`\b \B`). */
+  line: boolean;
+  word: boolean;
 }
 
 /** An assertion: 0 `^`, 1 `$`, 2 `\b`, 3 `\B`; +4 when multiline (`^ $`) or case-insensitive (`\b \B`). */
@@ -253,7 +256,7 @@ class Compiler {
   size = 0;
 
   program(node: Node, reversed: boolean): Program {
-    const program: Program = { op: [], a: [], b: [] };
+    const program: Program = { op: [], a: [], b: [], line: false, word: false };
     this.#emit(program, node, reversed);
     this.#push(program, MATCH, 0, 0);
     return program;
@@ -272,9 +275,13 @@ class Compiler {
       case 'char':
         this.#push(p, CHAR, node.atom, 0);
         return;
-      case 'assert':
-        this.#push(p, ASSERT, assertionCode(node), 0);
+      case 'assert': {
+        const code = assertionCode(node);
+        if (code === 4 || code === 5) p.line = true;
+        if ((code & 3) >= 2) p.word = true;
+        this.#push(p, ASSERT, code, 0);
         return;
+      }
       case 'look': {
         // A look-ahead is decided by running its body backwards from every end; a look-behind forwards.
         const body = this.program(node.node, node.ahead);
@@ -344,18 +351,20 @@ const CUR_WORD_I = 128;
 /** DFA states kept at most (then the cache starts again). */
 const MAX_STATES = 2000;
 
+/** The transition taken when the pattern has matched. */
+const MATCHED = Symbol('matched');
+
+type Transitions = { ascii: (State | typeof MATCHED)[]; other: Map<number, State | typeof MATCHED> };
+
 /** A DFA state: see `Matcher.#state`. */
 interface State {
   threads: number[];
   previous: number;
-  ascii: (State | typeof MATCHED)[];
-  other: Map<number, State | typeof MATCHED>;
-  /** Whether the text matches when it ends in this state (computed on first use). */
-  end?: boolean;
+  /** Transitions by the look-around answers at the position (0 without look-arounds), then by character. */
+  byLooks: Map<number, Transitions>;
+  /** Whether the text matches when it ends in this state, by look-around answers (computed on first use). */
+  end: Map<number, boolean>;
 }
-
-/** The transition taken when the pattern has matched. */
-const MATCHED = Symbol('matched');
 
 /** The text as code points (Unicode mode: a surrogate pair is one character, a lone surrogate another). */
 function codePoints(text: string): Int32Array {
@@ -374,9 +383,12 @@ class Matcher implements LinearRegExp {
   readonly #looks: Compiler['looks'];
   readonly #atoms: Atom[];
   readonly #word: Atom[];
-  // Reused between runs: which instructions are in the current and next thread lists.
+  // Which instructions the current closure has visited (marked with the generation), and its work stack.
   #seen = new Int32Array(0);
   #generation = 0;
+  readonly #stack: number[] = [];
+  readonly #states = new Map<string, State>();
+  readonly #anchored: boolean;
 
   constructor(
     readonly source: string,
@@ -391,6 +403,8 @@ class Matcher implements LinearRegExp {
     this.#atoms = atoms;
     // \b and \B read word characters as the engine defines them (with `i`, a few more letters).
     this.#word = [false, true].map((i) => ({ regexp: new NativeRegExp('^\\w$', i ? 'ui' : 'u'), ascii: new Int8Array(128), other: new Map() }));
+    this.#anchored = this.#anchoredAtStart();
+    this.#seen = new Int32Array(Math.max(main.op.length, ...looks.map((look) => look.program.op.length)));
   }
 
   toString(): string {
@@ -398,14 +412,17 @@ class Matcher implements LinearRegExp {
   }
 
   test(text: string): boolean {
-    const chars = codePoints(String(text));
-    const tables: Uint8Array[] = this.#looks.map(() => new Uint8Array(0));
-    this.#looks.forEach((look, index) => {
-      const table = this.#run(look.program, chars, tables, look.ahead ? -1 : 1, true) as Uint8Array;
+    text = String(text);
+    if (this.#looks.length === 0) return this.#search(text, undefined);
+    // Each look-around becomes a table of its answer at every position, innermost first.
+    const chars = codePoints(text);
+    const tables: Uint8Array[] = [];
+    for (const look of this.#looks) {
+      const table = this.#table(look.program, chars, tables, look.ahead);
       if (look.negate) for (let i = 0; i < table.length; i++) table[i] = table[i] ? 0 : 1;
-      tables[index] = table;
-    });
-    return this.#looks.length === 0 ? this.#search(chars) : (this.#run(this.#main, chars, tables, 1, false) as boolean);
+      tables.push(table);
+    }
+    return this.#search(text, tables);
   }
 
   #nextGeneration(): void {
@@ -432,21 +449,17 @@ class Matcher implements LinearRegExp {
     return answer;
   }
 
-  /** What an assertion can depend on at position `at` of the text (see {@link START}…). */
-  #context(chars: Int32Array, at: number): number {
-    let context = at === 0 ? START : this.#after(chars[at - 1]!);
-    context |= at === chars.length ? END : this.#before(chars[at]!);
-    return context;
-  }
-
   /** The context bits a character sets for the position before it (it is the current character there). */
-  #before(code: number): number {
-    return (LINE_TERMINATORS.has(code) ? CUR_LINE : 0) | (this.#is(this.#word[0]!, code) ? CUR_WORD : 0) | (this.#is(this.#word[1]!, code) ? CUR_WORD_I : 0);
+  #before(p: Program, code: number): number {
+    let bits = 0;
+    if (p.line && LINE_TERMINATORS.has(code)) bits |= CUR_LINE;
+    if (p.word) bits |= (this.#is(this.#word[0]!, code) ? CUR_WORD : 0) | (this.#is(this.#word[1]!, code) ? CUR_WORD_I : 0);
+    return bits;
   }
 
-  /** The context bits a character sets for the position after it (it is the previous character there). */
-  #after(code: number): number {
-    return this.#before(code) >> 1;
+  /** What the assertions of `p` can read at position `at` (see {@link START}…). */
+  #context(p: Program, chars: Int32Array, at: number): number {
+    return (at === 0 ? START : this.#before(p, chars[at - 1]!) >> 1) | (at === chars.length ? END : this.#before(p, chars[at]!));
   }
 
   #holds(kind: number, context: number): boolean {
@@ -467,18 +480,20 @@ class Matcher implements LinearRegExp {
   }
 
   /**
-   * Follows empty steps from `starts` in `context` (`table` for look-arounds
-   * at position `at`); char instructions reached join `out`. True when MATCH
-   * is reached. Marks instructions with the current generation.
+   * Follows empty steps from the instructions on the work stack in `context`,
+   * with `looks` the look-around answers at this position (bit i for table i);
+   * char instructions reached join `out`. True when MATCH is reached. Marks
+   * instructions with the current generation.
    */
-  #closure(p: Program, starts: readonly number[], context: number, tables: Uint8Array[], at: number, out: number[]): boolean {
+  #closure(p: Program, context: number, looks: number, out: number[]): boolean {
     const seen = this.#seen;
-    const stack = [...starts];
+    const stack = this.#stack;
+    const generation = this.#generation;
     let matched = false;
     while (stack.length > 0) {
       const k = stack.pop()!;
-      if (seen[k] === this.#generation) continue;
-      seen[k] = this.#generation;
+      if (seen[k] === generation) continue;
+      seen[k] = generation;
       switch (p.op[k]) {
         case CHAR:
           out.push(k);
@@ -493,7 +508,7 @@ class Matcher implements LinearRegExp {
           if (this.#holds(p.a[k]!, context)) stack.push(k + 1);
           break;
         case LOOK:
-          if (tables[p.a[k]!]![at]) stack.push(k + 1);
+          if (looks & (1 << p.a[k]!)) stack.push(k + 1);
           break;
         default:
           matched = true;
@@ -502,97 +517,123 @@ class Matcher implements LinearRegExp {
     return matched;
   }
 
-  #reserve(p: Program): void {
-    if (this.#seen.length < p.op.length) this.#seen = new Int32Array(Math.max(p.op.length, this.#seen.length * 2));
+  /** Whether every way into the main program passes `^` (without `m`) first: no match can start after position 0. */
+  #anchoredAtStart(): boolean {
+    const p = this.#main;
+    const seen = new Set<number>();
+    const stack = [0];
+    while (stack.length > 0) {
+      const k = stack.pop()!;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const op = p.op[k];
+      if (op === ASSERT && p.a[k] === 0) continue;
+      if (op === SPLIT) stack.push(p.a[k]!, p.b[k]!);
+      else if (op === JUMP) stack.push(p.a[k]!);
+      else if (op === ASSERT) stack.push(k + 1);
+      else return false;
+    }
+    return true;
   }
 
-  // --- a lazily built DFA, for patterns without look-arounds ---------------------------------
+  // --- the main pattern: a lazily built DFA --------------------------------------------------
   // A state is the set of threads waiting before a position (not yet followed through empty
   // steps, since assertions there depend on the next character) and what the previous character
-  // was; its transitions are computed on first use and cached. Computing one costs what one NFA
-  // step costs, so the bound stays (length + 1) × size; repeated ones cost a lookup.
-
-  #states = new Map<string, State>();
+  // was; its transitions, by the look-around answers at the position and the next character, are
+  // computed on first use and cached. Computing one costs what one NFA step costs, so the bound
+  // stays (length + 1) × size; a repeated one costs a lookup.
 
   #state(threads: number[], previous: number): State {
     const key = `${previous}:${threads.join(',')}`;
     let state = this.#states.get(key);
     if (!state) {
       if (this.#states.size >= MAX_STATES) this.#states.clear();
-      state = { threads, previous, ascii: [], other: new Map() };
+      state = { threads, previous, byLooks: new Map(), end: new Map() };
       this.#states.set(key, state);
     }
     return state;
   }
 
-  #transition(state: State, code: number): State | typeof MATCHED {
+  #transition(state: State, looks: number, code: number, cache: Transitions): State | typeof MATCHED {
     const p = this.#main;
     this.#nextGeneration();
     const reached: number[] = [];
+    this.#stack.push(...state.threads);
     let next: State | typeof MATCHED = MATCHED;
-    if (!this.#closure(p, state.threads, state.previous | this.#before(code), [], 0, reached)) {
+    if (!this.#closure(p, state.previous | this.#before(p, code), looks, reached)) {
       const threads = new Set<number>([0]);
       for (const k of reached) if (this.#is(this.#atoms[p.a[k]!]!, code)) threads.add(k + 1);
-      next = this.#state([...threads].sort((a, b) => a - b), this.#after(code));
+      next = this.#state([...threads].sort((a, b) => a - b), this.#before(p, code) >> 1);
     }
-    if (code < 128) state.ascii[code] = next;
-    else if (state.other.size < 4096) state.other.set(code, next);
+    if (code < 128) cache.ascii[code] = next;
+    else if (cache.other.size < 4096) cache.other.set(code, next);
     return next;
   }
 
-  #search(chars: Int32Array): boolean {
-    this.#reserve(this.#main);
+  /** The look-around answers at position `at`, one bit per table. */
+  #looksAt(tables: Uint8Array[] | undefined, at: number): number {
+    let bits = 0;
+    if (tables) for (let i = 0; i < tables.length; i++) if (tables[i]![at]) bits |= 1 << i;
+    return bits;
+  }
+
+  #search(text: string, tables: Uint8Array[] | undefined): boolean {
     let state = this.#state([0], START);
-    for (let i = 0; i < chars.length; i++) {
-      const code = chars[i]!;
-      const next = (code < 128 ? state.ascii[code] : state.other.get(code)) ?? this.#transition(state, code);
+    let at = 0;
+    for (let i = 0; i < text.length; at++) {
+      // Anchored at the start and no thread left: nothing can match any more.
+      if (this.#anchored && at > 0 && state.threads.length === 1) return false;
+      const code = text.codePointAt(i)!;
+      i += code > 0xffff ? 2 : 1;
+      const looks = this.#looksAt(tables, at);
+      let cache = state.byLooks.get(looks);
+      if (!cache) state.byLooks.set(looks, (cache = { ascii: [], other: new Map() }));
+      const next = (code < 128 ? cache.ascii[code] : cache.other.get(code)) ?? this.#transition(state, looks, code, cache);
       if (next === MATCHED) return true;
       state = next;
     }
-    if (state.end === undefined) {
+    const looks = this.#looksAt(tables, at);
+    let end = state.end.get(looks);
+    if (end === undefined) {
       this.#nextGeneration();
-      state.end = this.#closure(this.#main, state.threads, state.previous | END, [], 0, []);
+      this.#stack.push(...state.threads);
+      end = this.#closure(this.#main, state.previous | END, looks, []);
+      state.end.set(looks, end);
     }
-    return state.end;
+    return end;
   }
 
+  // --- look-around bodies: one NFA pass each -------------------------------------------------
+
   /**
-   * Runs `p` over the text: forwards (`step` 1) or backwards (-1), starting a
-   * thread at every position (the search is unanchored). As a look-around body
-   * (`table`), returns for each position whether the body matched ending there
-   * (forwards: a match from some earlier position; backwards: a match starting
-   * there); otherwise whether the pattern matched anywhere.
+   * Runs a look-around body over the text, starting a thread at every
+   * position: backwards for a look-ahead (its program is reversed), so a match
+   * reached at a position started there; forwards for a look-behind, so a
+   * match reached at a position ended there. Returns that answer for every
+   * position. The body's own look-arounds are in `tables` already.
    */
-  #run(p: Program, chars: Int32Array, tables: Uint8Array[], step: 1 | -1, table: boolean): boolean | Uint8Array {
+  #table(p: Program, chars: Int32Array, tables: Uint8Array[], ahead: boolean): Uint8Array {
     const n = chars.length;
-    const out = table ? new Uint8Array(n + 1) : undefined;
-    this.#reserve(p);
+    const step = ahead ? -1 : 1;
+    const out = new Uint8Array(n + 1);
     let current: number[] = [];
     let next: number[] = [];
-    let at = step === 1 ? 0 : n;
-    let context = this.#context(chars, at);
+    let at = ahead ? n : 0;
     this.#nextGeneration();
     for (;;) {
       // Threads carried over were added under this generation already; the new start joins them.
-      if (this.#closure(p, [0], context, tables, at, current)) {
-        if (!out) return true;
-        out[at] = 1;
-      }
-      if (step === 1 ? at === n : at === 0) break;
-      const code = chars[step === 1 ? at : at - 1]!;
+      this.#stack.push(0);
+      if (this.#closure(p, this.#context(p, chars, at), this.#looksAt(tables, at), current)) out[at] = 1;
+      if (ahead ? at === 0 : at === n) break;
+      const code = chars[ahead ? at - 1 : at]!;
       at += step;
-      context = this.#context(chars, at);
       this.#nextGeneration();
       next.length = 0;
-      const advanced: number[] = [];
-      for (const k of current) if (this.#is(this.#atoms[p.a[k]!]!, code)) advanced.push(k + 1);
-      if (this.#closure(p, advanced, context, tables, at, next)) {
-        if (!out) return true;
-        out[at] = 1;
-      }
+      for (const k of current) if (this.#is(this.#atoms[p.a[k]!]!, code)) this.#stack.push(k + 1);
+      if (this.#closure(p, this.#context(p, chars, at), this.#looksAt(tables, at), next)) out[at] = 1;
       [current, next] = [next, current];
     }
-    return out ?? false;
+    return out;
   }
 }
 
