@@ -5,6 +5,7 @@
 import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
 import type { ListResult } from './list.js';
+import type { SchemaResult } from './schema.js';
 import type { BundleSize, Bytes } from './size.js';
 import type { SseResult } from './sse.js';
 import type { Machine } from './stats.js';
@@ -45,6 +46,8 @@ export interface RunResult {
   list?: ListResult;
   sse?: SseResult;
   forms?: FormsResult;
+  /** Pattern engines and the validation cost of a `$ref` fan-out (bench/schema.ts). */
+  validation?: SchemaResult;
   targets: Target[];
 }
 
@@ -126,7 +129,7 @@ function table(head: string[], rows: (string | number)[][]): string {
 }
 
 /** The generated part of bench/README.md for one run. */
-export function renderSection(run: RunResult, file: string): string {
+export function renderSection(run: RunResult, file: string, validationRun?: { run: RunResult; file: string }): string {
   const m = run.machine;
   const out: string[] = [];
   // Runs written before the source was recorded have none.
@@ -226,6 +229,50 @@ export function renderSection(run: RunResult, file: string): string {
     out.push('');
     const big = s.sizes[1];
     out.push(`At ${big.mib} MiB: readSse takes ${big.overParser.readSse}× eventsource-parser's time, the whole transport path ${big.overParser.transport}×. time(2N)/time(N): ${Object.entries(s.scaling).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+  }
+  const validation = run.validation ?? validationRun?.run.validation;
+  if (validation) {
+    const s = validation;
+    const micros = (m: { length: number; micros: number } | 'unsupported' | undefined) => (m === undefined ? '–' : m === 'unsupported' ? 'cannot parse it' : `${m.micros} µs (${m.length} ch.)`);
+    out.push('');
+    out.push('### Patterns and validation cost (Node)');
+    out.push('');
+    if (!run.validation && validationRun) {
+      const v = validationRun.run;
+      out.push(`From run \`${validationRun.file}\` (\`--only schema\`), ${v.date.slice(0, 16).replace('T', ' ')} UTC, of commit ${v.source?.commit ?? 'unrecorded'}; load average at start ${v.load.start.join(' / ')}.`);
+      out.push('');
+    }
+    out.push(
+      `Engines, minified and gzipped: the kit's linear-time engine ${s.sizes.linear} B (loaded only for schemas with patterns); re2js 2.10.0 ${s.sizes.re2js} B; the shape check (src/regex-safety.ts, in the validator chunk before and after) ${s.sizes.heuristic} B; the browser's engine 0 B.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Pattern', 'before this change', 'backtracking engine (RegExp)', 'linear-time engine', 're2js'],
+        s.patterns.map((p) => [`\`${p.pattern.replace(/\|/g, '\\|')}\`${p.kind === 'catastrophic' ? ' (catastrophic)' : ''}`, p.before === 'native' ? 'run natively' : '**not checked**', micros(p.native), micros(p.linear), micros(p.re2js)]),
+      ),
+    );
+    out.push('');
+    out.push(
+      'Per check, median of 5 rounds (of 3 runs for the backtracking engine on catastrophic patterns, on a value short enough to finish: its time grows exponentially or as a power of the length; on 30,000 characters it does not finish in minutes). "before this change": what the kit did with the pattern when the shape check decided alone.',
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Fan-out', 'bytes', 'ajv ms', '@cfworker/json-schema ms', 'the kit'],
+        s.fanOut.map((f) => [
+          `${f.keyword} × ${f.levels}`,
+          f.bytes,
+          Number.isNaN(f.ajvMs) ? '–' : f.ajvMs,
+          Number.isNaN(f.cfworkerMs) ? '–' : f.cfworkerMs,
+          f.kit.checked ? `checked: ${f.kit.ajvMs} ms (ajv), ${f.kit.cfworkerMs} ms (cfworker)` : `refused before compiling (${f.kit.ms} ms)`,
+        ]),
+      ),
+    );
+    out.push('');
+    out.push(
+      `One check of a failing value (median of 3), each definition an \`anyOf\`/\`allOf\` of two references to the next; the kit's times include its own work (the per-check count, and turning cfworker's output into issues). Extrapolated to 26 levels from the deepest measured one (the time doubles per level): ajv about ${s.extrapolated26.ajv} s, cfworker about ${s.extrapolated26.cfworker} s for one value. The kit refuses a schema once one value could take more than ${s.maxEvaluations} evaluations, so the deepest fan-out it checks is its worst case on this shape.`,
+    );
   }
   if (run.forms) {
     out.push('');

@@ -5,7 +5,8 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form`: run only these sections.
+ * - `--only size,calls,list,sse,form,schema`: run only these sections (`schema`:
+ *   pattern engines and the validation cost of a `$ref` fan-out, about a minute).
  * - `--readme`: only regenerate the README from the latest JSON.
  *
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
@@ -23,6 +24,7 @@ import { open as openRaw } from './entries/raw.js';
 import { measureList, type ListPlan } from './list.js';
 import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
+import { measureSchema } from './schema.js';
 import { COUNTS_PATH } from './servers.js';
 import { buildAndMeasure, composition, withDynamicImport } from './size.js';
 import { measureSse, type SsePlan } from './sse.js';
@@ -34,7 +36,7 @@ const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
 const corpus = resolve(root, '../shared/schemas');
 
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -115,10 +117,14 @@ function runs(): { file: string; run: RunResult }[] {
 }
 
 function writeReadme(): void {
-  const latest = runs()[0];
+  // The newest run that measured sizes (a full run); the pattern and validation-cost section may come
+  // from a newer `--only schema` run.
+  const all = runs();
+  const latest = all.find((r) => r.run.size) ?? all[0];
   if (!latest) throw new Error('No results in bench/results yet: run `npm run bench` first');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file)));
-  log(`bench/README.md regenerated from bench/results/${latest.file}`);
+  const validation = all.find((r) => r.run.validation);
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file, validation)));
+  log(`bench/README.md regenerated from bench/results/${latest.file}${validation && validation !== latest ? ` and ${validation.file}` : ''}`);
 }
 
 /** The commit measured, and the measured files that differ from it (the tree is shared and often mid-change). */
@@ -238,6 +244,10 @@ async function main(): Promise<void> {
   if (only.has('sse')) {
     log('sse: 1 KiB events');
     run.sse = await measureSse(PLAN.sse, log);
+  }
+  if (only.has('schema')) {
+    log('schema: pattern engines and the validation cost of a $ref fan-out');
+    run.validation = await measureSchema(root, log);
   }
 
   run.load.end = load();
