@@ -566,7 +566,7 @@ export class McpToolForm extends LitElement {
       // than send arguments nobody checked.
       this.#awaitingValidator = true;
       try {
-        await ensureValidator().catch(() => undefined);
+        await ensureValidator(tool.inputSchema).catch(() => undefined);
         this._validatorReady = true;
         await this.updateComplete;
       } finally {
