@@ -27,7 +27,8 @@ import { RE2JS } from 're2js';
 import { build, type Rollup } from 'vite';
 import { fanOutSchema } from '../components/test-support/fixtures.js';
 import { cfworkerCompiler } from '../src/cfworker.js';
-import { compileSchema, DEFAULT_SCHEMA_LIMITS, useSchemaCompiler } from '../src/index.js';
+import { compileSchema, useSchemaCompiler } from '../src/index.js';
+import { DEFAULT_LIMITS } from '../src/schema-guard.js';
 import { compileLinear, type LinearRegExp } from '../src/linear-regexp.js';
 
 export interface PatternRow {
@@ -225,6 +226,6 @@ export async function measureSchema(root: string, log: (line: string) => void): 
     patterns,
     fanOut,
     extrapolated26: { ajv: Math.round((deepest.ajv * factor) / 100) / 10, cfworker: Math.round((deepest.cfworker * factor) / 100) / 10 },
-    maxEvaluations: DEFAULT_SCHEMA_LIMITS.maxEvaluations,
+    maxEvaluations: DEFAULT_LIMITS.maxEvaluations,
   };
 }

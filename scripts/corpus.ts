@@ -26,9 +26,9 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve, basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cfworkerCompiler } from '../src/cfworker.js';
-import { compileSchemaSync, DEFAULT_SCHEMA_LIMITS, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
-import { patternVerdict } from '../src/pattern-check.js';
-import { loadedPatternEngine } from '../src/schema.js';
+import { compileSchemaSync, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
+import { DEFAULT_LIMITS } from '../src/schema-guard.js';
+import { loadedPatternEngine, patternVerdict } from '../src/pattern-check.js';
 import { schemaCost } from '../src/schema-cost.js';
 import { forEachSchemaNode } from '../src/schema-walk.js';
 import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     };
     try {
       report.patterns = patternKinds(tool.inputSchema);
-      if (isRecord(tool.inputSchema)) report.evaluations = schemaCost(tool.inputSchema, DEFAULT_SCHEMA_LIMITS.maxEvaluations, () => 0).perValue;
+      if (isRecord(tool.inputSchema)) report.evaluations = schemaCost(tool.inputSchema, DEFAULT_LIMITS.maxEvaluations, () => 0).perValue;
       const model = new FormModel(tool.inputSchema);
       if (model.problem) report.rootProblem = `${model.problem.keyword}: ${model.problem.message}`;
       else if (model.notice) report.rootProblem = `${model.notice.keyword}: ${model.notice.message}`;
@@ -359,7 +359,7 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   lines.push(`Fields surveyed: ${reports.reduce((n, r) => n + r.fields, 0)} (every member, item and variant) — ${Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
   lines.push(`Work: slowest model ${Math.ceil(Math.max(...reports.map((r) => r.ms)))} ms (incl. validation), most resolution steps ${Math.max(...reports.map((r) => r.steps))}`);
   const most = reports.reduce((top, r) => (r.evaluations > top.evaluations ? r : top), reports[0]!);
-  lines.push(`Validation cost: at most ${most.evaluations} evaluations per value along every path (${most.server}/${most.tool}; the validator refuses over ${DEFAULT_SCHEMA_LIMITS.maxEvaluations})`);
+  lines.push(`Validation cost: at most ${most.evaluations} evaluations per value along every path (${most.server}/${most.tool}; the validator refuses over ${DEFAULT_LIMITS.maxEvaluations})`);
   const patterns = { linear: 0, native: 0, skip: 0, invalid: 0 };
   for (const r of reports) for (const key of Object.keys(patterns) as (keyof typeof patterns)[]) patterns[key] += r.patterns[key];
   const withPatterns = reports.filter((r) => Object.values(r.patterns).some((n) => n > 0)).length;

@@ -28,6 +28,22 @@ export interface RegExpLike {
  */
 export type PatternVerdict = { how: 'linear' | 'native'; matcher: RegExpLike; size: number } | { how: 'skip'; reason: string };
 
+let loaded: PatternEngine | undefined;
+
+/**
+ * The linear-time engine once the validator module has loaded it (for a
+ * schema with patterns, or `ensureValidator()` without a schema), else
+ * undefined. The tool form checks its fields' patterns with it.
+ */
+export function loadedPatternEngine(): PatternEngine | undefined {
+  return loaded;
+}
+
+/** Called by the validator module when it has loaded the engine. */
+export function patternEngineLoaded(engine: PatternEngine): void {
+  loaded = engine;
+}
+
 const verdicts = new Map<string, PatternVerdict>();
 
 /**

@@ -11,8 +11,8 @@
  * @module
  */
 import { McpClientError } from './errors.js';
-import { patternVerdict, safeRegExp, type PatternEngine } from './pattern-check.js';
-import { checkSchemaBounds, patternEngineLoaded, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './pattern-check.js';
+import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
 import { isObject } from './types.js';
@@ -28,8 +28,12 @@ type CompileChecked = (schema: Record<string, unknown>, dialect: SchemaDialect, 
 export interface ValidatorImplementation {
   /** Loads what compiling `schema` needs beyond this module: the pattern engine when it has patterns (any schema: `undefined`). */
   prepare(schema: unknown): Promise<void>;
-  compile(schema: unknown, limits: Required<SchemaLimits>): Validator;
+  /** `limits` are merged over {@link DEFAULT_LIMITS}. */
+  compile(schema: unknown, limits: SchemaLimits | undefined): Validator;
 }
+
+/** {@link DEFAULT_SCHEMA_LIMITS} and the defaults of the optional limits (the core keeps only the former, for its size). */
+export const DEFAULT_LIMITS: Required<SchemaLimits> = { ...DEFAULT_SCHEMA_LIMITS, maxEvaluations: 10_000, maxCheckSteps: 1_000_000 };
 
 /** The pattern engine, once loaded (it never changes afterwards). */
 let patternEngine: PatternEngine | undefined;
@@ -211,7 +215,8 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
   const compiled = new WeakMap<object, { limits: Required<SchemaLimits>; validator: Validator }>();
   return {
     prepare,
-    compile(schema, limits) {
+    compile(schema, given) {
+      const limits = { ...DEFAULT_LIMITS, ...given };
       if (typeof schema === 'boolean') return schema ? acceptAll : rejectAll;
       if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
         throw new McpClientError('schema', 'The schema is not a JSON object');

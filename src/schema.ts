@@ -53,8 +53,12 @@ export interface SchemaLimits {
   maxCheckSteps?: number;
 }
 
-/** The bounds used when none are given: 64 levels of nesting, 5,000 subschemas, 10,000 evaluations per value, 1,000,000 per check. */
-export const DEFAULT_SCHEMA_LIMITS: Required<SchemaLimits> = { maxDepth: 64, maxNodes: 5000, maxEvaluations: 10_000, maxCheckSteps: 1_000_000 };
+/**
+ * The bounds used when none are given: 64 levels of nesting, 5,000 subschemas
+ * (and, unless given, 10,000 evaluations per value and 1,000,000 steps per
+ * check: see {@link SchemaLimits}).
+ */
+export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { maxDepth: 64, maxNodes: 5000 };
 
 /**
  * The dialect a schema declares.
@@ -169,25 +173,9 @@ export interface SchemaCompilerOptions {
 }
 
 type Implementation = import('./schema-guard.js').ValidatorImplementation;
-type PatternEngine = import('./pattern-check.js').PatternEngine;
 let plugged: SchemaCompiler | undefined;
 let loading: Promise<Implementation> | undefined;
 let loaded: Implementation | undefined;
-let engine: PatternEngine | undefined;
-
-/**
- * The linear-time pattern engine once the validator module has loaded it (for
- * a schema with patterns, or {@link ensureValidator} without a schema), else
- * undefined. The tool form checks its fields' patterns with it.
- */
-export function loadedPatternEngine(): PatternEngine | undefined {
-  return engine;
-}
-
-/** Called by the validator module when it has loaded the engine. */
-export function patternEngineLoaded(loadedEngine: PatternEngine): void {
-  engine = loadedEngine;
-}
 
 /**
  * Uses `compiler` instead of ajv for every schema the kit checks from now on:
@@ -237,7 +225,7 @@ function loadValidatorModule(): Promise<Implementation> {
 export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
   const module = await loadValidatorModule();
   await module.prepare(schema);
-  return module.compile(schema, { ...DEFAULT_SCHEMA_LIMITS, ...options.limits });
+  return module.compile(schema, options.limits);
 }
 
 /**
@@ -250,7 +238,7 @@ export async function compileSchema(schema: unknown, options: CompileOptions = {
  */
 export function compileSchemaSync(schema: unknown, options: CompileOptions = {}): Validator {
   if (!loaded) throw new McpClientError('schema', 'The schema validator is not loaded yet; await ensureValidator() first', { loaded: false });
-  return loaded.compile(schema, { ...DEFAULT_SCHEMA_LIMITS, ...options.limits });
+  return loaded.compile(schema, options.limits);
 }
 
 /**

@@ -305,7 +305,7 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
         const error = await compileSchema(schema).catch((e) => e);
         expect({ keyword, code: error.code }).toEqual({ keyword, code: 'schema' });
         expect(error.message).toBe('The schema is too costly to check safely: checking one value could take more than 10000 evaluations of its parts (its references branch out)');
-        expect(error.data.evaluations).toBe(DEFAULT_SCHEMA_LIMITS.maxEvaluations + 1);
+        expect(error.data.evaluations).toBe(10_001);
         // A shallow one is checked as before.
         const shallow = await compileSchema(fanOutSchema(6, keyword));
         expect(shallow('ab')).toEqual({ valid: true });

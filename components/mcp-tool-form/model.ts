@@ -8,9 +8,8 @@
  * @module
  */
 import { compileSchemaSync, checkSchemaBounds, type McpClientError, type Validator } from '../../src/index.js';
-import { patternVerdict } from '../../src/pattern-check.js';
+import { loadedPatternEngine, patternVerdict } from '../../src/pattern-check.js';
 import { backtrackingRisk } from '../../src/regex-safety.js';
-import { loadedPatternEngine } from '../../src/schema.js';
 import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
 import {
   conditionsOf,
