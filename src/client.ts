@@ -22,7 +22,7 @@ import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } f
 import { checkHeaders, mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
 import type { IncomingMessage } from './jsonrpc.js';
-import { compileSchema, type ValidationIssue } from './schema.js';
+import { checkOutput, type ValidationIssue } from './schema.js';
 import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
 import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './era.js';
 import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
@@ -1026,19 +1026,8 @@ export class McpClient {
     if (!('structuredContent' in result)) {
       return { status: 'invalid', issues: [{ path: '', message: 'the tool declares an outputSchema but the result has no structuredContent', keyword: 'structuredContent', params: {} }] };
     }
-    let reason: string;
-    try {
-      const validate = await compileSchema(tool.outputSchema);
-      for (const check of validate.skippedChecks ?? []) this.#warn('schema-check-skipped', `outputSchema of ${tool.name}: ${check.reason}`);
-      const outcome = validate(result.structuredContent);
-      if (!outcome.valid) return { status: 'invalid', issues: outcome.issues };
-      if (!outcome.skipped) return { status: 'valid' };
-      reason = outcome.skipped;
-    } catch (error) {
-      reason = `the outputSchema cannot be used: ${(error as Error).message}`;
-    }
-    this.#warn('schema-check-skipped', `structuredContent of ${tool.name} is not checked: ${reason}`);
-    return { status: 'skipped', reason };
+    // The check and its warnings live with the validator, which is loaded lazily anyway.
+    return checkOutput(tool.name, tool.outputSchema, result.structuredContent, (code, message) => this.#warn(code, message));
   }
 
   /** Lists every resource, following all pages (server/resources). */

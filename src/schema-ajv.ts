@@ -84,7 +84,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
 }
 
 /** See {@link ./schema.ts compileSchema}; the shared checks are in {@link ./schema-guard.ts}. */
-export const { compile, prepare } = guarded((schema, dialect, original) => {
+export const { compile, prepare, checkOutput } = guarded((schema, dialect, original) => {
   // Schemas with `$id` register under that id, and two tools may reuse one id: give them their own instance.
   const ajv = hasId(original) ? create(dialect) : (shared[dialect] ??= create(dialect));
   let check: ReturnType<AjvInstance['compile']>;

@@ -15,6 +15,7 @@ import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } f
 import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
+import type { OutputValidation } from './client.js';
 import { isObject } from './types.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ValidatorImplementation {
   prepare(schema: unknown): Promise<void>;
   /** `limits` are merged over {@link DEFAULT_LIMITS}. */
   compile(schema: unknown, limits: SchemaLimits | undefined): Validator;
+  /** See `checkOutput` in schema.ts. */
+  checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<OutputValidation>;
 }
 
 /** {@link DEFAULT_SCHEMA_LIMITS} and the defaults of the optional limits (the core keeps only the former, for its size). */
@@ -213,8 +216,30 @@ function describe(error: unknown): string {
  */
 export function guarded(compileChecked: CompileChecked): ValidatorImplementation {
   const compiled = new WeakMap<object, { limits: Required<SchemaLimits>; validator: Validator }>();
-  return {
+  const implementation: ValidatorImplementation = {
     prepare,
+    /**
+     * A tool result's `structuredContent` against the tool's `outputSchema`:
+     * valid, invalid with the issues, or skipped with the reason (the schema
+     * cannot be used, or the value is over the check budget), with a warning
+     * for each check left out.
+     */
+    async checkOutput(name, schema, value, warn) {
+      let reason: string;
+      try {
+        await prepare(schema);
+        const validate = implementation.compile(schema, undefined);
+        for (const check of validate.skippedChecks ?? []) warn('schema-check-skipped', `outputSchema of ${name}: ${check.reason}`);
+        const outcome = validate(value);
+        if (!outcome.valid) return { status: 'invalid', issues: outcome.issues };
+        if (!outcome.skipped) return { status: 'valid' };
+        reason = outcome.skipped;
+      } catch (error) {
+        reason = `the outputSchema cannot be used: ${(error as Error).message}`;
+      }
+      warn('schema-check-skipped', `structuredContent of ${name} is not checked: ${reason}`);
+      return { status: 'skipped', reason };
+    },
     compile(schema, given) {
       const limits = { ...DEFAULT_LIMITS, ...given };
       if (typeof schema === 'boolean') return schema ? acceptAll : rejectAll;
@@ -260,6 +285,7 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
       return validator;
     },
   };
+  return implementation;
 }
 
 /**

@@ -229,6 +229,21 @@ export async function compileSchema(schema: unknown, options: CompileOptions = {
 }
 
 /**
+ * Checks a tool result's `structuredContent` against the tool's `outputSchema`
+ * for `McpClient.callTool` (spec: server/tools "Output Schema"), with the
+ * validator module (see `checkOutput` in schema-guard.ts); `warn` receives
+ * developer warnings (`schema-check-skipped`). Never throws: a validator that
+ * cannot be loaded makes the check skipped.
+ */
+export async function checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<import('./client.js').OutputValidation> {
+  try {
+    return await (await loadValidatorModule()).checkOutput(name, schema, value, warn);
+  } catch (error) {
+    return { status: 'skipped', reason: `the validator could not be loaded: ${(error as Error).message}` };
+  }
+}
+
+/**
  * Synchronous variant for callers that already awaited
  * {@link ensureValidator} for this schema (the elements validate on every
  * keystroke).
