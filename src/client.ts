@@ -71,6 +71,11 @@ export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'error' | 'clos
 /** Which protocol era to use: detect (`auto`, default), or pin one. */
 export type ProtocolPreference = 'auto' | 'modern' | 'legacy';
 
+/** Default of {@link McpClientOptions.maxPages}. */
+export const DEFAULT_MAX_PAGES = 500;
+/** Default of {@link McpClientOptions.maxListItems}. */
+export const DEFAULT_MAX_LIST_ITEMS = 10_000;
+
 /** A developer-facing warning (also printed with `console.warn` unless `onWarning` is set). */
 export interface McpWarning {
   code: string;
@@ -93,8 +98,19 @@ export interface McpClientOptions {
   maxTotalTimeoutMs?: number;
   /** Cap on input_required rounds of one call; default 10. */
   maxRounds?: number;
-  /** Cap on pages followed by the list helpers; default 1,000. */
+  /**
+   * Cap on pages followed by one listing (`listTools`, `listResources`…); default 500.
+   * Over it the listing fails with `McpClientError` `pagination`.
+   */
   maxPages?: number;
+  /**
+   * Cap on items kept from one listing, all pages together; default 10,000 (the
+   * largest real catalogues list a few hundred tools). Over it the listing stops
+   * following pages and returns the first `maxListItems` items, with a
+   * `list-truncated` warning, so a server cannot make the client hold an
+   * unbounded list.
+   */
+  maxListItems?: number;
   /**
    * Capabilities to declare in addition to those of the registered input handlers —
    * for apps that answer input requests themselves (`inputRequired: 'manual'`).
@@ -842,15 +858,27 @@ export class McpClient {
   }
 
   /**
-   * Follows `nextCursor` through every page of a list method.
-   * Stops when a cursor repeats (with a warning) and after `maxPages`.
+   * Follows `nextCursor` through every page of a list method (spec: server/utilities/pagination).
+   * Bounded: stops when a cursor repeats (warning `pagination-stuck`), after
+   * `maxListItems` items (the first ones are returned, warning `list-truncated`)
+   * and throws `pagination` after `maxPages` pages. Repeated items are dropped
+   * (one `duplicate-list-item` warning per listing).
    */
   async #listAll<T>(method: string, key: string, options: RequestOptions, identity: (item: T) => string): Promise<T[]> {
-    const maxPages = this.#options.maxPages ?? 1000;
+    const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
+    const maxItems = this.#options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
     const items: T[] = [];
     const seenItems = new Set<string>();
     const seenCursors = new Set<string>();
+    let repeats = 0;
+    let first = '';
     let cursor: string | undefined;
+    const done = (truncated?: boolean) => {
+      if (truncated) this.#warn('list-truncated', `${method} listed over ${maxItems} items; kept the first ${maxItems} (see maxListItems)`);
+      // One warning per listing: a server repeating an item a million times must not print a million lines.
+      if (repeats) this.#warn('duplicate-list-item', `${method} repeated items ${repeats} time(s) (first ${JSON.stringify(first)}); kept the first of each`);
+      return items;
+    };
     for (let page = 0; page < maxPages; page++) {
       const result = await this.#cached<ResultBase>(method, cursor === undefined ? {} : { cursor }, options);
       const list = result[key];
@@ -860,20 +888,22 @@ export class McpClient {
       for (const item of list as T[]) {
         const id = identity(item);
         if (seenItems.has(id)) {
-          this.#warn('duplicate-list-item', `${method} listed ${JSON.stringify(id)} more than once; keeping the first`);
-          continue;
+          if (!repeats++) first = id;
+        } else if (items.length === maxItems) return done(true);
+        else {
+          seenItems.add(id);
+          items.push(item);
         }
-        seenItems.add(id);
-        items.push(item);
       }
       const next = result.nextCursor;
-      if (next === undefined || next === null) return items;
+      if (next === undefined || next === null) return done();
       if (typeof next !== 'string') throw new McpClientError('protocol', `nextCursor of ${method} is not a string`, { url: this.url.href, method });
       // Cursors are opaque ("" included); only a repeat tells us the server is stuck.
       if (next === cursor || seenCursors.has(next)) {
         this.#warn('pagination-stuck', `${method} returned cursor ${JSON.stringify(next)} again; stopped following it`);
-        return items;
+        return done();
       }
+      if (items.length === maxItems) return done(true);
       seenCursors.add(next);
       cursor = next;
     }
