@@ -99,6 +99,14 @@ export interface McpClientOptions {
   /** Cap on input_required rounds of one call; default 10. */
   maxRounds?: number;
   /**
+   * Cap on the input requests of one round; default 16. A round asking for more
+   * is declined without asking anyone (elicitations `decline`, roots empty,
+   * sampling left out), with an `input-flood` warning; the `inputResponses`
+   * of its `answered` round event carry `[Symbol.for('mcp-elements.declined-round')]`,
+   * the number of requests (for a UI to tell the user).
+   */
+  maxInputRequests?: number;
+  /**
    * Cap on pages followed by one listing (`listTools`, `listResources`…); default 500.
    * Over it the listing fails with `McpClientError` `pagination`.
    */
@@ -1152,7 +1160,7 @@ export class McpClient {
           signal,
           server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
           url: this.url.href,
-        }), signal, this.#abortReason(method, method));
+        }, this.#options), signal, this.#abortReason(method, method));
       } catch (error) {
         const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
         emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });

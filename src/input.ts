@@ -7,7 +7,7 @@
  * @module
  */
 import { McpClientError, type McpRpcError } from './errors.js';
-import type { InputContext, InputHandlers } from './client.js';
+import type { InputContext, InputHandlers, McpClientOptions } from './client.js';
 import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from './types.js';
 
 /** Returns the handler currently registered for an input method. */
@@ -60,19 +60,57 @@ export function checkAnswerable(lookup: HandlerLookup, url: string, key: string,
   return request as InputRequest;
 }
 
+/** Default cap on the input requests of one round (`maxInputRequests`). */
+export const DEFAULT_MAX_INPUT_REQUESTS = 16;
+
+/**
+ * Marks the responses of a round declined for asking too much (see
+ * {@link answerAll}): the number of requests it carried. A symbol, so no
+ * server-chosen key can clash with it; `RoundEvent.inputResponses` carries it.
+ */
+export const DECLINED_ROUND = Symbol.for('mcp-elements.declined-round');
+
 /**
  * Answers every request of one round, in order, after checking all of them.
+ *
+ * A round with more than `maxInputRequests` requests is a flood (a thousand
+ * dialogs, one after another): no handler is called and the round is declined
+ * — every elicitation answered `decline`, every roots request with no roots; a
+ * sampling request has no refusal answer and is left out (basic/patterns/mrtr
+ * lets the server ask again for what is missing). The caller sends that back,
+ * so the server learns the round was refused; an `input-flood` warning and
+ * {@link DECLINED_ROUND} on the responses let a UI tell the user.
  * @returns the responses keyed exactly like the requests.
  */
-export async function answerAll(lookup: HandlerLookup, requests: InputRequests, base: Omit<InputContext, 'key' | 'index' | 'total'>): Promise<InputResponses> {
-  const entries = Object.entries(requests).map(([key, request]) => [key, checkAnswerable(lookup, base.url, key, request)] as const);
+export async function answerAll(
+  lookup: HandlerLookup,
+  requests: InputRequests,
+  base: Omit<InputContext, 'key' | 'index' | 'total'>,
+  options: Pick<McpClientOptions, 'maxInputRequests' | 'onWarning'> = {},
+): Promise<InputResponses> {
+  const keys = Object.keys(requests);
   const responses: InputResponses = {};
+  // Keys are the server's: "__proto__" must become an own key, not the prototype.
+  const put = (key: string, value: InputResponse) => Object.defineProperty(responses, key, { value, enumerable: true, writable: true, configurable: true });
+  const max = options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS;
+  if (keys.length > max) {
+    for (const key of keys) {
+      const method = (requests[key] as { method?: unknown } | undefined)?.method;
+      if (method === 'elicitation/create') put(key, { action: 'decline' });
+      else if (method === 'roots/list') put(key, { roots: [] });
+    }
+    const message = `${base.method} asked for ${keys.length} inputs in one round (more than maxInputRequests, ${max}); declined them all without asking`;
+    // The client's own warning path, here so that it loads only with floods.
+    if (options.onWarning) options.onWarning({ code: 'input-flood', message });
+    else console.warn(`[mcp-elements] ${message}`);
+    Object.defineProperty(responses, DECLINED_ROUND, { value: keys.length });
+    return responses;
+  }
+  const entries = keys.map((key) => [key, checkAnswerable(lookup, base.url, key, requests[key])] as const);
   let index = 0;
   for (const [key, request] of entries) {
     if (base.signal.aborted) throw new McpClientError('aborted', `${base.method} was aborted`, { url: base.url, method: base.method });
-    const response = await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length });
-    // Keys are the server's: "__proto__" must become an own key, not the prototype.
-    Object.defineProperty(responses, key, { value: response, enumerable: true, writable: true, configurable: true });
+    put(key, await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length }));
   }
   return responses;
 }

@@ -119,3 +119,77 @@ describe('listings are bounded (issue 19, item 2)', () => {
     }
   });
 });
+
+describe('a round that asks for input a thousand times (issue 19, item 6)', () => {
+  const ask = (i: number) => ({ method: 'elicitation/create', params: { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
+  const flood = (count: number) => {
+    const requests: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) requests[`q${i}`] = ask(i);
+    return requests;
+  };
+  /** Round 0 asks with `requests`; the retry is answered with what the server received. */
+  function floodServer(requests: Record<string, unknown>) {
+    return serverWith((request, res) => {
+      if (request.method !== 'tools/call') return json(res, request.id, { tools: [] });
+      if (!request.params.inputResponses) return json(res, request.id, { resultType: 'input_required', inputRequests: requests, requestState: 'round-1' });
+      const actions = Object.values(request.params.inputResponses as Record<string, { action?: string }>).map((r) => r.action ?? 'roots');
+      json(res, request.id, { resultType: 'complete', content: [{ type: 'text', text: `${actions.length} answers: ${[...new Set(actions)].join(',')}` }] });
+    });
+  }
+  const target = { name: 'survey', inputSchema: { type: 'object' } };
+
+  test('1,000 requests in one round: nobody is asked, the round is declined to the server, with a warning and a round event', async () => {
+    const requests = flood(997);
+    requests.roots = { method: 'roots/list' };
+    requests.model = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 } };
+    Object.defineProperty(requests, '__proto__', { value: ask(-1), enumerable: true });
+    const raw = await floodServer(requests);
+    try {
+      const { warnings, options } = collect();
+      const client = new McpClient(raw.url, options);
+      let asked = 0;
+      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => (asked++, { action: 'accept', content: { a: 'x' } }) });
+      client.setInputHandler('roots/list', { handle: async () => (asked++, { roots: [{ uri: 'file:///secret' }] }) });
+      const rounds: { phase: string; declined?: number }[] = [];
+      const declinedRound = Symbol.for('mcp-elements.declined-round');
+      client.on('round', (event) => {
+        const declined = (event.inputResponses as Record<symbol, number> | undefined)?.[declinedRound];
+        rounds.push({ phase: event.phase, ...(declined ? { declined } : {}) });
+      });
+      const result = await client.callTool('survey', {}, { tool: target });
+      expect(asked).toBe(0);
+      expect(result).toMatchObject({ content: [{ type: 'text', text: '999 answers: decline,roots' }] });
+      const retry = raw.bodies().filter((b) => b.method === 'tools/call')[1];
+      expect(retry.params.requestState).toBe('round-1');
+      expect(retry.params.inputResponses.q0).toEqual({ action: 'decline' });
+      expect(retry.params.inputResponses.roots).toEqual({ roots: [] });
+      // Sampling has no refusal answer: left out.
+      expect('model' in retry.params.inputResponses).toBe(false);
+      expect(Object.hasOwn(retry.params.inputResponses, '__proto__')).toBe(true);
+      expect(rounds).toEqual([{ phase: 'input_required' }, { phase: 'answered', declined: 1000 }, { phase: 'complete' }]);
+      expect(warnings.filter((w) => w.code === 'input-flood').map((w) => w.message)).toEqual([
+        'tools/call asked for 1000 inputs in one round (more than maxInputRequests, 16); declined them all without asking',
+      ]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('16 requests (the default cap) are all asked; maxInputRequests lowers or raises the cap', async () => {
+    const raw = await floodServer(flood(16));
+    try {
+      let asked = 0;
+      const handler = { modes: ['form'] as const, handle: async () => (asked++, { action: 'accept' as const, content: { a: 'x' } }) };
+      const client = new McpClient(raw.url, collect().options);
+      client.setInputHandler('elicitation/create', handler);
+      expect(await client.callTool('survey', {}, { tool: target })).toMatchObject({ content: [{ text: '16 answers: accept' }] });
+      expect(asked).toBe(16);
+      const strict = new McpClient(raw.url, { ...collect().options, maxInputRequests: 3 });
+      strict.setInputHandler('elicitation/create', handler);
+      expect(await strict.callTool('survey', {}, { tool: target })).toMatchObject({ content: [{ text: '16 answers: decline' }] });
+      expect(asked).toBe(16);
+    } finally {
+      await raw.close();
+    }
+  });
+});
