@@ -70,6 +70,15 @@ interface Ask {
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const AUDIO_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/mp4']);
 
+/**
+ * Requests the dialog lets wait at once (legacy servers send their requests
+ * side by side); more are declined without asking, like a flood round.
+ */
+const MAX_WAITING = 16;
+
+/** Marks the responses of a round the client declined for asking too much (see `maxInputRequests`). */
+const DECLINED_ROUND = Symbol.for('mcp-elements.declined-round');
+
 const clientIds = new WeakMap<McpClient, number>();
 let nextClientId = 1;
 
@@ -85,6 +94,27 @@ function timeAgo(ms: number): string {
   if (ms < 60_000) return 'just now';
   const minutes = Math.round(ms / 60_000);
   return minutes === 1 ? 'about a minute ago' : `about ${minutes} minutes ago`;
+}
+
+/** Identifies one round of one call. */
+function roundKey(client: McpClient, context: InputContext): string {
+  return `${callKey(client, context.callId)}#${context.round}`;
+}
+
+/** The answer to a request refused unasked: elicitation `decline`/`cancel`, no roots; sampling has none (an error). */
+function refusalSync(method: string, action: 'decline' | 'cancel', context: InputContext): InputResponse {
+  if (method === 'elicitation/create') return { action };
+  if (method === 'roots/list') return { roots: [] };
+  throw new McpClientError('declined', 'You declined the sampling request', { key: context.key });
+}
+
+async function refusal(method: string, action: 'decline' | 'cancel', context: InputContext): Promise<InputResponse> {
+  return refusalSync(method, action, context);
+}
+
+/** Text cut to `max` characters for display (server names, messages). */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
 /** The deepest focused element, through shadow roots. */
@@ -177,6 +207,8 @@ export class McpElicitationDialog extends LitElement {
 
   @state() private _active: Ask | undefined;
   @state() private _resume: PendingCall | undefined;
+  /** A notice outside the modal (a round declined without asking). */
+  @state() private _notice: string | undefined;
   @query('dialog') private _dialog!: HTMLDialogElement;
 
   readonly #internals: ElementInternals;
@@ -185,6 +217,8 @@ export class McpElicitationDialog extends LitElement {
   readonly #rounds = new Map<string, RoundEvent[]>();
   /** Calls this dialog is asking about, stored for resume: record id and the lock that marks them alive. */
   readonly #pending = new Map<string, { id: string; release: () => void }>();
+  /** Rounds the user declined or cancelled as a whole (`callKey#round`): their later requests are answered so, unasked. */
+  readonly #refused = new Map<string, 'decline' | 'cancel'>();
   #registered: { client: McpClient; off: (() => void)[] } | undefined;
   #returnFocus: HTMLElement | null = null;
 
@@ -262,6 +296,12 @@ export class McpElicitationDialog extends LitElement {
 
   #onRound(client: McpClient, event: RoundEvent): void {
     const key = callKey(client, event.callId);
+    if (event.phase !== 'input_required') this.#refused.delete(`${key}#${event.round}`);
+    // The client declined this round unasked (more than maxInputRequests): the user is told.
+    const declined = (event.inputResponses as Record<symbol, number> | undefined)?.[DECLINED_ROUND];
+    if (declined) {
+      this.#tell(`${this.#serverName(client)} asked for ${declined.toLocaleString('en')} inputs at once (${event.method} ${event.target ?? ''}): too many to ask about one by one, so all were declined.`);
+    }
     const list = this.#rounds.get(key) ?? [];
     list.push(event);
     this.#rounds.set(key, list);
@@ -336,8 +376,14 @@ export class McpElicitationDialog extends LitElement {
 
   // --- asking ---------------------------------------------------------------------------------------
 
-  /** Answers one input request: host event, then policy, then the dialog. */
+  /** Answers one input request: a refused round, then host event, then policy, then the dialog. */
   async #ask(client: McpClient, request: InputRequest, context: InputContext): Promise<InputResponse> {
+    const refused = this.#refused.get(roundKey(client, context));
+    if (refused) return refusal(request.method, refused, context);
+    if (this.#queue.length >= MAX_WAITING) {
+      this.#tell(`${this.#serverName(client)} asked for more than ${MAX_WAITING} inputs at once: the rest were declined without asking.`);
+      return refusal(request.method, 'decline', context);
+    }
     const event = new McpInputRequiredEvent(request, context);
     (this.connection ?? this).dispatchEvent(event);
     if (event.defaultPrevented) {
@@ -469,7 +515,8 @@ export class McpElicitationDialog extends LitElement {
     event.preventDefault();
     if (this._resume) return void this.#resume(false);
     const ask = this._active;
-    if (ask) this.#dismiss(ask, 'cancel');
+    // The dialog closes: the rest of the round is cancelled too, not asked one by one.
+    if (ask) this.#refuseRest(ask, 'cancel');
   };
 
   #onKeydown = (event: KeyboardEvent) => {
@@ -481,6 +528,67 @@ export class McpElicitationDialog extends LitElement {
     if (ask.kind === 'form' || ask.kind === 'url') return this.#finish(ask, { response: { action } });
     if (ask.kind === 'roots') return this.#finish(ask, { response: { roots: [] } });
     this.#finish(ask, { error: new McpClientError('declined', 'You rejected the sampling request', { key: ask.context.key }) });
+  }
+
+  /** Requests still to come in the ask's round after it, plus those already waiting for the same call. */
+  #remaining(ask: Ask): number {
+    const key = callKey(ask.client, ask.context.callId);
+    return ask.context.total - ask.context.index - 1 + this.#queue.filter((other) => callKey(other.client, other.context.callId) === key).length;
+  }
+
+  /** Answers this request and every later one of its round (waiting or still to come) with `action`, unasked. */
+  #refuseRest(ask: Ask, action: 'decline' | 'cancel'): void {
+    const key = callKey(ask.client, ask.context.callId);
+    // Legacy requests all share call 0, round 0: only those already waiting are answered.
+    if (ask.context.server.era !== 'legacy') this.#refused.set(roundKey(ask.client, ask.context), action);
+    for (const other of this.#queue.filter((waiting) => callKey(waiting.client, waiting.context.callId) === key)) {
+      this.#queue.splice(this.#queue.indexOf(other), 1);
+      this.#settle(other, action);
+    }
+    this.#settle(ask, action);
+    if (this._active === ask) this.#next();
+  }
+
+  /** Ends the call: this request and those waiting for it fail, so the client sends nothing more. */
+  #stopCall(ask: Ask): void {
+    const key = callKey(ask.client, ask.context.callId);
+    const error = new McpClientError('aborted', `You stopped ${ask.context.method}${ask.context.target ? ` ${ask.context.target}` : ''} from the input dialog`, {
+      url: ask.context.url,
+      method: ask.context.method,
+      stoppedByUser: true,
+    });
+    for (const other of this.#queue.filter((waiting) => callKey(waiting.client, waiting.context.callId) === key)) {
+      this.#queue.splice(this.#queue.indexOf(other), 1);
+      other.reject(error);
+    }
+    this.#finish(ask, { error });
+  }
+
+  #settle(ask: Ask, action: 'decline' | 'cancel'): void {
+    try {
+      ask.resolve(refusalSync(ask.request.method, action, ask.context));
+    } catch (error) {
+      ask.reject(error);
+    }
+  }
+
+  /** "Decline all" and "Stop the call": at any point of a round, one action ends it. */
+  #roundActions(ask: Ask): TemplateResult {
+    const remaining = this.#remaining(ask);
+    return html`${remaining > 0
+        ? html`<button type="button" data-action="decline-rest" @click=${() => this.#refuseRest(ask, 'decline')}>Decline all ${remaining + 1}</button>`
+        : nothing}
+      <button type="button" data-action="stop" @click=${() => this.#stopCall(ask)}>Stop the call</button>`;
+  }
+
+  /** Shows a notice beside the page (not modal) until dismissed. */
+  #tell(text: string): void {
+    this._notice = text;
+  }
+
+  #serverName(client: McpClient): string {
+    const info = client.server?.serverInfo;
+    return clip(info ? (info.title ?? info.name) : 'The server', 120);
   }
 
   #content(ask: Ask): Record<string, FieldValue> {
@@ -593,8 +701,14 @@ export class McpElicitationDialog extends LitElement {
   protected override render() {
     const ask = this._active;
     return html`<dialog part="dialog" aria-labelledby="title" aria-describedby="message" @cancel=${this.#onCancel} @keydown=${this.#onKeydown}>
-      ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderSafely(ask) : nothing}
-    </dialog>`;
+        ${this._resume && !ask ? this.#renderResume(this._resume) : ask ? this.#renderSafely(ask) : nothing}
+      </dialog>
+      ${this._notice
+        ? html`<div part="notice" role="alert">
+            <span>${this._notice}</span>
+            <button type="button" data-action="dismiss-notice" @click=${() => (this._notice = undefined)}>Dismiss</button>
+          </div>`
+        : nothing}`;
   }
 
   #renderHeader(ask: Ask, title: string): TemplateResult {
@@ -605,7 +719,7 @@ export class McpElicitationDialog extends LitElement {
     } catch {
       /* keep the raw URL */
     }
-    const name = server ? (server.title ?? server.name) : 'The server';
+    const name = clip(server ? (server.title ?? server.name) : 'The server', 120);
     return html`<div part="header">
       <h2 id="title" part="title">${title}</h2>
       <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
@@ -687,6 +801,7 @@ export class McpElicitationDialog extends LitElement {
           : nothing}
         <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>
         <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
+        ${this.#roundActions(ask)}
       </div>
     </form>`;
   }
@@ -814,6 +929,7 @@ export class McpElicitationDialog extends LitElement {
             : nothing}
         ${opened ? nothing : html`<button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Decline</button>`}
         <button type="button" data-action="cancel" @click=${() => this.#dismiss(ask, 'cancel')}>Cancel</button>
+        ${this.#roundActions(ask)}
       </div>
     </form>`;
   }
@@ -860,6 +976,7 @@ export class McpElicitationDialog extends LitElement {
       <div part="actions">
         <button type="submit" class="primary" data-action="send" ?disabled=${draft.drafting}>Send</button>
         <button type="button" data-action="reject" @click=${() => this.#dismiss(ask, 'decline')}>Reject</button>
+        ${this.#roundActions(ask)}
       </div>
     </form>`;
   }
@@ -876,6 +993,7 @@ export class McpElicitationDialog extends LitElement {
       <div part="actions">
         <button type="submit" class="primary" data-action="share">Share</button>
         <button type="button" data-action="decline" @click=${() => this.#dismiss(ask, 'decline')}>Don't share</button>
+        ${this.#roundActions(ask)}
       </div>
     </form>`;
   }

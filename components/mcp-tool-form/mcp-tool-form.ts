@@ -640,7 +640,8 @@ export class McpToolForm extends LitElement {
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
       return result;
     } catch (error) {
-      if (isAbortError(error) && controller.signal.aborted) {
+      // Cancelled here, or stopped from the input dialog (which cannot reach this form's Cancel).
+      if (isAbortError(error) && (controller.signal.aborted || (error as McpClientError).data.stoppedByUser === true)) {
         this._status = 'Cancelled. Nothing was lost: change the arguments or call again.';
         this._announcement = this._status;
       } else {

@@ -13,7 +13,9 @@
  * - `urlElicitationServerUrl`: a legacy SDK server answering `-32042` URL
  *   elicitation required until its consent page was visited;
  * - `wireLab`: servers behind particular CORS configurations and redirects
- *   (`wire-lab.ts`), for CORS diagnosis, era fallback and redirect tests.
+ *   (`wire-lab.ts`), for CORS diagnosis, era fallback and redirect tests;
+ * - `hostileServerUrl`, `hugeServerUrl`: a raw server that floods rounds with
+ *   input requests and sends megabytes of names (issue 19; hostile-server.ts).
  */
 import type { TestProject } from 'vitest/node';
 
@@ -36,6 +38,10 @@ export default async function setup(project: TestProject) {
   const lab = await startWireLab();
   const { close: _close, ...urls } = lab;
   project.provide('wireLab', urls);
+  const { startHostileServer } = await import('./hostile-server.js');
+  const hostile = await startHostileServer();
+  project.provide('hostileServerUrl', hostile.url);
+  project.provide('hugeServerUrl', hostile.hugeUrl);
   return async () => {
     await second.close();
     await urlElicitation.close();
@@ -43,6 +49,7 @@ export default async function setup(project: TestProject) {
     await demo.close();
     await corsBroken.close();
     await protectedDemo.close();
+    await hostile.close();
   };
 }
 
@@ -54,5 +61,7 @@ declare module 'vitest' {
     secondOriginUrl: string;
     urlElicitationServerUrl: string;
     wireLab: Omit<import('./wire-lab.js').WireLab, 'close'>;
+    hostileServerUrl: string;
+    hugeServerUrl: string;
   }
 }

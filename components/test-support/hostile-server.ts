@@ -1,0 +1,144 @@
+/**
+ * A hostile MCP server (2026-07-28, raw `node:http`, CORS open) for the
+ * element tests of issue 19: it sends what no real server SDK can be made to
+ * send. Started in Node by the global setup; the tests get its URL through
+ * `inject('hostileServerUrl')`.
+ *
+ * Tools:
+ * - `flood`: one `input_required` round of 1,000 elicitation requests;
+ * - `five_questions`: one round of 5 elicitation requests;
+ * - `one_question`: one elicitation request with a text and a number field;
+ * each answers the retry with a summary of the `inputResponses` it received
+ * (`"1000 answers: decline ×1000"`).
+ *
+ * `/huge/mcp` is the same server whose `server/discover` carries a 5 MiB name
+ * and 10 MiB of instructions, and whose tools have 5 MiB descriptions.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const MiB = 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const question = (i: number) => ({
+  method: 'elicitation/create',
+  params: { message: `Question ${i + 1}: your answer?`, requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: `Answer ${i + 1}` } } } },
+});
+
+function round(count: number): Record<string, unknown> {
+  const requests: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) requests[`q${i}`] = question(i);
+  return requests;
+}
+
+const ROUNDS: Record<string, () => Record<string, unknown>> = {
+  flood: () => round(1000),
+  five_questions: () => round(5),
+  one_question: () => ({
+    details: {
+      method: 'elicitation/create',
+      params: {
+        message: 'Tell us about the trip.',
+        requestedSchema: {
+          type: 'object',
+          properties: { city: { type: 'string', title: 'City' }, nights: { type: 'integer', title: 'Nights' } },
+          required: ['city'],
+        },
+      },
+    },
+  }),
+};
+
+/** "3 answers: decline ×2, accept ×1" — what the retry carried, in the order first seen. */
+function summary(responses: Record<string, { action?: string; content?: unknown }>): string {
+  const counts = new Map<string, number>();
+  for (const response of Object.values(responses)) {
+    const what = response.action === 'accept' ? `accept ${JSON.stringify(response.content ?? {})}` : (response.action ?? 'other');
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return `${Object.keys(responses).length} answers: ${[...counts].map(([what, n]) => `${what} ×${n}`).join(', ')}`;
+}
+
+function handle(path: string, message: { id?: number; method?: string; params?: Record<string, any> }): unknown {
+  const huge = path.startsWith('/huge/');
+  switch (message.method) {
+    case 'server/discover':
+      return {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        serverInfo: huge ? { name: `Huge ${'n'.repeat(5 * MiB)}`, version: '1.0.0' } : { name: 'hostile-test-server', version: '1.0.0' },
+        ...(huge ? { instructions: 'i'.repeat(10 * MiB) } : {}),
+      };
+    case 'tools/list':
+      return {
+        resultType: 'complete',
+        tools: [...Object.keys(ROUNDS), 'quiet'].map((name, i) => ({
+          name,
+          description: huge ? `${i} ${'d'.repeat(5 * MiB)}` : `Asks for input (${name}).`,
+          inputSchema: { type: 'object', properties: {} },
+        })),
+      };
+    case 'tools/call': {
+      const name = String(message.params?.name);
+      const responses = message.params?.inputResponses as Record<string, { action?: string }> | undefined;
+      if (responses) return { resultType: 'complete', content: [{ type: 'text', text: summary(responses) }] };
+      const make = ROUNDS[name];
+      if (!make) return { resultType: 'complete', content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true };
+      return { resultType: 'input_required', inputRequests: make(), requestState: `state-of-${name}` };
+    }
+    default:
+      return undefined;
+  }
+}
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': '*',
+  'Access-Control-Expose-Headers': '*',
+};
+
+export async function startHostileServer(): Promise<{ url: string; hugeUrl: string; close(): Promise<void> }> {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS);
+      res.end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, CORS);
+      res.end();
+      return;
+    }
+    const message = JSON.parse(await readBody(req)) as { id?: number; method?: string; params?: Record<string, unknown> };
+    const result = handle(req.url ?? '/', message);
+    res.writeHead(200, { ...CORS, 'Content-Type': 'application/json' });
+    res.end(
+      JSON.stringify(
+        result === undefined
+          ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }
+          : { jsonrpc: '2.0', id: message.id, result },
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/mcp`,
+    hugeUrl: `${origin}/huge/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
