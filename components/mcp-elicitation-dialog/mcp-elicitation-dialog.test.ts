@@ -563,12 +563,12 @@ describe('storage', () => {
     // a database name break each other. Create the other kit stores first, as a page would.
     const { saveDraft, loadDraft } = await import('../internal/drafts.js');
     const { createStore, set, get } = await import('idb-keyval');
-    await saveDraft('draft-key', { a: 1 });
+    await saveDraft('draft-key', { a: 1 }, '', true);
     const other = createStore('mcp-elements', 'era');
     await set('x', 1, other);
     await savePending({ id: 'storage-test', url, method: 'tools/call', target: 't', params: { name: 't' }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
     expect((await loadPending(url))?.interim.requestState).toBe('s');
-    expect(await loadDraft('draft-key')).toEqual({ a: 1 });
+    expect((await loadDraft('draft-key')).stored?.draft).toEqual({ a: 1 });
     expect(await get('x', other)).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import {
   type ElicitResult,
   type InputContext,
   type InputRequest,
+  type InputRequiredResult,
   type Validator,
 
   type InputResponse,
@@ -29,7 +30,8 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
-import { clearPending, holdPending, loadPending, savePending, type PendingCall } from './pending.js';
+import { clearPending, holdPending, journalPending, loadPending, savePending, type PendingCall, type SavedAnswer } from './pending.js';
+import { takeStorageNotice } from '../internal/store.js';
 import { reviewUrl, type UrlReview } from './url.js';
 
 /** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
@@ -216,7 +218,9 @@ export class McpElicitationDialog extends LitElement {
   /** Round events per call; keys are `callKey(client, callId)` (call ids are per client). */
   readonly #rounds = new Map<string, RoundEvent[]>();
   /** Calls this dialog is asking about, stored for resume: record id and the lock that marks them alive. */
-  readonly #pending = new Map<string, { id: string; release: () => void }>();
+  readonly #pending = new Map<string, { id: string; release: () => void; record?: PendingCall; saving?: Promise<void>; again?: boolean }>();
+  /** Answers typed before a reload, for the call being resumed (by input request key), and the requests they answer. */
+  #restored: { answers: Record<string, SavedAnswer>; requests: Record<string, unknown> } | undefined;
   /** Rounds the user declined or cancelled as a whole (`callKey#round`): their later requests are answered so, unasked. */
   readonly #refused = new Map<string, 'decline' | 'cancel'>();
   #registered: { client: McpClient; off: (() => void)[] } | undefined;
@@ -235,11 +239,15 @@ export class McpElicitationDialog extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    window.addEventListener('pagehide', this.#onPageHide);
+    document.addEventListener('visibilitychange', this.#onHidden);
     if (this.client) this.#register(this.client);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('pagehide', this.#onPageHide);
+    document.removeEventListener('visibilitychange', this.#onHidden);
     this.#unregister();
     // The records stay, to be offered again; this page no longer answers them.
     for (const { release } of this.#pending.values()) release();
@@ -331,16 +339,57 @@ export class McpElicitationDialog extends LitElement {
       stored = { id, release: holdPending(id) };
       this.#pending.set(key, stored);
     }
-    void savePending({
-      id: stored.id,
-      url: client.url.href,
-      method: round.method,
-      target: round.target,
-      params: round.params,
-      interim: { resultType: 'input_required', ...(round.inputRequests ? { inputRequests: round.inputRequests } : {}), ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) },
-      savedAt: Date.now(),
+    const interim: InputRequiredResult = {
+      resultType: 'input_required',
+      ...(round.inputRequests ? { inputRequests: round.inputRequests } : {}),
+      ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
+    };
+    // A new round keeps no answers of the last one (its requests are new).
+    const answers = stored.record && stored.record.interim.requestState === interim.requestState && stored.record.interim.inputRequests === interim.inputRequests ? stored.record.answers : undefined;
+    stored.record = { id: stored.id, url: client.url.href, method: round.method, target: round.target, params: round.params, interim, ...(answers ? { answers } : {}), savedAt: Date.now() };
+    this.#writePending(stored);
+  }
+
+  /** Stores a call's record now, one write at a time per call (a change made meanwhile is written right after). */
+  #writePending(stored: { record?: PendingCall; saving?: Promise<void>; again?: boolean }): void {
+    if (stored.saving) {
+      stored.again = true;
+      return;
+    }
+    const record = stored.record;
+    if (!record) return;
+    stored.saving = savePending(record).finally(() => {
+      stored.saving = undefined;
+      const notice = takeStorageNotice();
+      if (notice) this.#tell(notice);
+      if (stored.again) {
+        stored.again = false;
+        this.#writePending(stored);
+      }
     });
   }
+
+  /** Records what the user typed for `ask` with its call, as it is typed (a reload must not lose it). */
+  #saveAnswer(ask: Ask): void {
+    const stored = this.#pending.get(callKey(ask.client, ask.context.callId));
+    if (!stored?.record) return;
+    const answer: SavedAnswer = { values: [...ask.values], typed: [...ask.typed], ...(ask.draft ? { reply: ask.draft.text } : {}) };
+    const answers: Record<string, SavedAnswer> = {};
+    for (const [key, value] of Object.entries(stored.record.answers ?? {})) Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(answers, ask.context.key, { value: answer, enumerable: true, writable: true, configurable: true });
+    stored.record = { ...stored.record, answers, savedAt: Date.now() };
+    this.#writePending(stored);
+  }
+
+  #onPageHide = (): void => {
+    // Synchronous: the page may be gone before an IndexedDB write ends.
+    for (const stored of this.#pending.values()) if (stored.record) journalPending(stored.record);
+  };
+
+  // A hidden tab may be discarded without a pagehide.
+  #onHidden = (): void => {
+    if (document.visibilityState === 'hidden') this.#onPageHide();
+  };
 
   async #offerResume(client: McpClient): Promise<void> {
     if (this.noResume || this._resume) return;
@@ -358,6 +407,8 @@ export class McpElicitationDialog extends LitElement {
     await clearPending(pending.id);
     if (!accept) return this.#hideIfIdle();
     this.#hideIfIdle();
+    // The answers typed before the reload come back in the requests they were typed for.
+    if (pending.answers && pending.interim.inputRequests) this.#restored = { answers: pending.answers, requests: pending.interim.inputRequests };
     try {
       const params = pending.params as { name?: string; arguments?: Record<string, unknown>; uri?: string };
       if (pending.method === 'tools/call' && params.name) {
@@ -371,6 +422,8 @@ export class McpElicitationDialog extends LitElement {
     } catch (error) {
       const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error));
       this.dispatchEvent(new McpErrorEvent(failure, 'resume'));
+    } finally {
+      this.#restored = undefined;
     }
   }
 
@@ -397,6 +450,7 @@ export class McpElicitationDialog extends LitElement {
 
     return new Promise<InputResponse>((resolve, reject) => {
       const ask = this.#prepare(client, request, context, resolve, reject);
+      if (this.#restoreAnswer(ask)) this.#saveAnswer(ask);
       const onAbort = () => {
         const index = this.#queue.indexOf(ask);
         if (index >= 0) this.#queue.splice(index, 1);
@@ -429,6 +483,19 @@ export class McpElicitationDialog extends LitElement {
     }
     if (request.method === 'sampling/createMessage') return { ...base, kind: 'sampling', draft: { text: '', model: 'user', drafting: false } };
     return { ...base, kind: 'roots', roots: this.#availableRoots() ?? [] };
+  }
+
+  /** Puts back what was typed for this very request before a reload; true when something was. */
+  #restoreAnswer(ask: Ask): boolean {
+    const restored = this.#restored;
+    const saved = restored && Object.hasOwn(restored.answers, ask.context.key) ? restored.answers[ask.context.key] : undefined;
+    // Only into the same request: a server that asks something else under the key gets an empty form.
+    if (!saved || !restored || JSON.stringify(restored.requests[ask.context.key]) !== JSON.stringify(ask.request)) return false;
+    const known = new Set((ask.fields ?? []).map((field) => field.key));
+    for (const [key, value] of saved.values) if (known.has(key)) ask.values.set(key, value);
+    for (const [key, value] of saved.typed) if (known.has(key)) ask.typed.set(key, value);
+    if (ask.draft && saved.reply !== undefined) ask.draft.text = saved.reply;
+    return true;
   }
 
   async #policyAnswer(request: InputRequest, context: InputContext): Promise<InputResponse | undefined> {
@@ -665,6 +732,7 @@ export class McpElicitationDialog extends LitElement {
     else ask.values.set(field.key, value);
     ask.typed.delete(field.key);
     ask.errors.delete(field.key);
+    this.#saveAnswer(ask);
     this.requestUpdate();
   }
 
@@ -673,6 +741,7 @@ export class McpElicitationDialog extends LitElement {
     ask.values.delete(field.key);
     ask.typed.set(field.key, { text, message });
     ask.errors.set(field.key, message);
+    this.#saveAnswer(ask);
     this.requestUpdate();
   }
 
@@ -965,7 +1034,7 @@ export class McpElicitationDialog extends LitElement {
       <div class="field">
         <label for="reply">Reply${draft.drafting ? ' (drafting…)' : ''}</label>
         <textarea id="reply" .value=${draft.text} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'reply-error' : nothing}
-          @input=${(e: Event) => ((draft.text = (e.target as HTMLTextAreaElement).value), ask.errors.delete('reply'))}></textarea>
+          @input=${(e: Event) => ((draft.text = (e.target as HTMLTextAreaElement).value), ask.errors.delete('reply'), this.#saveAnswer(ask))}></textarea>
         ${error ? html`<span part="field-error" id="reply-error">${error}</span>` : nothing}
       </div>
       <div class="field">

@@ -1,16 +1,29 @@
 /**
- * Unanswered input rounds kept in IndexedDB (idb-keyval), so a call survives a
- * reload — a URL-mode detour often reloads the page. One record per call the
- * dialog is asking the user about: the latest interim result and the original
- * request, enough to resume.
+ * Unanswered input rounds, kept so a call survives a reload — a URL-mode
+ * detour often reloads the page. One record per call the dialog is asking the
+ * user about: the latest interim result, the original request, enough to
+ * resume, and what the user had typed so far in each request's form. Kept in
+ * IndexedDB, or `sessionStorage`/memory where the browser refuses it (see
+ * components/internal/store.ts), with a journal written on `pagehide`.
  *
  * While a page is still answering a call it holds a Web Lock named after the
  * record, so another open tab of the same app does not offer to resume a call
  * that is alive elsewhere (a second answer would run the tool twice). A reload
  * or a closed tab releases the lock.
  */
-import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
 import type { InputRequiredResult, JsonObject } from '../../src/index.js';
+import { RecordStore } from '../internal/store.js';
+import type { FieldValue } from './elicitation-form.js';
+
+/** What the user had typed in one request's form (or sampling reply) when the page went away. */
+export interface SavedAnswer {
+  /** Field values by key. */
+  values: [string, FieldValue][];
+  /** Number text that could not be sent yet, by key. */
+  typed: [string, { text: string; message: string }][];
+  /** A sampling reply being written. */
+  reply?: string;
+}
 
 /** A call that was waiting for input. */
 export interface PendingCall {
@@ -26,6 +39,8 @@ export interface PendingCall {
   params: JsonObject;
   /** The interim result to answer (its inputRequests and requestState). */
   interim: InputRequiredResult;
+  /** What the user had typed, by input request key. */
+  answers?: Record<string, SavedAnswer>;
   /** When it was saved, in ms since the epoch. */
   savedAt: number;
 }
@@ -36,13 +51,8 @@ export const PENDING_MAX_AGE_MS = 30 * 60 * 1000;
 const PREFIX = 'pending:';
 const LOCK_PREFIX = 'mcp-elements-pending:';
 
-let store: UseStore | undefined;
-function pendingStore(): UseStore | undefined {
-  if (typeof indexedDB === 'undefined') return undefined;
-  // One object store per database: idb-keyval creates the store only when it creates the database.
-  store ??= createStore('mcp-elements-pending', 'pending-input');
-  return store;
-}
+// One object store per database: idb-keyval creates the store only when it creates the database.
+const store = new RecordStore<PendingCall>('mcp-elements-pending', 'pending-input');
 
 function locks(): LockManager | undefined {
   return typeof navigator === 'undefined' ? undefined : navigator.locks;
@@ -62,8 +72,22 @@ export function holdPending(id: string): () => void {
 }
 
 export async function savePending(record: PendingCall): Promise<void> {
-  const s = pendingStore();
-  if (s) await set(PREFIX + record.id, record, s).catch(() => {});
+  await store.update(PREFIX + record.id, () => record);
+}
+
+/** Writes a record to this tab's journal at once (from `pagehide`: a reload may come before the save ends). */
+export function journalPending(record: PendingCall): void {
+  store.journal(PREFIX + record.id, record);
+}
+
+/** Stored records and this tab's journal, the newer of each. */
+async function allRecords(): Promise<Map<string, PendingCall>> {
+  const found = new Map<string, PendingCall>();
+  for (const [key, record] of [...(await store.entries(PREFIX)), ...store.journalEntries(PREFIX)]) {
+    const known = found.get(key);
+    if (!known || record.savedAt > known.savedAt) found.set(key, record);
+  }
+  return found;
 }
 
 /**
@@ -71,15 +95,13 @@ export async function savePending(record: PendingCall): Promise<void> {
  * those too), newest first. Expired records are deleted on the way.
  */
 export async function loadAllPending(url: string, options: { includeAlive?: boolean } = {}): Promise<PendingCall[]> {
-  const s = pendingStore();
-  if (!s) return [];
-  const all = await entries<string, PendingCall>(s).catch(() => [] as [string, PendingCall][]);
+  const all = await allRecords();
   const held = new Set((await locks()?.query().catch(() => undefined))?.held?.map((lock) => lock.name) ?? []);
   const found: PendingCall[] = [];
   for (const [key, record] of all) {
-    if (typeof key !== 'string' || !key.startsWith(PREFIX) || record?.url !== url) continue;
+    if (record?.url !== url) continue;
     if (Date.now() - record.savedAt > PENDING_MAX_AGE_MS) {
-      await del(key, s).catch(() => {});
+      await store.delete(key);
       continue;
     }
     if (options.includeAlive || !held.has(LOCK_PREFIX + record.id)) found.push(record);
@@ -93,14 +115,10 @@ export async function loadPending(url: string): Promise<PendingCall | undefined>
 }
 
 export async function clearPending(id: string): Promise<void> {
-  const s = pendingStore();
-  if (s) await del(PREFIX + id, s).catch(() => {});
+  await store.delete(PREFIX + id);
 }
 
 /** Deletes every stored call for `url`, alive or not (tests, "forget everything"). */
 export async function clearAllPending(url: string): Promise<void> {
-  const s = pendingStore();
-  if (!s) return;
-  const all = await entries<string, PendingCall>(s).catch(() => [] as [string, PendingCall][]);
-  for (const [key, record] of all) if (typeof key === 'string' && key.startsWith(PREFIX) && record?.url === url) await del(key, s).catch(() => {});
+  for (const [key, record] of await allRecords()) if (record?.url === url) await store.delete(key);
 }

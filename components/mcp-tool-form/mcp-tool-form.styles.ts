@@ -199,13 +199,16 @@ export const styles = css`
   [part~='error-summary'],
   [part~='call-error'],
   [part~='notice'],
+  [part~='draft-notice'],
+  [part~='draft-conflict'],
   [part~='confirm'] {
     border: 1px solid currentColor;
     border-radius: var(--mcp-tool-form-radius);
     padding: 0.5rem var(--mcp-tool-form-gap);
   }
 
-  [part~='notice'] {
+  [part~='notice'],
+  [part~='draft-conflict'] {
     color: var(--mcp-tool-form-warning);
   }
 

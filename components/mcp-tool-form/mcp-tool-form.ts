@@ -19,7 +19,8 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
-import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
+import { draftKey, journalDraft, loadDraft, revisionOf, saveDraft, type StoredDraft } from '../internal/drafts.js';
+import { takeStorageNotice } from '../internal/store.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import '../mcp-tool-result/mcp-tool-result.js';
@@ -33,9 +34,6 @@ export type { FormIssue } from './issues.js';
 
 /** What `<mcp-tool-form>` is doing. */
 export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
-
-/** How long after the last keystroke a draft is saved, in ms. */
-const SAVE_DELAY_MS = 250;
 
 /** Whether two tool definitions are the same JSON (a schema too deep to compare counts as changed). */
 function sameDefinition(a: Tool, b: Tool): boolean {
@@ -79,8 +77,12 @@ function usableTool(tool: Tool): boolean {
  * validates the arguments against the schema (nothing is sent while invalid),
  * asks for confirmation when the tool is marked `destructiveHint: true`, then
  * calls `tools/call` with progress and a Cancel button. Errors are shown in the
- * form and the input is kept. The input is saved per server and tool in
- * IndexedDB and restored on the next visit (`no-drafts` turns that off).
+ * form and the input is kept. The input is saved per server and tool as it is
+ * typed (IndexedDB; `sessionStorage` or memory where IndexedDB is unavailable,
+ * which the form says once) and restored on the next visit; a reload right
+ * after typing keeps it too (it is written on `pagehide`). Two tabs never
+ * overwrite each other's draft silently: the form asks which to keep.
+ * `no-drafts` turns drafts off.
  *
  * Argument rules (field cases C15, C17): untouched or cleared optional fields are
  * omitted, optional objects and arrays are not invented, an untouched required
@@ -118,6 +120,11 @@ function usableTool(tool: Tool): boolean {
  * @csspart tool-name - The tool's `name`.
  * @csspart description - The tool's description.
  * @csspart notice - A remark about the schema (unsupported dialect, too large…).
+ * @csspart draft-conflict - Another tab saved a newer draft of this tool; asks which one to keep.
+ * @csspart keep-draft-button - Keeps this tab's draft (stored over the other tab's).
+ * @csspart load-draft-button - Takes the other tab's draft.
+ * @csspart draft-notice - Drafts cannot be stored durably in this browser (shown once per page).
+ * @csspart dismiss-button - Hides the draft notice.
  * @csspart fields - The group of all fields.
  * @csspart field - One field's wrapper (also `field-string`, `field-number`, `field-boolean`, `field-enum`, `field-const`, `field-object`, `field-array`, `field-union`, `field-json`).
  * @csspart fieldset - The `<fieldset>` of an object, array, union or radio group.
@@ -221,6 +228,10 @@ export class McpToolForm extends LitElement {
   @state() private _validatorReady = false;
   /** What the polite live region says about the last call (set once per call). */
   @state() private _announcement = '';
+  /** Another tab stored a newer draft of this tool: nothing is saved until the user picks one. */
+  @state() private _draftConflict: StoredDraft<Draft> | undefined;
+  /** Drafts cannot be stored durably here (told once per page). */
+  @state() private _storageNotice: string | undefined;
 
   #internals = this.attachInternals();
   #model: FormModel | undefined;
@@ -228,8 +239,13 @@ export class McpToolForm extends LitElement {
   #schemaError: string | undefined;
   #modelFor: Tool | undefined;
   #abort: AbortController | undefined;
-  #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #edited = false;
+  /** Revision of the stored draft the one in the form started from (`''`: none was stored). */
+  #draftBase = '';
+  /** Edits not stored yet. */
+  #unsaved = false;
+  #saving: Promise<void> | undefined;
+  #saveAgain = false;
   #loadToken = 0;
   #unsubscribe: (() => void) | undefined;
   #subscribedTo: McpClient | undefined;
@@ -237,6 +253,8 @@ export class McpToolForm extends LitElement {
   #fromArguments: { args: JsonRecord; draft: Draft } | undefined;
   #confirm: ((ok: boolean) => void) | undefined;
   #awaitingValidator = false;
+  /** Why the validator could not be loaded, once that failed. */
+  #validatorFailure: string | undefined;
 
   constructor() {
     super();
@@ -301,13 +319,17 @@ export class McpToolForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
+    window.addEventListener('pagehide', this.#onPageHide);
+    document.addEventListener('visibilitychange', this.#onHidden);
     // Cached by the core; asked again on each connection in case useSchemaCompiler() switched libraries.
     // With the tool known, also the pattern engine if its schema has patterns (`true`: a schema without).
     void ensureValidator(this.effectiveTool?.inputSchema ?? true).then(
       () => {
         this._validatorReady = true;
       },
-      () => {
+      (error: unknown) => {
+        this.#validatorFailure = (error as Error).message;
         this._validatorReady = true;
       },
     );
@@ -318,6 +340,8 @@ export class McpToolForm extends LitElement {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#subscribedTo = undefined;
+    window.removeEventListener('pagehide', this.#onPageHide);
+    document.removeEventListener('visibilitychange', this.#onHidden);
     this.#flushDraft();
   }
 
@@ -403,7 +427,10 @@ export class McpToolForm extends LitElement {
       this._result = undefined;
       this._resultStale = false;
       this._expanded = new Set();
+      this._draftConflict = undefined;
       this.#edited = false;
+      this.#draftBase = '';
+      this.#unsaved = false;
       this.#fromArguments = undefined;
       this.#applyPendingArguments();
       if (tool) void this.#restoreDraft(tool);
@@ -416,10 +443,21 @@ export class McpToolForm extends LitElement {
       this.#validator = compileSchemaSync(tool.inputSchema);
     } catch (error) {
       if ((error as McpClientError).data?.loaded === false) {
+        if (this.#validatorFailure !== undefined) {
+          // Loading failed (offline, a blocked chunk): say so once, never retry in a loop that would freeze the page.
+          this.#schemaError = `the schema validator could not be loaded: ${this.#validatorFailure}`;
+          return;
+        }
         // useSchemaCompiler() switched libraries after this form was ready, or the schema has patterns
         // and the pattern engine is not loaded yet: wait for what is missing.
         this._validatorReady = false;
-        void ensureValidator(tool.inputSchema).finally(() => (this._validatorReady = true));
+        void ensureValidator(tool.inputSchema).then(
+          () => (this._validatorReady = true),
+          (failure: unknown) => {
+            this.#validatorFailure = (failure as Error).message;
+            this._validatorReady = true;
+          },
+        );
         return;
       }
       this.#schemaError = (error as Error).message;
@@ -450,9 +488,10 @@ export class McpToolForm extends LitElement {
 
   // --- drafts ------------------------------------------------------------------------------
 
+  /** The key of the draft shown: the server and the tool the form was set up for. */
   #draftStorageKey(): string | undefined {
     const client = this.effectiveClient;
-    const tool = this.effectiveTool;
+    const tool = this.#modelFor;
     if (this.noDrafts || !client || !tool) return undefined;
     return draftKey(client.url.href, tool.name);
   }
@@ -460,23 +499,92 @@ export class McpToolForm extends LitElement {
   async #restoreDraft(tool: Tool): Promise<void> {
     const key = this.#draftStorageKey();
     if (!key) return;
-    const saved = await loadDraft<Draft>(key);
-    // Ignore a stale answer (another tool was selected) or one that would overwrite fresh typing.
-    if (saved === undefined || this.effectiveTool !== tool || this.#edited) return;
-    this._draft = saved;
+    const { stored, journal } = await loadDraft<Draft>(key);
+    this.#takeStorageNotice();
+    if (this.#modelFor !== tool || this.#draftStorageKey() !== key) return;
+    if (this.#edited) {
+      // Typing that came before the stored draft was read wins, as the user sees it.
+      this.#draftBase = revisionOf(stored);
+      return;
+    }
+    if (journal) {
+      // Input a reload interrupted before it was stored: this tab's latest; stored now (a newer draft of another tab is a conflict).
+      this._draft = journal.draft;
+      // What the interrupted page stored itself is no other tab's.
+      this.#draftBase = stored && stored.writer !== undefined && stored.writer === journal.writer ? revisionOf(stored) : (journal.base ?? '');
+      this.#unsaved = true;
+      this.#save();
+    } else if (stored) {
+      this._draft = stored.draft;
+      this.#draftBase = revisionOf(stored);
+    }
   }
 
-  #scheduleSave(): void {
-    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
-    this.#saveTimer = setTimeout(() => this.#flushDraft(), SAVE_DELAY_MS);
+  /** Stores the draft now, one write at a time (edits made meanwhile are stored right after). */
+  #save(): void {
+    if (this.#saving) {
+      this.#saveAgain = true;
+      return;
+    }
+    this.#saving = this.#writeDraft().finally(() => {
+      this.#saving = undefined;
+      if (this.#saveAgain) {
+        this.#saveAgain = false;
+        this.#save();
+      }
+    });
   }
 
-  #flushDraft(): void {
-    if (this.#saveTimer === undefined) return;
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
+  async #writeDraft(force = false): Promise<void> {
     const key = this.#draftStorageKey();
-    if (key) void saveDraft(key, this._draft);
+    if (!key || (this._draftConflict && !force) || !this.#unsaved) return;
+    const draft = this._draft;
+    const outcome = await saveDraft(key, draft, this.#draftBase, force);
+    this.#takeStorageNotice();
+    if (this.#draftStorageKey() !== key) return;
+    if (outcome.saved) {
+      this.#draftBase = outcome.rev;
+      if (this._draft === draft) this.#unsaved = false;
+    } else {
+      this._draftConflict = outcome.conflict;
+    }
+  }
+
+  /** Writes unsaved input to the tab's journal (synchronous) and starts storing it. */
+  #flushDraft(): void {
+    const key = this.#draftStorageKey();
+    if (!key || !this.#unsaved) return;
+    journalDraft(key, this._draft, this.#draftBase);
+    this.#save();
+  }
+
+  #onPageHide = (): void => this.#flushDraft();
+
+  // A hidden tab may be discarded without a pagehide.
+  #onHidden = (): void => {
+    if (document.visibilityState === 'hidden') this.#flushDraft();
+  };
+
+  #takeStorageNotice(): void {
+    const notice = takeStorageNotice();
+    if (notice) this._storageNotice = notice;
+  }
+
+  /** Resolves a draft conflict: keep what this tab has (stored over the other), or take the other tab's. */
+  #resolveConflict(keep: 'mine' | 'theirs'): void {
+    const conflict = this._draftConflict;
+    if (!conflict) return;
+    this.#draftBase = revisionOf(conflict);
+    this._draftConflict = undefined;
+    if (keep === 'theirs') {
+      this._draft = conflict.draft;
+      this.#unsaved = false;
+      this.#edited = true;
+      this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    } else {
+      this.#unsaved = true;
+      this.#save();
+    }
   }
 
   // --- editing -----------------------------------------------------------------------------
@@ -502,7 +610,9 @@ export class McpToolForm extends LitElement {
     this.#edited = true;
     this._status = '';
     if (this._attempted) this._issues = this.#check().issues;
-    this.#scheduleSave();
+    // Written on input (not after a pause): a reload a moment later must not lose it.
+    this.#unsaved = true;
+    this.#save();
     // A native control's `input` already crossed the shadow boundary (and its `change` is
     // re-dispatched by #onNativeChange); button actions (add, remove, null…) fire their own.
     if (!this.#inNativeEvent) {
@@ -539,11 +649,11 @@ export class McpToolForm extends LitElement {
     this._callError = undefined;
     this._status = '';
     this._expanded = new Set();
+    this._draftConflict = undefined;
     this.#edited = true;
-    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
-    const key = this.#draftStorageKey();
-    if (key) void saveDraft(key, undefined);
+    // Deletes this tab's stored draft (another tab's newer one stays: it is not this form's to delete).
+    this.#unsaved = true;
+    this.#save();
     this.dispatchEvent(new Event('reset', { bubbles: true }));
   }
 
@@ -741,6 +851,26 @@ export class McpToolForm extends LitElement {
     >`;
   }
 
+  #draftNotices(): TemplateResult {
+    const conflict = this._draftConflict;
+    return html`${conflict
+      ? html`<div part="draft-conflict" role="alert">
+          <p>
+            These arguments were also edited in another tab (its draft was saved at ${new Date(conflict.savedAt).toLocaleTimeString()}). Nothing is saved here
+            until you choose which draft to keep.
+          </p>
+          <button type="button" part="keep-draft-button" @click=${() => this.#resolveConflict('mine')}>Keep this tab's</button>
+          <button type="button" part="load-draft-button" @click=${() => this.#resolveConflict('theirs')}>Use the other tab's</button>
+        </div>`
+      : nothing}
+    ${this._storageNotice
+      ? html`<div part="draft-notice" role="status">
+          ${this._storageNotice}
+          <button type="button" part="dismiss-button" class="small" @click=${() => (this._storageNotice = undefined)}>Dismiss</button>
+        </div>`
+      : nothing}`;
+  }
+
   #preview(args: JsonRecord, tool: Tool): TemplateResult {
     // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
     const headers: string[] = [];
@@ -825,7 +955,7 @@ export class McpToolForm extends LitElement {
       (skipped?.length ? skipped.join(' ') : undefined);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
-        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing}
+        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#draftNotices()}
         <fieldset part="fields" class="fields" ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${tool.name}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
