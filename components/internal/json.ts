@@ -72,19 +72,72 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * `JSON.stringify` with indentation that never throws (cycles, BigInt) and
- * caps the output: long results end with `…` and say how much was cut, so a
- * 50 MB payload cannot freeze the page.
+ * `JSON.stringify(value, null, 2)` that never throws (cycles, BigInt) and is
+ * bounded in work, not only in output: it stops writing once `maxChars` are
+ * out, so showing a 50 MB payload costs what showing its first 200 KB costs.
+ * Cut text ends with a line saying so.
  *
  * @param maxChars - cap on the returned text, in UTF-16 code units; default 200,000.
  */
 export function stringifyBounded(value: unknown, maxChars = 200_000): { text: string; truncated: boolean } {
-  let text: string;
+  const out: string[] = [];
+  let length = 0;
+  const full = () => length > maxChars;
+  const write = (text: string) => {
+    out.push(text);
+    length += text.length;
+  };
+  const seen = new Set<object>();
+  const visit = (item: unknown, indent: string): boolean => {
+    if (full()) return false;
+    if (item === null || typeof item === 'boolean') write(String(item));
+    else if (typeof item === 'number') write(Number.isFinite(item) ? String(item) : 'null');
+    else if (typeof item === 'string') {
+      // Only as much of a long string as can still be shown is escaped.
+      write(JSON.stringify(item.length > maxChars - length ? item.slice(0, maxChars - length + 1) : item));
+    } else if (typeof item === 'object') {
+      if (seen.has(item)) throw new TypeError('Converting circular structure to JSON');
+      seen.add(item);
+      const inner = `${indent}  `;
+      const array = Array.isArray(item);
+      let count = 0;
+      const member = (key: string | undefined, element: unknown): boolean => {
+        write(`${count++ === 0 ? (array ? '[' : '{') : ','}\n${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}`);
+        return visit(element, inner);
+      };
+      // Lazily, member by member: a million-item array is not walked to show its first lines.
+      if (array) {
+        for (let i = 0; i < (item as unknown[]).length; i++) {
+          const element = (item as unknown[])[i];
+          if (!member(undefined, element === undefined || typeof element === 'function' || typeof element === 'symbol' ? null : element)) break;
+        }
+      } else {
+        for (const key in item) {
+          if (!Object.hasOwn(item, key)) continue;
+          const element = (item as Record<string, unknown>)[key];
+          if (element === undefined || typeof element === 'function' || typeof element === 'symbol') continue;
+          if (!member(key, element)) break;
+        }
+      }
+      if (count === 0) write(array ? '[]' : '{}');
+      else if (!full()) write(`\n${indent}${array ? ']' : '}'}`);
+      seen.delete(item);
+    } else if (typeof item === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+    else write('null');
+    return !full();
+  };
   try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return { text: String(value), truncated: false };
+    visit(value, '');
   } catch (error) {
-    text = `(cannot be shown as JSON: ${(error as Error).message})`;
+    return { text: `(cannot be shown as JSON: ${(error as Error).message})`, truncated: false };
   }
+  const text = out.join('');
   if (text.length <= maxChars) return { text, truncated: false };
-  return { text: `${text.slice(0, maxChars)}\n… (${text.length - maxChars} more characters)`, truncated: true };
+  return { text: `${text.slice(0, maxChars)}\n… (cut at ${maxChars.toLocaleString('en')} characters)`, truncated: true };
+}
+
+/** Text cut to `max` characters for display (with `…`); the value itself is never changed. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -24,7 +24,11 @@ export interface StoredRecord {
   savedAt: number;
 }
 
-/** IndexedDB operations that take longer than this count as failed (a hung open must not lose input). */
+/**
+ * Until IndexedDB has answered once, an operation that takes longer than this
+ * counts as failed: a database that never opens (blocked) must not hold the
+ * input back. Once it has answered, slowness (a busy page) is only slowness.
+ */
 const IDB_TIMEOUT_MS = 5000;
 
 /** Marks `undefined` inside arrays in the JSON encoding (drafts keep empty list items as `undefined`). */
@@ -112,6 +116,8 @@ export class RecordStore<T extends StoredRecord> {
   readonly #storeName: string;
   #kind: StorageKind = 'indexeddb';
   #idb: UseStore | undefined;
+  /** IndexedDB answered at least once on this page. */
+  #answered = false;
   readonly #memory = new Map<string, string>();
 
   /**
@@ -151,7 +157,9 @@ export class RecordStore<T extends StoredRecord> {
     const store = this.#idb;
     if (this.#kind !== 'indexeddb' || !store) return { ok: false };
     try {
-      return { ok: true, value: await timeout(run(store)) };
+      const value = this.#answered ? await run(store) : await timeout(run(store));
+      this.#answered = true;
+      return { ok: true, value };
     } catch {
       // Missing, blocked, quota: from now on this page keeps the records elsewhere.
       if (this.#idb === store) this.#degrade();

@@ -20,8 +20,12 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
+import { clip } from '../internal/json.js';
 import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
 import { connectionStyles } from './mcp-connection.styles.js';
+
+/** The server's name and version are shown up to this many characters. */
+const NAME_CHARS = 120;
 
 /** Status of an `<mcp-connection>`. */
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
@@ -396,7 +400,8 @@ export class McpConnection extends LitElement {
 
   protected override render() {
     const server = this._server;
-    const name = server?.serverInfo ? [server.serverInfo.title ?? server.serverInfo.name, server.serverInfo.version].filter(Boolean).join(' ') : this.#host();
+    // Server-sent: shown cut (a 5 MiB name must not take over the status bar or the layout).
+    const name = clip(server?.serverInfo ? [server.serverInfo.title ?? server.serverInfo.name, server.serverInfo.version].filter(Boolean).join(' ') : this.#host(), NAME_CHARS);
     const statusText =
       this._status === 'connected'
         ? `Connected · ${this._tools.length} tool${this._tools.length === 1 ? '' : 's'}`
@@ -421,7 +426,7 @@ export class McpConnection extends LitElement {
           </button>
         </div>
         ${this._error && !this.#waitingForSignIn()
-          ? html`<div part="error" role="alert">${this._error.message}</div>`
+          ? html`<div part="error" role="alert">${clip(this._error.message, 2000)}</div>`
           : this.#waitingForSignIn()
             ? html`<div part="notice" role="status">This server requires signing in.</div>`
             : nothing}

@@ -53,6 +53,49 @@ export const dialogStyles = css`
     font-weight: 700;
     color: var(--mcp-color-text, CanvasText);
   }
+  [part='matches'] {
+    max-block-size: 14rem;
+    overflow: auto;
+    margin: 0;
+    padding: 0.25rem 0;
+    list-style: none;
+    border: 1px solid var(--mcp-color-border, color-mix(in srgb, CanvasText 25%, transparent));
+    border-radius: var(--mcp-radius, 6px);
+  }
+  [part='matches'][hidden] {
+    display: none;
+  }
+  [part='match'] {
+    padding: 0.25rem 0.5rem;
+    cursor: pointer;
+    overflow-wrap: anywhere;
+  }
+  [part='match'][aria-selected='true'] {
+    background: var(--mcp-color-accent, #0a58ca);
+    color: var(--mcp-color-accent-text, #fff);
+  }
+  [part='hint'],
+  [part='field-error'],
+  label,
+  legend,
+  dd {
+    overflow-wrap: anywhere;
+  }
+  [part='long-value'] {
+    margin: 0;
+    max-block-size: 8rem;
+    overflow: auto;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  [part='notice'] {
+    display: flex;
+    gap: 0.5rem;
+    align-items: baseline;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid currentColor;
+    border-radius: var(--mcp-radius, 6px);
+  }
   [part='message'] {
     margin: 0;
     white-space: pre-wrap;

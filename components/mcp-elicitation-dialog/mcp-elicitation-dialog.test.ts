@@ -480,7 +480,7 @@ describe('resume after a reload', () => {
     const abandoned = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
     await vi.waitFor(() => expect(dialogOpen()).toBe(true));
     // Stored, and marked alive while this page is still asking.
-    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true }))[0]?.target).toBe('book_table'));
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true }))[0]?.target).toBe('book_table'), { timeout: 10_000 });
     expect(await loadPending(url)).toBeUndefined();
     // "Reload": the page's elements go away with the call unanswered.
     cleanup();
@@ -506,11 +506,11 @@ describe('resume after a reload', () => {
     await setup();
     const first = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
     const second = client.callTool('book_table', { restaurant: 'Mar' }).catch((e) => e);
-    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true })).map((p) => (p.params as { arguments: { restaurant: string } }).arguments.restaurant).sort()).toEqual(['Eira', 'Mar']));
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true })).map((p) => (p.params as { arguments: { restaurant: string } }).arguments.restaurant).sort()).toEqual(['Eira', 'Mar']), { timeout: 10_000 });
     cleanup();
     await Promise.all([first, second]);
     // Removed with the page: no longer alive, both can be offered.
-    await vi.waitFor(async () => expect(await loadAllPending(url)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await loadAllPending(url)).toHaveLength(2), { timeout: 10_000 });
   });
 
   test('a manual-mode call the dialog never shows is not stored', async () => {
@@ -529,7 +529,7 @@ describe('resume after a reload', () => {
     dialog.client = first.client;
     await dialog.updateComplete;
     const waiting = first.client.callTool('ask', {}).catch((e) => e);
-    await vi.waitFor(async () => expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1));
+    await vi.waitFor(async () => expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1), { timeout: 10_000 });
     // The page switches the dialog to another client, whose first call (also call 1) completes.
     dialog.client = second.client;
     await dialog.updateComplete;
@@ -547,13 +547,13 @@ describe('resume after a reload', () => {
     // "Another tab": a stored call whose Web Lock is held.
     await savePending({ id: 'other-tab', url, method: 'tools/call', target: 'book_table', params: { name: 'book_table', arguments: {} }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
     const release = holdPending('other-tab');
-    await vi.waitFor(async () => expect(await loadPending(url)).toBeUndefined());
+    await vi.waitFor(async () => expect(await loadPending(url)).toBeUndefined(), { timeout: 10_000 });
     await setup();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(shadow('[data-action="resume"]')).toBeNull();
     // Once that tab is gone (reloaded, closed), the call can be resumed.
     release();
-    await vi.waitFor(async () => expect((await loadPending(url))?.id).toBe('other-tab'));
+    await vi.waitFor(async () => expect((await loadPending(url))?.id).toBe('other-tab'), { timeout: 10_000 });
   });
 });
 

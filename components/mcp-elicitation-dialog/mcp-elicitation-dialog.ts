@@ -30,8 +30,10 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
-import { clearPending, holdPending, journalPending, loadPending, savePending, type PendingCall, type SavedAnswer } from './pending.js';
+import { clearPending, holdPending, journalPending, loadPending, saveAnswers, savePending, type PendingCall, type SavedAnswer } from './pending.js';
 import { takeStorageNotice } from '../internal/store.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import type { Option } from './elicitation-form.js';
 import { reviewUrl, type UrlReview } from './url.js';
 
 /** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
@@ -67,6 +69,10 @@ interface Ask {
   url?: UrlReview;
   draft?: { text: string; model: string; drafting: boolean; error?: string };
   roots?: Root[];
+  /** Searches of long choices (by field key): what is typed, whether matches are listed, which is active. */
+  searches: Map<string, { query: string; open: boolean; active: number }>;
+  /** Long texts the user asked to see in full (`message`, a field key…). */
+  full: Set<string>;
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -77,6 +83,8 @@ const AUDIO_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/og
  * side by side); more are declined without asking, like a flood round.
  */
 const MAX_WAITING = 16;
+/** Sampling messages (and content blocks of one) shown at most. */
+const MESSAGES_SHOWN = 50;
 
 /** Marks the responses of a round the client declined for asking too much (see `maxInputRequests`). */
 const DECLINED_ROUND = Symbol.for('mcp-elements.declined-round');
@@ -96,6 +104,28 @@ function timeAgo(ms: number): string {
   if (ms < 60_000) return 'just now';
   const minutes = Math.round(ms / 60_000);
   return minutes === 1 ? 'about a minute ago' : `about ${minutes} minutes ago`;
+}
+
+const labelCache = new WeakMap<readonly Option[], string[]>();
+
+/** The labels of a choice's options, once per options array (they are searched on every keystroke). */
+function optionLabels(options: readonly Option[]): string[] {
+  let labels = labelCache.get(options);
+  if (!labels) labelCache.set(options, (labels = options.map((option) => option.label)));
+  return labels;
+}
+
+/** A call the dialog keeps for resume: its record id, the lock that marks it alive, and its writes. */
+interface StoredCall {
+  id: string;
+  release: () => void;
+  record?: PendingCall;
+  saving?: Promise<void>;
+  again?: boolean;
+  /** The record itself (not only its answers) has changed since it was last written. */
+  callDirty?: boolean;
+  /** The record itself was stored (only its answers may be behind). */
+  callStored?: boolean;
 }
 
 /** Identifies one round of one call. */
@@ -218,7 +248,7 @@ export class McpElicitationDialog extends LitElement {
   /** Round events per call; keys are `callKey(client, callId)` (call ids are per client). */
   readonly #rounds = new Map<string, RoundEvent[]>();
   /** Calls this dialog is asking about, stored for resume: record id and the lock that marks them alive. */
-  readonly #pending = new Map<string, { id: string; release: () => void; record?: PendingCall; saving?: Promise<void>; again?: boolean }>();
+  readonly #pending = new Map<string, StoredCall>();
   /** Answers typed before a reload, for the call being resumed (by input request key), and the requests they answer. */
   #restored: { answers: Record<string, SavedAnswer>; requests: Record<string, unknown> } | undefined;
   /** Rounds the user declined or cancelled as a whole (`callKey#round`): their later requests are answered so, unasked. */
@@ -350,21 +380,34 @@ export class McpElicitationDialog extends LitElement {
     this.#writePending(stored);
   }
 
-  /** Stores a call's record now, one write at a time per call (a change made meanwhile is written right after). */
-  #writePending(stored: { record?: PendingCall; saving?: Promise<void>; again?: boolean }): void {
+  /**
+   * Stores a call's record (`what: 'call'`, once a round: it holds the
+   * server's requests, which may be large) or only its answers (on every
+   * change), one write at a time per call; a change made meanwhile is written
+   * right after.
+   */
+  #writePending(stored: StoredCall, what: 'call' | 'answers' = 'call'): void {
+    if (what === 'call') {
+      stored.callDirty = true;
+      stored.callStored = false;
+    }
     if (stored.saving) {
       stored.again = true;
       return;
     }
     const record = stored.record;
     if (!record) return;
-    stored.saving = savePending(record).finally(() => {
+    const whole = stored.callDirty === true;
+    stored.callDirty = false;
+    stored.saving = (whole ? savePending(record).then(() => {
+          stored.callStored = true;
+        }) : saveAnswers(record.id, record.answers ?? {})).finally(() => {
       stored.saving = undefined;
       const notice = takeStorageNotice();
       if (notice) this.#tell(notice);
       if (stored.again) {
         stored.again = false;
-        this.#writePending(stored);
+        this.#writePending(stored, 'answers');
       }
     });
   }
@@ -378,12 +421,12 @@ export class McpElicitationDialog extends LitElement {
     for (const [key, value] of Object.entries(stored.record.answers ?? {})) Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
     Object.defineProperty(answers, ask.context.key, { value: answer, enumerable: true, writable: true, configurable: true });
     stored.record = { ...stored.record, answers, savedAt: Date.now() };
-    this.#writePending(stored);
+    this.#writePending(stored, 'answers');
   }
 
   #onPageHide = (): void => {
     // Synchronous: the page may be gone before an IndexedDB write ends.
-    for (const stored of this.#pending.values()) if (stored.record) journalPending(stored.record);
+    for (const stored of this.#pending.values()) if (stored.record) journalPending(stored.record, !stored.callStored || stored.callDirty === true);
   };
 
   // A hidden tab may be discarded without a pagehide.
@@ -474,7 +517,19 @@ export class McpElicitationDialog extends LitElement {
   }
 
   #prepare(client: McpClient, request: InputRequest, context: InputContext, resolve: Ask['resolve'], reject: Ask['reject']): Ask {
-    const base = { client, request, context, resolve, reject, step: 'fill' as const, values: new Map<string, FieldValue>(), typed: new Map<string, { text: string; message: string }>(), errors: new Map<string, string>() };
+    const base = {
+      client,
+      request,
+      context,
+      resolve,
+      reject,
+      step: 'fill' as const,
+      values: new Map<string, FieldValue>(),
+      typed: new Map<string, { text: string; message: string }>(),
+      errors: new Map<string, string>(),
+      searches: new Map<string, { query: string; open: boolean; active: number }>(),
+      full: new Set<string>(),
+    };
     if (request.method === 'elicitation/create') {
       if (request.params.mode === 'url') return { ...base, kind: 'url', url: reviewUrl(String((request.params as ElicitRequestUrlParams).url)) };
       const parsed = parseRequestedSchema((request.params as ElicitRequestFormParams).requestedSchema);
@@ -841,7 +896,7 @@ export class McpElicitationDialog extends LitElement {
     return html`<details part="timeline">
       <summary>History of this call (${ask.context.method} ${ask.context.target ?? ''})</summary>
       <ol>
-        ${rounds.map((event) => html`<li>${describe(event)}</li>`)}
+        ${rounds.map((event) => html`<li>${clip(describe(event), DESCRIPTION_CHARS)}</li>`)}
       </ol>
     </details>`;
   }
@@ -851,13 +906,13 @@ export class McpElicitationDialog extends LitElement {
     const reviewing = ask.step === 'review';
     return html`<form method="dialog" novalidate @submit=${this.#onSubmit}>
       ${this.#renderHeader(ask, reviewing ? 'Review your answer' : 'The server asks for information')}
-      <p id="message" part="message">${params.message}</p>
+      ${this.#message(ask, params.message)}
       ${ask.formError ? html`<p part="error" role="alert">${ask.formError}</p>` : nothing}
       ${ask.notice ? html`<p part="warning">${ask.notice}</p>` : nothing}
       ${ask.fields && !reviewing ? html`<fieldset part="fields">${ask.fields.map((field, i) => this.#renderField(ask, field, i))}</fieldset>` : nothing}
       ${ask.fields && reviewing
         ? html`<dl part="review" aria-label="Values to send">
-            ${ask.fields.map((field) => html`<dt>${field.label}</dt><dd>${describeValue(field, this.#content(ask)[field.key])}</dd>`)}
+            ${ask.fields.map((field) => html`<dt>${clip(field.label, LABEL_CHARS)}</dt><dd>${clip(describeValue(field, this.#content(ask)[field.key]), DESCRIPTION_CHARS)}</dd>`)}
           </dl>`
         : nothing}
       ${this.#renderTimeline(ask)}
@@ -875,13 +930,163 @@ export class McpElicitationDialog extends LitElement {
     </form>`;
   }
 
+  /** Server text shown within a budget: cut past DESCRIPTION_CHARS, with "Show all". */
+  #longText(ask: Ask, key: string, text: string): { shown: string; toggle: TemplateResult | typeof nothing } {
+    if (text.length <= DESCRIPTION_CHARS) return { shown: text, toggle: nothing };
+    const full = ask.full.has(key);
+    const toggle = html`<button
+      type="button"
+      part="show-all-button"
+      class="small"
+      data-action="show-all"
+      aria-expanded=${full ? 'true' : 'false'}
+      @click=${() => {
+        if (!ask.full.delete(key)) ask.full.add(key);
+        this.requestUpdate();
+      }}
+    >
+      ${full ? 'Show less' : `Show all ${text.length.toLocaleString('en')} characters`}
+    </button>`;
+    return { shown: full ? text : clip(text, DESCRIPTION_CHARS), toggle };
+  }
+
+  #message(ask: Ask, message: unknown): TemplateResult {
+    const { shown, toggle } = this.#longText(ask, '\u0000message', String(message));
+    return html`<p id="message" part="message">${shown}</p>${toggle}`;
+  }
+
+  /**
+   * A choice among more than SEARCH_OVER options: a text input checked against
+   * them, listing at most MATCHES_SHOWN that contain what is typed (ARIA
+   * combobox). Typed text that names no option is kept and flagged, never sent.
+   */
+  #renderSearch(ask: Ask, field: Field & { kind: 'choice' }, id: string, label: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
+    const labels = optionLabels(field.options);
+    const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
+    const value = ask.values.get(field.key);
+    const selected = typeof value === 'string' ? field.options.findIndex((option) => option.value === value) : -1;
+    const typed = ask.typed.get(field.key)?.text;
+    // What was typed last, even when it named a value (the list keeps showing what matches it).
+    const matches = state.open ? searchLabels(labels, state.query) : { indices: [], total: 0 };
+    const active = state.open ? matches.indices[Math.min(state.active, matches.indices.length - 1)] : undefined;
+    const listId = `${id}-matches`;
+    const setState = (next: Partial<{ open: boolean; active: number }>) => {
+      ask.searches.set(field.key, { ...state, ...next });
+      this.requestUpdate();
+    };
+    const pick = (index: number) => {
+      ask.searches.set(field.key, { query: '', open: false, active: 0 });
+      this.#setValue(ask, field, field.options[index]!.value);
+    };
+    const notAllowed = 'Pick one of the allowed values from the list.';
+    const total = field.options.length;
+    const count = !state.open
+      ? `${total.toLocaleString('en')} allowed values: type to search them.`
+      : matches.total > matches.indices.length
+        ? `${matches.indices.length} of ${matches.total.toLocaleString('en')} matching values listed; type more to narrow.`
+        : `${matches.total} matching value${matches.total === 1 ? '' : 's'}.`;
+    return html`<div class="field" data-field=${field.key}>
+      <label for=${id}>${label}</label>
+      <input
+        id=${id}
+        type="text"
+        role="combobox"
+        autocomplete="off"
+        aria-autocomplete="list"
+        aria-expanded=${state.open ? 'true' : 'false'}
+        aria-controls=${listId}
+        aria-activedescendant=${active !== undefined ? `${listId}-${active}` : nothing}
+        aria-invalid=${ask.errors.has(field.key) ? 'true' : 'false'}
+        aria-describedby=${[`${id}-count`, describedBy === nothing ? '' : describedBy].filter(Boolean).join(' ')}
+        ?required=${field.required}
+        .value=${typed ?? (selected >= 0 ? labels[selected]! : '')}
+        @focus=${() => !state.open && setState({ open: true, active: 0 })}
+        @click=${() => !state.open && setState({ open: true, active: 0 })}
+        @blur=${() => setState({ open: false, active: 0 })}
+        @input=${(e: Event) => {
+          const text = (e.target as HTMLInputElement).value;
+          ask.searches.set(field.key, { query: text, open: true, active: 0 });
+          if (text === '') this.#setValue(ask, field, undefined);
+          else {
+            const named = optionNamed(labels, text);
+            if (named !== -1) {
+              // Typed in full: the value, still listed so the user sees it matched.
+              this.#setValue(ask, field, field.options[named]!.value);
+            } else this.#setTyped(ask, field, text, notAllowed);
+          }
+        }}
+        @keydown=${(event: KeyboardEvent) => {
+          const shown = matches.indices.length;
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            if (!state.open) setState({ open: true, active: 0 });
+            else if (shown > 0) setState({ active: (state.active + (event.key === 'ArrowDown' ? 1 : shown - 1)) % shown });
+          } else if (event.key === 'Enter' && state.open && active !== undefined) {
+            event.preventDefault();
+            pick(active);
+          } else if (event.key === 'Escape' && state.open) {
+            // Closes the list, not the dialog.
+            event.preventDefault();
+            event.stopPropagation();
+            setState({ open: false, active: 0 });
+          }
+        }}
+      />
+      <ul part="matches" id=${listId} role="listbox" aria-label="Values" ?hidden=${!state.open || matches.indices.length === 0}>
+        ${matches.indices.map(
+          (index) => html`<li part="match" id="${listId}-${index}" role="option" aria-selected=${index === active ? 'true' : 'false'} @mousedown=${(e: Event) => e.preventDefault()} @click=${() => pick(index)}>
+            ${clip(labels[index]!, LABEL_CHARS)}
+          </li>`,
+        )}
+      </ul>
+      <span part="hint" id="${id}-count">${count}</span>
+      ${hint}${errorText}
+    </div>`;
+  }
+
+  /**
+   * A multiple choice among more than SEARCH_OVER options: a search box, the
+   * options chosen, and at most MATCHES_SHOWN of the others that match.
+   */
+  #renderManyChoices(ask: Ask, field: Field & { kind: 'multi' }, id: string, legend: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
+    const labels = optionLabels(field.options);
+    const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
+    const chosen = new Set((ask.values.get(field.key) as string[] | undefined) ?? []);
+    const matches = searchLabels(labels, state.query, MATCHES_SHOWN + chosen.size);
+    const chosenIndices = field.options.flatMap((option, i) => (chosen.has(option.value) ? [i] : []));
+    const others = matches.indices.filter((i) => !chosen.has(field.options[i]!.value)).slice(0, MATCHES_SHOWN);
+    const toggle = (value: string, on: boolean) => {
+      const next = new Set(chosen);
+      if (on) next.add(value);
+      else next.delete(value);
+      this.#setValue(ask, field, field.options.map((o) => o.value).filter((v) => next.has(v)));
+    };
+    const box = (index: number) => {
+      const option = field.options[index]!;
+      return html`<label><input type="checkbox" id="${id}-${index}" .checked=${chosen.has(option.value)} @change=${(e: Event) => toggle(option.value, (e.target as HTMLInputElement).checked)} />${clip(option.label, LABEL_CHARS)}</label>`;
+    };
+    const more = matches.total - chosenIndices.filter((i) => labels[i]!.toLowerCase().includes(state.query.trim().toLowerCase())).length - others.length;
+    return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
+      <legend>${legend}</legend>
+      <label for=${id}>Search the ${field.options.length.toLocaleString('en')} values</label>
+      <input id=${id} type="search" autocomplete="off" .value=${state.query} @input=${(e: Event) => {
+        ask.searches.set(field.key, { ...state, query: (e.target as HTMLInputElement).value });
+        this.requestUpdate();
+      }} />
+      <div class="choices">${chosenIndices.map(box)}${others.map(box)}</div>
+      ${more > 0 ? html`<span part="hint">${more.toLocaleString('en')} more match; type more to narrow.</span>` : nothing}
+      ${hint}${errorText}
+    </fieldset>`;
+  }
+
   #renderField(ask: Ask, field: Field, index: number): TemplateResult {
     const id = `f${index}`;
     const error = ask.errors.get(field.key);
     const describedBy = [field.description ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || nothing;
     const value = ask.values.get(field.key);
-    const label = html`${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
-    const hint = field.description ? html`<span part="hint" id="${id}-hint">${field.description}</span>` : nothing;
+    const label = html`${clip(field.label, LABEL_CHARS)}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
+    const description = field.description ? this.#longText(ask, field.key, field.description) : undefined;
+    const hint = description ? html`<span part="hint" id="${id}-hint">${description.shown}</span>${description.toggle}` : nothing;
     const errorText = error ? html`<span part="field-error" id="${id}-error">${error}</span>` : nothing;
     const invalid = error ? 'true' : 'false';
     // The * is for the eye; screen readers get aria-required (a group of checkboxes, which cannot carry it, the word).
@@ -895,13 +1100,14 @@ export class McpElicitationDialog extends LitElement {
       </div>`;
     }
     if (field.kind === 'choice') {
+      if (field.options.length > SEARCH_OVER) return this.#renderSearch(ask, field, id, label, hint, errorText, describedBy);
       if (field.options.length <= 4) {
         return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
           <legend id="${id}-legend">${label}</legend>
           <div class="choices" role="radiogroup" aria-labelledby="${id}-legend" aria-required=${required}>
             ${field.options.map(
               (option, i) => html`<label><input type="radio" name=${id} id=${i === 0 ? id : `${id}-${i}`} .checked=${value === option.value} aria-invalid=${invalid}
-                @change=${() => this.#setValue(ask, field, option.value)} />${option.label}</label>`,
+                @change=${() => this.#setValue(ask, field, option.value)} />${clip(option.label, LABEL_CHARS)}</label>`,
             )}
             ${field.required
               ? nothing
@@ -914,7 +1120,7 @@ export class McpElicitationDialog extends LitElement {
         <label for=${id}>${label}</label>
         <select id=${id} aria-required=${required} aria-invalid=${invalid} aria-describedby=${describedBy} @change=${(e: Event) => this.#setValue(ask, field, (e.target as HTMLSelectElement).value || undefined)}>
           <option value="" ?selected=${value === undefined}>${field.required ? 'Choose…' : 'No answer'}</option>
-          ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${option.label}</option>`)}
+          ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${clip(option.label, LABEL_CHARS)}</option>`)}
         </select>
         ${hint}${errorText}
       </div>`;
@@ -922,6 +1128,9 @@ export class McpElicitationDialog extends LitElement {
     if (field.kind === 'multi') {
       const selected = new Set((value as string[] | undefined) ?? []);
       const bounds = [field.minItems !== undefined ? `at least ${field.minItems}` : '', field.maxItems !== undefined ? `at most ${field.maxItems}` : ''].filter(Boolean).join(', ');
+      if (field.options.length > SEARCH_OVER) {
+        return this.#renderManyChoices(ask, field, id, html`${label}${bounds ? html` <span part="hint">(${bounds})</span>` : nothing}`, hint, errorText, describedBy);
+      }
       return html`<fieldset class="field" data-field=${field.key} aria-describedby=${describedBy}>
         <legend>${label}${field.required ? html`<span class="visually-hidden"> (required)</span>` : nothing}${bounds ? html` <span part="hint">(${bounds})</span>` : nothing}</legend>
         <div class="choices">
@@ -932,7 +1141,7 @@ export class McpElicitationDialog extends LitElement {
                 if ((e.target as HTMLInputElement).checked) next.add(option.value);
                 else next.delete(option.value);
                 this.#setValue(ask, field, field.options.map((o) => o.value).filter((v) => next.has(v)));
-              }} />${option.label}</label>`,
+              }} />${clip(option.label, LABEL_CHARS)}</label>`,
           )}
         </div>
         ${hint}${errorText}
@@ -965,6 +1174,18 @@ export class McpElicitationDialog extends LitElement {
     }
     const type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : field.format === 'date-time' ? 'datetime-local' : 'text';
     const shown = value === undefined ? '' : field.format === 'date-time' ? toLocalInput(String(value)) : String(value);
+    if (shown.length > VALUE_CHARS && !ask.full.has(`\u0000value:${field.key}`)) {
+      // A long default is previewed, not put in a control; it is sent as it is unless edited.
+      return html`<div class="field" data-field=${field.key}>
+        <label for=${id}>${label}</label>
+        <pre part="long-value" id="${id}-value">${clip(shown, 2_000)}</pre>
+        <button type="button" id=${id} part="show-all-button" aria-describedby="${id}-value" @click=${() => {
+          ask.full.add(`\u0000value:${field.key}`);
+          this.requestUpdate();
+        }}>Show and edit all ${shown.length.toLocaleString('en')} characters</button>
+        ${hint}${errorText}
+      </div>`;
+    }
     return html`<div class="field" data-field=${field.key}>
       <label for=${id}>${label}</label>
       <input id=${id} type=${type} .value=${shown} minlength=${field.minLength ?? nothing} maxlength=${field.maxLength ?? nothing}
@@ -983,7 +1204,7 @@ export class McpElicitationDialog extends LitElement {
     const opened = ask.step === 'opened';
     return html`<form method="dialog" @submit=${(e: Event) => e.preventDefault()}>
       ${this.#renderHeader(ask, opened ? 'Finish on the other page' : 'The server asks you to open a page')}
-      <p id="message" part="message">${params.message}</p>
+      ${this.#message(ask, params.message)}
       <p part="url" aria-label="Full URL">${review.parts.before}<strong part="url-host">${review.parts.host}</strong>${review.parts.after}</p>
       ${review.parts.host ? html`<p>This opens <strong>${review.unicodeHost ?? review.parts.host}</strong> in a new tab.</p>` : nothing}
       ${review.warnings.map((warning) => html`<p part="warning">${warning}</p>`)}
@@ -1006,10 +1227,10 @@ export class McpElicitationDialog extends LitElement {
   #renderBlock(block: ContentBlock): TemplateResult {
     if (typeof block !== 'object' || block === null) return html`<em>[unreadable content]</em>`;
     const b = block as { type: string; text?: string; data?: string; mimeType?: string };
-    if (b.type === 'text') return html`${String(b.text ?? '')}`;
+    if (b.type === 'text') return html`${clip(String(b.text ?? ''), DESCRIPTION_CHARS)}`;
     if (b.type === 'image' && typeof b.data === 'string' && IMAGE_TYPES.has(String(b.mimeType))) return html`<img alt="Image from the server" src="data:${b.mimeType};base64,${b.data}" />`;
     if (b.type === 'audio' && typeof b.data === 'string' && AUDIO_TYPES.has(String(b.mimeType))) return html`<audio controls src="data:${b.mimeType};base64,${b.data}"></audio>`;
-    return html`<em>[${b.type} content${b.mimeType ? ` (${b.mimeType})` : ''}]</em>`;
+    return html`<em>[${clip(String(b.type), LABEL_CHARS)} content${b.mimeType ? ` (${clip(String(b.mimeType), LABEL_CHARS)})` : ''}]</em>`;
   }
 
   #renderSampling(ask: Ask): TemplateResult {
@@ -1021,12 +1242,14 @@ export class McpElicitationDialog extends LitElement {
     return html`<form method="dialog" @submit=${(e: Event) => (e.preventDefault(), this.#sendSample(ask))}>
       ${this.#renderHeader(ask, 'The server asks your model for a reply')}
       <p id="message" part="message">Review the conversation the server wants answered. You may edit the reply before sending it, or reject the request.</p>
-      ${params.systemPrompt ? html`<p><strong>System prompt:</strong> ${params.systemPrompt}</p>` : nothing}
+      ${params.systemPrompt ? html`<p><strong>System prompt:</strong> ${clip(String(params.systemPrompt), DESCRIPTION_CHARS)}</p>` : nothing}
       <ol part="messages" aria-label="Messages">
-        ${params.messages.map(
-          (message) => html`<li><strong>${message.role}:</strong> ${(Array.isArray(message.content) ? message.content : [message.content]).map((block) => this.#renderBlock(block))}</li>`,
+        ${params.messages.slice(0, MESSAGES_SHOWN).map(
+          (message) =>
+            html`<li><strong>${clip(String(message.role), LABEL_CHARS)}:</strong> ${(Array.isArray(message.content) ? message.content : [message.content]).slice(0, MESSAGES_SHOWN).map((block) => this.#renderBlock(block))}</li>`,
         )}
       </ol>
+      ${params.messages.length > MESSAGES_SHOWN ? html`<p part="hint">…and ${(params.messages.length - MESSAGES_SHOWN).toLocaleString('en')} earlier messages not shown.</p>` : nothing}
       <p part="hint">
         Up to ${params.maxTokens} tokens${hints.length ? ` · preferred models: ${hints.join(', ')}` : ''}${params.modelPreferences?.speedPriority !== undefined ? ` · speed priority ${params.modelPreferences.speedPriority}` : ''}${params.modelPreferences?.intelligencePriority !== undefined ? ` · intelligence priority ${params.modelPreferences.intelligencePriority}` : ''}
       </p>

@@ -39,7 +39,7 @@ export interface PendingCall {
   params: JsonObject;
   /** The interim result to answer (its inputRequests and requestState). */
   interim: InputRequiredResult;
-  /** What the user had typed, by input request key. */
+  /** What the user had typed, by input request key (stored apart: it changes on every keystroke, the rest once a round). */
   answers?: Record<string, SavedAnswer>;
   /** When it was saved, in ms since the epoch. */
   savedAt: number;
@@ -49,10 +49,18 @@ export interface PendingCall {
 export const PENDING_MAX_AGE_MS = 30 * 60 * 1000;
 
 const PREFIX = 'pending:';
+const ANSWERS = 'answers:';
+
+/** The answers typed for one call, stored beside its record. */
+interface StoredAnswers {
+  id: string;
+  answers: Record<string, SavedAnswer>;
+  savedAt: number;
+}
 const LOCK_PREFIX = 'mcp-elements-pending:';
 
 // One object store per database: idb-keyval creates the store only when it creates the database.
-const store = new RecordStore<PendingCall>('mcp-elements-pending', 'pending-input');
+const store = new RecordStore<PendingCall | StoredAnswers>('mcp-elements-pending', 'pending-input');
 
 function locks(): LockManager | undefined {
   return typeof navigator === 'undefined' ? undefined : navigator.locks;
@@ -71,23 +79,49 @@ export function holdPending(id: string): () => void {
   return release;
 }
 
+/** Stores a call's record (without its answers: see {@link saveAnswers}). */
 export async function savePending(record: PendingCall): Promise<void> {
-  await store.update(PREFIX + record.id, () => record);
+  const { answers, ...call } = record;
+  await store.update(PREFIX + record.id, () => call);
+  if (answers) await saveAnswers(record.id, answers);
 }
 
-/** Writes a record to this tab's journal at once (from `pagehide`: a reload may come before the save ends). */
-export function journalPending(record: PendingCall): void {
-  store.journal(PREFIX + record.id, record);
+/** Stores what the user typed for a call: small, written on every change. */
+export async function saveAnswers(id: string, answers: Record<string, SavedAnswer>): Promise<void> {
+  await store.update(ANSWERS + id, () => ({ id, answers, savedAt: Date.now() }));
 }
 
-/** Stored records and this tab's journal, the newer of each. */
-async function allRecords(): Promise<Map<string, PendingCall>> {
-  const found = new Map<string, PendingCall>();
-  for (const [key, record] of [...(await store.entries(PREFIX)), ...store.journalEntries(PREFIX)]) {
+/**
+ * Writes a call's answers, and its record unless it is stored already (it may
+ * be large; it is written when it fits), to this tab's journal at once (from
+ * `pagehide`: a reload may come before the saves end).
+ */
+export function journalPending(record: PendingCall, withCall = true): void {
+  const { answers, ...call } = record;
+  if (answers) store.journal(ANSWERS + record.id, { id: record.id, answers, savedAt: Date.now() });
+  if (withCall) store.journal(PREFIX + record.id, call);
+}
+
+/** Stored records and this tab's journal, the newer of each, keyed as stored. */
+async function allRecords(prefix: string): Promise<Map<string, PendingCall | StoredAnswers>> {
+  const found = new Map(await store.entries(prefix));
+  // The journal was written last (on pagehide), so it wins a tie: two keystrokes may share a millisecond.
+  for (const [key, record] of store.journalEntries(prefix)) {
     const known = found.get(key);
-    if (!known || record.savedAt > known.savedAt) found.set(key, record);
+    if (!known || record.savedAt >= known.savedAt) found.set(key, record);
   }
   return found;
+}
+
+/** Every stored call with its answers, keyed as stored. */
+async function allCalls(): Promise<Map<string, PendingCall>> {
+  const calls = (await allRecords(PREFIX)) as Map<string, PendingCall>;
+  const answers = (await allRecords(ANSWERS)) as Map<string, StoredAnswers>;
+  for (const [key, call] of calls) {
+    const typed = answers.get(ANSWERS + call.id);
+    if (typed) calls.set(key, { ...call, answers: typed.answers });
+  }
+  return calls;
 }
 
 /**
@@ -95,13 +129,13 @@ async function allRecords(): Promise<Map<string, PendingCall>> {
  * those too), newest first. Expired records are deleted on the way.
  */
 export async function loadAllPending(url: string, options: { includeAlive?: boolean } = {}): Promise<PendingCall[]> {
-  const all = await allRecords();
+  const all = await allCalls();
   const held = new Set((await locks()?.query().catch(() => undefined))?.held?.map((lock) => lock.name) ?? []);
   const found: PendingCall[] = [];
-  for (const [key, record] of all) {
+  for (const record of all.values()) {
     if (record?.url !== url) continue;
     if (Date.now() - record.savedAt > PENDING_MAX_AGE_MS) {
-      await store.delete(key);
+      await clearPending(record.id);
       continue;
     }
     if (options.includeAlive || !held.has(LOCK_PREFIX + record.id)) found.push(record);
@@ -116,9 +150,10 @@ export async function loadPending(url: string): Promise<PendingCall | undefined>
 
 export async function clearPending(id: string): Promise<void> {
   await store.delete(PREFIX + id);
+  await store.delete(ANSWERS + id);
 }
 
 /** Deletes every stored call for `url`, alive or not (tests, "forget everything"). */
 export async function clearAllPending(url: string): Promise<void> {
-  for (const [key, record] of await allRecords()) if (record?.url === url) await store.delete(key);
+  for (const record of (await allCalls()).values()) if (record?.url === url) await clearPending(record.id);
 }

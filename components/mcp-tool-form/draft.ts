@@ -261,7 +261,8 @@ export function valueToDraft(model: FormModel, field: Field, value: unknown, fro
     case 'const':
       return typeof value === 'object' ? raw() : { k: 'v', v: value as JsonValue, ...mark };
     case 'json':
-      return raw();
+      // The value itself, not its text: a default of a million items is sent as it is, never printed and parsed again.
+      return { k: 'v', v: value as JsonValue, ...mark };
     case 'object': {
       if (!isRecord(value)) return raw();
       const draft: ObjectDraft = { k: 'obj', p: {}, ...container };
@@ -313,6 +314,24 @@ export function effectiveDraft(model: FormModel, field: Field, draft: Draft | un
   return undefined;
 }
 
+/**
+ * The draft of a folded object, list or union the user unfolds: present, and
+ * empty (a list with its `minItems`), so it is built and shown one level
+ * further, its own folded members included.
+ */
+export function unfoldDraft(model: FormModel, field: Field): Draft | undefined {
+  switch (field.kind) {
+    case 'object':
+      return { k: 'obj', p: {} };
+    case 'array':
+      return { k: 'arr', items: Array.from({ length: Math.max(field.minItems, field.prefix.length) }, () => undefined) };
+    case 'union':
+      return { k: 'union', choice: currentChoice(field, undefined, model), by: {} };
+    default:
+      return undefined;
+  }
+}
+
 interface Built {
   /** undefined: the member is omitted. */
   value?: JsonValue;
@@ -347,8 +366,38 @@ export interface UnionChoice {
   value?: JsonValue;
 }
 
+/** Fields one build visits at most; past it, untouched containers are not descended into (see {@link untouchedAndFolded}). */
+export const BUILD_BUDGET = 20_000;
+
+/**
+ * Whether an object, array or union the user has not touched is left folded:
+ * reached again through its own `$ref` (a recursive schema: its required
+ * children would expand to the depth limit, doubling at every level when
+ * there are two), or past a budget of fields. Folded, it is not built beyond
+ * what it is by itself (`{}` when required, `[]` for a required list), nor
+ * rendered beyond a button that unfolds it; the user unfolds it level by level.
+ */
+export function untouchedAndFolded(field: Field, draft: Draft | undefined, overBudget: boolean): boolean {
+  return draft === undefined && !field.default && (field.kind === 'object' || field.kind === 'array' || field.kind === 'union') && (field.recursive || overBudget);
+}
+
 /** Builds the value of one field (exported for the element's per-field preview and tests). */
-export function build(model: FormModel, field: Field, draft: Draft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions?: UnionChoice[]): Built {
+export function build(
+  model: FormModel,
+  field: Field,
+  draft: Draft | undefined,
+  required: boolean,
+  pointer: string,
+  issues: LocalIssue[],
+  unions?: UnionChoice[],
+  budget: { left: number } = { left: BUILD_BUDGET },
+): Built {
+  budget.left--;
+  if (pointer !== '' && untouchedAndFolded(field, draft, budget.left < 0)) {
+    if (field.kind === 'object') return required ? { value: {}, filled: false } : { filled: false };
+    if (field.kind === 'array') return required ? { value: [], filled: false } : { filled: false };
+    return { filled: false };
+  }
   if (draft?.k === 'null') {
     if (field.nullable || field.kind === 'json') return { value: null, filled: true };
     draft = undefined;
@@ -397,6 +446,11 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
       return required ? { value: false, filled: false } : { filled: false };
     case 'enum':
       if (effective?.k === 'v') return { value: effective.v, filled: !fromDefault };
+      if (effective?.k === 'text') {
+        // Typed into the search of a long enum, and not one of its values.
+        issues.push({ pointer, message: `“${effective.text.length > 60 ? `${effective.text.slice(0, 60)}…` : effective.text}” is not one of the allowed values; pick one from the list.` });
+        return { filled: true };
+      }
       if (required && field.options.length === 1 && effective?.k !== 'clear') return { value: field.options[0]!.value, filled: false };
       return { filled: false };
     case 'const':
@@ -407,9 +461,9 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
       if (effective?.k === 'v') return { value: effective.v, filled: !fromDefault };
       return { filled: false };
     case 'object':
-      return buildObject(model, field, effective?.k === 'obj' ? effective : undefined, required || pointer === '', pointer, issues, fromDefault, unions);
+      return buildObject(model, field, effective?.k === 'obj' ? effective : undefined, required || pointer === '', pointer, issues, fromDefault, unions, budget);
     case 'array':
-      return buildArray(model, field, effective?.k === 'arr' ? effective : undefined, required, pointer, issues, unions);
+      return buildArray(model, field, effective?.k === 'arr' ? effective : undefined, required, pointer, issues, unions, budget);
     case 'union': {
       const choice = currentChoice(field, effective, model);
       const sub = effective?.k === 'union' ? own(effective.by, String(choice)) : undefined;
@@ -417,20 +471,30 @@ export function build(model: FormModel, field: Field, draft: Draft | undefined, 
       if (!variant) return { filled: false };
       const trace: UnionChoice | undefined = unions ? { pointer, field, choice } : undefined;
       if (trace) unions!.push(trace);
-      const built = build(model, variant, sub, required, pointer, issues, unions);
+      const built = build(model, variant, sub, required, pointer, issues, unions, budget);
       if (trace && built.value !== undefined) trace.value = built.value;
       return built;
     }
   }
 }
 
-function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | undefined, present: boolean, pointer: string, issues: LocalIssue[], fromDefault: boolean, unions?: UnionChoice[]): Built {
+function buildObject(
+  model: FormModel,
+  field: ObjectField,
+  draft: ObjectDraft | undefined,
+  present: boolean,
+  pointer: string,
+  issues: LocalIssue[],
+  fromDefault: boolean,
+  unions: UnionChoice[] | undefined,
+  budget: { left: number },
+): Built {
   const out: JsonRecord = {};
   let filled = false;
   for (const entry of field.properties) {
     const sub = own(draft?.p, entry.key);
     const member = memberField(model, field, entry.key, entry.schema, sub);
-    const built = build(model, member, sub, entry.required, child(pointer, entry.key), issues, unions);
+    const built = build(model, member, sub, entry.required, child(pointer, entry.key), issues, unions, budget);
     if (built.value !== undefined) put(out, entry.key, built.value);
     filled ||= built.filled;
   }
@@ -451,7 +515,7 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
       return;
     }
     seen.add(row.key);
-    const built = build(model, valueField, row.value, true, child(pointer, row.key), issues, unions);
+    const built = build(model, valueField, row.value, true, child(pointer, row.key), issues, unions, budget);
     if (built.value === undefined) issues.push({ pointer: child(pointer, row.key), message: 'Enter a value.' });
     else put(out, row.key, built.value);
   });
@@ -461,7 +525,7 @@ function buildObject(model: FormModel, field: ObjectField, draft: ObjectDraft | 
   return { filled: false };
 }
 
-function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions?: UnionChoice[]): Built {
+function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions: UnionChoice[] | undefined, budget: { left: number }): Built {
   if (!draft) return required ? { value: [], filled: false } : { filled: false };
   // Checkboxes or a list: the items in their order, repeats and all (what the user or a restored value gave).
   const values: JsonValue[] = [];
@@ -473,7 +537,7 @@ function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | und
       values.push(null);
       return;
     }
-    const built = build(model, sub, item, true, at, issues, unions);
+    const built = build(model, sub, item, true, at, issues, unions, budget);
     if (built.value === undefined) {
       // A JSON array has no holes: keep the place, and block sending until it is filled.
       if (!issues.some((issue) => issue.pointer === at || issue.pointer.startsWith(`${at}/`))) issues.push({ pointer: at, message: 'Enter a value or remove this item.' });

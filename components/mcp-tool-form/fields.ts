@@ -13,8 +13,9 @@
 import { html, noChange, nothing, type TemplateResult } from 'lit';
 import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { child, jsonEqual, type JsonValue } from '../internal/json.js';
+import { child, clip, jsonEqual, stringifyBounded, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import {
   build,
   currentChoice,
@@ -26,6 +27,8 @@ import {
   rowField,
   sharedMembers,
   showsAsChoices,
+  unfoldDraft,
+  untouchedAndFolded,
   valueToDraft,
   variantField,
   withChoice,
@@ -36,7 +39,7 @@ import {
   type Draft,
   type MapRow,
 } from './draft.js';
-import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
+import type { ArrayField, BooleanField, ConstField, EnumField, EnumOption, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
 import { patternCheck } from './model.js';
 
 /** What the renderer needs from the element. */
@@ -44,10 +47,28 @@ export interface RenderHost {
   readonly model: FormModel;
   /** Messages to show at exactly this pointer, or at pointers below it that no rendered field claims. */
   errorsAt(pointer: string, claimsBelow: 'all' | ((token: string) => boolean) | 'none'): string[];
-  /** Whether a collapsed optional/recursive object was opened by the user. */
+  /** Whether a collapsed optional/recursive object (or a long text shown in full: `pointer` + a `#` suffix) was opened by the user. */
   isExpanded(pointer: string): boolean;
   setExpanded(pointer: string, open: boolean): void;
+  /** How many declared members of the object at `pointer` are shown (a page at a time). */
+  shownMembers(pointer: string): number;
+  setShownMembers(pointer: string, count: number): void;
+  /** The state of the search of a long enum at `pointer`: whether its matches are listed, and which is active. */
+  search(pointer: string): SearchState;
+  setSearch(pointer: string, state: SearchState): void;
 }
+
+/** The list of matches under a long enum's search input. */
+export interface SearchState {
+  open: boolean;
+  /** Index (among the matches listed) of the active one. */
+  active: number;
+}
+
+/** Declared members of an object shown at first, and added by each "Show more". */
+export const MEMBERS_PER_PAGE = 100;
+/** Fields one render shows at most before untouched objects, lists and unions stay folded. */
+export const RENDER_BUDGET = 1_500;
 
 /** Replaces a field's draft; `final` is true for committed changes (a `change` event). */
 export type Setter = (next: Draft | undefined, final: boolean) => void;
@@ -71,6 +92,15 @@ interface Slot {
 }
 
 const NULL_OPTION = '\u0000null';
+
+const enumLabels = new WeakMap<readonly EnumOption[], string[]>();
+
+/** The labels of an enum's options, once per options array (they are searched on every keystroke). */
+function labelsOf(field: EnumField): string[] {
+  let labels = enumLabels.get(field.options);
+  if (!labels) enumLabels.set(field.options, (labels = field.options.map((option) => option.label)));
+  return labels;
+}
 
 /** A sentence of constraints for a hint: "3–80 characters", "whole number from 1 to 40"… */
 export function constraintText(field: Field): string {
@@ -194,8 +224,12 @@ export class FieldRenderer {
     return this.render({ field, draft, required: true, pointer: '', set, inline: true });
   }
 
+  /** Fields rendered so far in this render (see RENDER_BUDGET). */
+  #rendered = 0;
+
   render(slot: Slot): TemplateResult {
     const { field, draft } = slot;
+    this.#rendered++;
     // Any subtree in "edit as JSON" mode, and fields that are JSON by nature.
     if (draft?.k === 'json' || field.kind === 'json') return this.#json(slot);
     switch (field.kind) {
@@ -206,7 +240,7 @@ export class FieldRenderer {
       case 'boolean':
         return this.#boolean(slot, field);
       case 'enum':
-        return field.widget === 'radio' ? this.#radios(slot, field) : this.#select(slot, field);
+        return field.widget === 'radio' ? this.#radios(slot, field) : field.widget === 'search' ? this.#search(slot, field) : this.#select(slot, field);
       case 'const':
         return this.#const(slot, field);
       case 'object':
@@ -238,9 +272,26 @@ export class FieldRenderer {
     return [...new Set([...local, ...shown])];
   }
 
+  /** The description as shown: cut past DESCRIPTION_CHARS until the user asks for all of it. */
+  #description(slot: Slot): string | undefined {
+    const text = slot.field.description;
+    return text && text.length > DESCRIPTION_CHARS && !this.#host.isExpanded(`${slot.pointer}#description`) ? clip(text, DESCRIPTION_CHARS) : text;
+  }
+
   #hintText(slot: Slot): string {
     const { field } = slot;
-    return [field.description, constraintText(field)].filter((part) => part).join(' · ');
+    return [this.#description(slot), clip(constraintText(field), DESCRIPTION_CHARS)].filter((part) => part).join(' · ');
+  }
+
+  /** "Show all" for a description cut for display. */
+  #showAllDescription(slot: Slot | undefined): TemplateResult | typeof nothing {
+    const text = slot?.field.description;
+    if (!slot || !text || text.length <= DESCRIPTION_CHARS) return nothing;
+    const key = `${slot.pointer}#description`;
+    const open = this.#host.isExpanded(key);
+    return html`<button type="button" part="show-all-button" class="small" aria-expanded=${open ? 'true' : 'false'} @click=${() => this.#host.setExpanded(key, !open)}>
+      ${open ? 'Show less' : `Show all ${text.length.toLocaleString('en')} characters`}
+    </button>`;
   }
 
   #describedBy(id: string, hint: string, errors: string[]): string | undefined {
@@ -258,12 +309,12 @@ export class FieldRenderer {
 
   /** The label as text (for aria-labels of buttons). */
   #label(slot: Slot): string {
-    return `${slot.label ?? (slot.field.label || 'Value')}${slot.labelSuffix ?? ''}`;
+    return `${clip(slot.label ?? (slot.field.label || 'Value'), LABEL_CHARS)}${slot.labelSuffix ?? ''}`;
   }
 
   /** The label as shown: the screen-reader-only part is visually hidden. */
   #labelContent(slot: Slot): TemplateResult {
-    const visible = slot.label ?? (slot.field.label || 'Value');
+    const visible = clip(slot.label ?? (slot.field.label || 'Value'), LABEL_CHARS);
     return html`${visible}${slot.labelSuffix ? html`<span class="visually-hidden">${slot.labelSuffix}</span>` : nothing}`;
   }
 
@@ -286,10 +337,35 @@ export class FieldRenderer {
     return this.#marked(slot) ? 'true' : undefined;
   }
 
-  #hintAndError(id: string, hint: string, errors: string[]): TemplateResult {
-    return html`${hint ? html`<div part="hint" id="${id}-hint">${hint}</div>` : nothing}${errors.length > 0
-      ? html`<div part="error" id="${id}-error">${errors.join(' ')}</div>`
+  #hintAndError(id: string, hint: string, errors: string[], slot?: Slot): TemplateResult {
+    return html`${hint ? html`<div part="hint" id="${id}-hint">${hint}</div>${this.#showAllDescription(slot)}` : nothing}${errors.length > 0
+      ? html`<div part="error" id="${id}-error">${clip(errors.join(' '), DESCRIPTION_CHARS)}</div>`
       : nothing}`;
+  }
+
+  /**
+   * A value too long to put in a control (a 5 MiB default): its start, and a
+   * button (the field's labelled control) that shows the whole value to edit.
+   * The value itself is kept and sent as it is.
+   */
+  #longValue(slot: Slot, kind: string, preview: string, action: string, errors: string[]): TemplateResult {
+    const id = this.#id(slot);
+    const hint = this.#hintText(slot);
+    return this.#wrap(
+      slot,
+      kind,
+      html`<pre part="long-value" class="long-value" id="${id}-value">${clip(preview, 2_000)}</pre>
+        <button
+          type="button"
+          part="show-all-button"
+          id=${id}
+          aria-describedby=${[`${id}-value`, ...(this.#describedBy(id, hint, errors) ?? '').split(' ')].filter(Boolean).join(' ')}
+          @click=${() => this.#host.setExpanded(`${slot.pointer}#value`, true)}
+        >
+          ${action}
+        </button>`,
+      errors,
+    );
   }
 
   /** The wrapper of a single-control field. */
@@ -308,7 +384,7 @@ export class FieldRenderer {
         <label part="label" for=${id}>${this.#labelContent(slot)}${this.#requiredMark(slot)}</label>
         ${this.#badges(slot.field)}${extra}
       </div>
-      ${body} ${this.#hintAndError(id, hint, errors)}
+      ${body} ${this.#hintAndError(id, hint, errors, slot)}
     </div>`;
   }
 
@@ -339,9 +415,11 @@ export class FieldRenderer {
     const sent = effective?.k === 'v' && typeof effective.v === 'string' ? effective.v : text;
     const local = effective?.k === 'text' && effective.bad ? ['Complete this value.'] : [];
     const errors = this.#errors(slot, 'all', local);
+    // A long default is previewed, not put in a control, until the user asks for it.
+    if (slot.draft === undefined && text.length > VALUE_CHARS && !this.#host.isExpanded(`${slot.pointer}#value`)) return this.#longValue(slot, 'string', text, `Show and edit all ${text.length.toLocaleString('en')} characters`, errors);
     const hint = this.#hintText(slot);
     const describedBy = this.#describedBy(id, hint, errors);
-    const placeholder = isNull ? 'null' : typeof field.example === 'string' ? field.example : undefined;
+    const placeholder = isNull ? 'null' : typeof field.example === 'string' ? clip(field.example, LABEL_CHARS) : undefined;
     const onInput = (event: Event, final: boolean) => {
       const input = event.target as HTMLInputElement | HTMLTextAreaElement;
       if (input.validity.badInput) {
@@ -483,7 +561,7 @@ export class FieldRenderer {
         <label part="label" for=${id}>${this.#labelContent(slot)}${this.#requiredMark(slot)}</label>
         ${unset ? html`<span part="badge">not set</span>` : nothing} ${this.#badges(field)} ${clear} ${this.#nullToggle(slot)}
       </div>
-      ${this.#hintAndError(id, hint, errors)}
+      ${this.#hintAndError(id, hint, errors, slot)}
     </div>`;
   }
 
@@ -519,9 +597,111 @@ export class FieldRenderer {
     >
       <option value="" ?selected=${value === ''}>${slot.required ? '— choose —' : '— not set —'}</option>
       ${field.nullable ? html`<option value=${NULL_OPTION} ?selected=${value === NULL_OPTION}>null</option>` : nothing}
-      ${field.options.map((option, i) => html`<option value=${String(i)} ?selected=${value === String(i)}>${option.label}</option>`)}
+      ${field.options.map((option, i) => html`<option value=${String(i)} ?selected=${value === String(i)}>${clip(option.label, LABEL_CHARS)}</option>`)}
     </select>`;
     return this.#wrap(slot, 'enum', control, errors);
+  }
+
+  /**
+   * A long enum (more than SEARCH_OVER values): a text input checked against the
+   * enum, listing at most MATCHES_SHOWN values that contain what is typed (ARIA
+   * combobox). Typed text that names no value is kept and flagged, never sent.
+   */
+  #search(slot: Slot, field: EnumField): TemplateResult {
+    const id = this.#id(slot);
+    const listId = `${id}-matches`;
+    const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
+    const labels = labelsOf(field);
+    const selected = this.#selectedIndex(field, effective);
+    const typed = effective?.k === 'text' ? effective.text : undefined;
+    const text = typed ?? (selected >= 0 ? labels[selected]! : '');
+    const state = this.#host.search(slot.pointer);
+    const matches = state.open ? searchLabels(labels, typed ?? '') : { indices: [], total: 0 };
+    const active = state.open ? matches.indices[Math.min(state.active, matches.indices.length - 1)] : undefined;
+    const errors = this.#errors(slot, 'all');
+    const hint = this.#hintText(slot);
+    const countId = `${id}-count`;
+    const describedBy = [countId, ...(this.#describedBy(id, hint, errors) ?? '').split(' ')].filter(Boolean).join(' ');
+    const setState = (next: SearchState) => this.#host.setSearch(slot.pointer, next);
+    const pick = (index: number) => {
+      slot.set({ k: 'v', v: field.options[index]!.value }, true);
+      setState({ open: false, active: 0 });
+    };
+    const commit = (value: string) => {
+      if (value === '') return slot.set(slot.required ? { k: 'clear' } : undefined, true);
+      const named = optionNamed(labels, value);
+      if (named !== -1) slot.set({ k: 'v', v: field.options[named]!.value }, true);
+      else slot.set({ k: 'text', text: value }, true);
+    };
+    const onKeydown = (event: KeyboardEvent) => {
+      const count = matches.indices.length;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        if (!state.open) return setState({ open: true, active: 0 });
+        if (count > 0) setState({ open: true, active: (state.active + (event.key === 'ArrowDown' ? 1 : count - 1)) % count });
+      } else if (event.key === 'Enter' && state.open && active !== undefined) {
+        // Picks the active match instead of submitting the form.
+        event.preventDefault();
+        pick(active);
+      } else if (event.key === 'Escape' && state.open) {
+        event.preventDefault();
+        event.stopPropagation();
+        setState({ open: false, active: 0 });
+      }
+    };
+    const total = field.options.length;
+    const count = !state.open
+      ? `${total.toLocaleString('en')} allowed values: type to search them.`
+      : matches.total === 0
+        ? 'No allowed value contains what is typed.'
+        : matches.total > matches.indices.length
+          ? `${matches.indices.length} of ${matches.total.toLocaleString('en')} matching values listed; type more to narrow.`
+          : `${matches.total} matching value${matches.total === 1 ? '' : 's'}.`;
+    const control = html`<input
+        part="control search"
+        id=${id}
+        type="text"
+        role="combobox"
+        autocomplete="off"
+        spellcheck="false"
+        aria-autocomplete="list"
+        aria-expanded=${state.open ? 'true' : 'false'}
+        aria-controls=${listId}
+        aria-activedescendant=${ifDefined(active !== undefined ? `${listId}-${active}` : undefined)}
+        aria-describedby=${describedBy}
+        aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
+        .value=${text}
+        ?disabled=${slot.draft?.k === 'null'}
+        ?readonly=${field.readOnly}
+        ?required=${slot.required}
+        @focus=${() => !state.open && setState({ open: true, active: 0 })}
+        @click=${() => !state.open && setState({ open: true, active: 0 })}
+        @input=${(e: Event) => {
+          const value = (e.target as HTMLInputElement).value;
+          slot.set(value === '' ? { k: 'clear' } : { k: 'text', text: value }, false);
+          setState({ open: true, active: 0 });
+        }}
+        @change=${(e: Event) => commit((e.target as HTMLInputElement).value)}
+        @blur=${() => setState({ open: false, active: 0 })}
+        @keydown=${onKeydown}
+      />
+      <ul part="matches" class="matches" id=${listId} role="listbox" aria-label="Values of ${this.#label(slot)}" ?hidden=${!state.open || matches.indices.length === 0}>
+        ${matches.indices.map(
+          (index) => html`<li
+            part="match"
+            id="${listId}-${index}"
+            role="option"
+            aria-selected=${index === active ? 'true' : 'false'}
+            ?data-chosen=${index === selected}
+            @mousedown=${(e: Event) => e.preventDefault()}
+            @click=${() => pick(index)}
+          >
+            ${clip(labels[index]!, LABEL_CHARS)}
+          </li>`,
+        )}
+      </ul>
+      <div part="hint" id=${countId}>${count}</div>`;
+    return this.#wrap(slot, 'enum', control, errors, this.#nullToggle(slot));
   }
 
   #radios(slot: Slot, field: EnumField): TemplateResult {
@@ -565,11 +745,11 @@ export class FieldRenderer {
               ?required=${slot.required}
               aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
               @change=${() => slot.set(choice.draft, true)}
-            />${choice.label}</label
+            />${clip(choice.label, LABEL_CHARS)}</label
           >`,
         )}
       </div>
-      ${this.#hintAndError(id, hint, errors)}
+      ${this.#hintAndError(id, hint, errors, slot)}
     </fieldset>`;
   }
 
@@ -590,12 +770,13 @@ export class FieldRenderer {
             aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))}
             @change=${(e: Event) => slot.set((e.target as HTMLInputElement).checked ? { k: 'v', v: field.value } : { k: 'clear' }, true)}
           />
-          <label part="label" for=${id}>${this.#label(slot)}: send <code>${display(field.value)}</code></label>
+          <label part="label" for=${id}>${this.#label(slot)}: send <code>${clip(display(field.value), LABEL_CHARS)}</code></label>
         </div>
-        ${this.#hintAndError(id, hint, errors)}
+        ${this.#hintAndError(id, hint, errors, slot)}
       </div>`;
     }
-    const control = html`<input part="control" id=${id} type="text" readonly .value=${display(field.value)} aria-required=${ifDefined(this.#ariaRequired(slot))} aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))} />`;
+    // Shown cut when long; the constant itself is what is sent.
+    const control = html`<input part="control" id=${id} type="text" readonly .value=${clip(display(field.value), VALUE_CHARS)} aria-required=${ifDefined(this.#ariaRequired(slot))} aria-describedby=${ifDefined(this.#describedBy(id, hint, errors))} />`;
     return this.#wrap(slot, 'const', control, errors);
   }
 
@@ -603,6 +784,11 @@ export class FieldRenderer {
     const { field, draft } = slot;
     const id = this.#id(slot);
     const effective = field.kind === 'json' ? effectiveDraft(this.#model, field, draft, slot.required) : draft;
+    if (draft === undefined && effective?.k === 'v' && !this.#host.isExpanded(`${slot.pointer}#value`)) {
+      // A default of a million items: printed only as far as it is shown, sent as it is.
+      const preview = stringifyBounded(effective.v, VALUE_CHARS);
+      if (preview.truncated) return this.#longValue(slot, 'json', preview.text, 'Show and edit the whole value', this.#errors(slot, 'all'));
+    }
     const text = effective?.k === 'json' ? effective.text : effective?.k === 'v' ? JSON.stringify(effective.v, null, 2) : '';
     const parsed = parseJsonText(text);
     // Parse errors are about what the user is typing: shown at once, not only after submit.
@@ -619,7 +805,7 @@ export class FieldRenderer {
             : jsonField
               ? 'Any JSON value.'
               : '';
-    const hint = [field.description, why].filter(Boolean).join(' · ');
+    const hint = [this.#description(slot), clip(why, DESCRIPTION_CHARS)].filter(Boolean).join(' · ');
     const describedBy = [hint ? `${id}-hint` : '', errors.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
     // A subtree the user switched to JSON can switch back once its text parses.
     const back =
@@ -668,7 +854,7 @@ export class FieldRenderer {
         @input=${(e: Event) => slot.set({ k: 'json', text: (e.target as HTMLTextAreaElement).value }, false)}
         @change=${(e: Event) => slot.set({ k: 'json', text: (e.target as HTMLTextAreaElement).value }, true)}
       ></textarea>
-      ${this.#hintAndError(id, hint, errors)}
+      ${this.#hintAndError(id, hint, errors, slot)}
     </div>`;
   }
 
@@ -705,7 +891,7 @@ export class FieldRenderer {
     >
       <legend part="legend">${this.#labelContent(slot)}${this.#requiredMark(slot, true)}</legend>
       <div part="group-tools" class="group-tools">${this.#badges(slot.field)} ${this.#nullToggle(slot)} ${tools}</div>
-      ${this.#hintAndError(id, hint, errors)} ${body}
+      ${this.#hintAndError(id, hint, errors, slot)} ${body}
     </fieldset>`;
   }
 
@@ -719,23 +905,34 @@ export class FieldRenderer {
     const errors = this.#errors(slot, (token) => !declared.has(token) && !rowKeys.has(token));
     // The member drafts live inside the object draft: editing one materialises the object.
     const setMember = (key: string) => (next: Draft | undefined, final: boolean) => slot.set(withMember(draft, key, next), final);
-    const collapsed = !slot.inline && !slot.required && slot.draft === undefined && !field.default && (field.recursive || field.depth > 6) && !this.#host.isExpanded(slot.pointer);
-    if (collapsed) {
-      // Recursive schemas expand one level at a time, on request.
-      return this.#fieldset(
-        slot,
-        'object',
-        html`<button type="button" part="add-button" aria-expanded="false" @click=${() => this.#host.setExpanded(slot.pointer, true)}>Add ${this.#label(slot)}</button>`,
-        errors,
-      );
-    }
+    const folded = this.#folded(slot, 'object');
+    if (folded) return folded;
+    // A page of members at a time (4,900 properties are not 4,900 fields at once); what is filled in or wrong always shows.
+    const limit = this.#host.shownMembers(slot.pointer);
+    const shown =
+      field.properties.length <= limit
+        ? field.properties
+        : field.properties.filter(
+            (entry, i) =>
+              i < limit ||
+              (draft?.p !== undefined && Object.hasOwn(draft.p, entry.key)) ||
+              (this.#showErrors && this.#host.errorsAt(child(slot.pointer, entry.key), 'all').length > 0),
+          );
+    const hidden = field.properties.length - shown.length;
     const members = isNull
       ? [html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`]
-      : field.properties.map((entry) => {
+      : shown.map((entry) => {
           const sub = draft?.p && Object.hasOwn(draft.p, entry.key) ? draft.p[entry.key] : undefined;
           const member = memberField(this.#model, field, entry.key, entry.schema, sub);
           return this.render({ field: member, draft: sub, required: entry.required, pointer: child(slot.pointer, entry.key), set: setMember(entry.key) });
         });
+    if (!isNull && hidden > 0) {
+      members.push(
+        html`<button type="button" part="show-more-button" @click=${() => this.#host.setShownMembers(slot.pointer, limit + MEMBERS_PER_PAGE)}>
+          Show ${Math.min(hidden, MEMBERS_PER_PAGE)} more fields of ${this.#label(slot)} (${hidden.toLocaleString('en')} not shown yet)
+        </button>`,
+      );
+    }
     const extra = !isNull && field.additional !== undefined ? this.#rows(slot, field, rows, draft) : nothing;
     const empty = !isNull && field.properties.length === 0 && field.additional === undefined ? html`<p part="empty-note" class="note">No arguments.</p>` : nothing;
     const optionalNote =
@@ -746,6 +943,30 @@ export class FieldRenderer {
       </div>`;
     }
     return this.#fieldset(slot, 'object', [optionalNote, ...members, extra, empty], errors, this.#rawToggle(slot));
+  }
+
+  /**
+   * An object, list or union left folded (see `untouchedAndFolded`): a
+   * recursive schema, past the render budget, or an optional one nested deep.
+   * Unfolding a required one makes it present and empty; an optional one is
+   * only opened (it is sent once something in it is filled in).
+   */
+  #folded(slot: Slot, kind: string): TemplateResult | undefined {
+    const { field } = slot;
+    if (slot.inline || this.#host.isExpanded(slot.pointer)) return undefined;
+    const overBudget = this.#rendered > RENDER_BUDGET;
+    const fold = untouchedAndFolded(field, slot.draft, overBudget) || (!slot.required && slot.draft === undefined && !field.default && field.depth > 6);
+    if (!fold) return undefined;
+    const unfold = () => {
+      if (slot.required) slot.set(unfoldDraft(this.#model, field), true);
+      else this.#host.setExpanded(slot.pointer, true);
+    };
+    return this.#fieldset(
+      slot,
+      kind,
+      html`<button type="button" part="add-button" aria-expanded="false" @click=${unfold}>${slot.required ? 'Fill in' : 'Add'} ${this.#label(slot)}</button>`,
+      this.#errors(slot, 'all'),
+    );
   }
 
   #rows(slot: Slot, field: ObjectField, rows: MapRow[], draft: Draft | undefined): TemplateResult {
@@ -785,6 +1006,8 @@ export class FieldRenderer {
   }
 
   #array(slot: Slot, field: ArrayField): TemplateResult {
+    const folded = this.#folded(slot, 'array');
+    if (folded) return folded;
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
     const items = effective?.k === 'arr' ? effective.items : [];
     const isNull = slot.draft?.k === 'null';
@@ -846,7 +1069,11 @@ export class FieldRenderer {
       ? html`<button
           type="button"
           part="add-button"
-          @click=${() => set([...items, undefined], true)}
+          @click=${() => {
+            // An item of a recursive schema is added unfolded: the user asked for it.
+            const added = itemField(this.#model, field, items.length, undefined);
+            set([...items, added?.recursive ? unfoldDraft(this.#model, added) : undefined], true);
+          }}
         >
           Add ${items.length < field.prefix.length ? (itemField(this.#model, field, items.length, undefined)?.label || 'item') : 'item'} to ${label}
         </button>`
@@ -879,7 +1106,7 @@ export class FieldRenderer {
             .checked=${on}
             aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
             @change=${(e: Event) => toggle(option.value, (e.target as HTMLInputElement).checked)}
-          />${option.label}</label
+          />${clip(option.label, LABEL_CHARS)}</label
         >`;
       })}
     </div>`;
@@ -887,6 +1114,8 @@ export class FieldRenderer {
   }
 
   #union(slot: Slot, field: UnionField): TemplateResult {
+    const folded = this.#folded(slot, 'union');
+    if (folded) return folded;
     const id = this.#id(slot);
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
     const isNull = slot.draft?.k === 'null';
@@ -907,7 +1136,7 @@ export class FieldRenderer {
         ?disabled=${isNull}
         @change=${(e: Event) => slot.set(withChoice(effective, Number((e.target as HTMLSelectElement).value), sharedMembers(field)), true)}
       >
-        ${field.variants.map((v, i) => html`<option value=${String(i)} ?selected=${i === choice}>${v.label}</option>`)}
+        ${field.variants.map((v, i) => html`<option value=${String(i)} ?selected=${i === choice}>${clip(v.label, LABEL_CHARS)}</option>`)}
       </select>
     </div>`;
     const content =

@@ -182,6 +182,54 @@ export const styles = css`
     border-color: var(--mcp-tool-form-danger);
   }
 
+  [part~='matches'] {
+    max-block-size: 16rem;
+    overflow: auto;
+    margin: 0;
+    padding: 0.25rem 0;
+    list-style: none;
+    border: 1px solid var(--mcp-tool-form-border);
+    border-radius: var(--mcp-tool-form-radius);
+    background: var(--mcp-tool-form-bg);
+  }
+
+  [part~='matches'][hidden] {
+    display: none;
+  }
+
+  [part~='match'] {
+    padding: 0.25rem 0.5rem;
+    cursor: pointer;
+    overflow-wrap: anywhere;
+  }
+
+  [part~='match'][aria-selected='true'] {
+    background: var(--mcp-tool-form-accent);
+    color: var(--mcp-tool-form-accent-fg);
+  }
+
+  [part~='match'][data-chosen] {
+    font-weight: 600;
+  }
+
+  [part~='long-value'] {
+    margin: 0;
+    max-block-size: 8rem;
+    overflow: auto;
+    padding: 0.5rem;
+    font-family: var(--mcp-tool-form-mono);
+    font-size: 0.85rem;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    background: var(--mcp-tool-form-surface);
+    border-radius: var(--mcp-tool-form-radius);
+  }
+
+  [part~='description'],
+  [part~='hint'] {
+    overflow-wrap: anywhere;
+  }
+
   [part~='hint'] {
     color: var(--mcp-tool-form-muted);
     font-size: 0.85rem;

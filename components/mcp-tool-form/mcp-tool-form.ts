@@ -22,15 +22,22 @@ import { dottedPath, idFor, toggleState } from '../internal/dom.js';
 import { draftKey, journalDraft, loadDraft, revisionOf, saveDraft, type StoredDraft } from '../internal/drafts.js';
 import { takeStorageNotice } from '../internal/store.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
-import { isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
+import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { buildArguments, valueToDraft, type Draft, type UnionChoice } from './draft.js';
-import { FieldRenderer, type RenderHost } from './fields.js';
+import { FieldRenderer, MEMBERS_PER_PAGE, type RenderHost, type SearchState } from './fields.js';
 import { formIssues, type FormIssue } from './issues.js';
 import { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
 
 export type { FormIssue } from './issues.js';
+
+/** Key of the tool description shown in full (fields use their JSON Pointer plus `#description`). */
+const TOOL_DESCRIPTION = '\u0000tool-description';
+
+/** Problems listed in the summary at most (each is also marked at its field). */
+const SUMMARY_ISSUES = 50;
 
 /** What `<mcp-tool-form>` is doing. */
 export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
@@ -225,6 +232,10 @@ export class McpToolForm extends LitElement {
   /** The arguments of the call that gave `_result` (for the tool's MCP App). */
   #resultArguments: JsonRecord = {};
   @state() private _expanded = new Set<string>();
+  /** Declared members shown per object (by pointer), past the first page. */
+  @state() private _shownMembers = new Map<string, number>();
+  /** Searches of long enums (by pointer). */
+  @state() private _searches = new Map<string, SearchState>();
   @state() private _validatorReady = false;
   /** What the polite live region says about the last call (set once per call). */
   @state() private _announcement = '';
@@ -427,6 +438,8 @@ export class McpToolForm extends LitElement {
       this._result = undefined;
       this._resultStale = false;
       this._expanded = new Set();
+      this._shownMembers = new Map();
+      this._searches = new Map();
       this._draftConflict = undefined;
       this.#edited = false;
       this.#draftBase = '';
@@ -836,19 +849,44 @@ export class McpToolForm extends LitElement {
         else next.delete(pointer);
         this._expanded = next;
       },
+      shownMembers: (pointer) => this._shownMembers.get(pointer) ?? MEMBERS_PER_PAGE,
+      setShownMembers: (pointer, count) => {
+        this._shownMembers = new Map(this._shownMembers).set(pointer, count);
+      },
+      search: (pointer) => this._searches.get(pointer) ?? { open: false, active: 0 },
+      setSearch: (pointer, state) => {
+        const now = this._searches.get(pointer);
+        if (now?.open === state.open && now.active === state.active) return;
+        this._searches = new Map(this._searches).set(pointer, state);
+      },
     };
   }
 
   #header(tool: Tool): TemplateResult {
     const title = toolTitle(tool);
+    const description = typeof tool.description === 'string' ? tool.description : '';
+    // Server-sent text is shown within a budget: a 5 MiB description is cut, with "Show all".
+    const long = description.length > DESCRIPTION_CHARS;
+    const full = this._expanded.has(TOOL_DESCRIPTION);
     return html`<slot name="header"
       ><div part="header">
-        <h2 part="title">${title}</h2>
-        ${title !== tool.name ? html`<code part="tool-name">${tool.name}</code>` : nothing}
+        <h2 part="title">${clip(title, LABEL_CHARS)}</h2>
+        ${title !== tool.name ? html`<code part="tool-name">${clip(tool.name, LABEL_CHARS)}</code>` : nothing}
         ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}
-        ${typeof tool.description === 'string' && tool.description ? html`<p part="description">${tool.description}</p>` : nothing}
+        ${description ? html`<p part="description">${long && !full ? clip(description, DESCRIPTION_CHARS) : description}</p>` : nothing}
+        ${long
+          ? html`<button type="button" part="show-all-button" class="small" aria-expanded=${full ? 'true' : 'false'} @click=${() => this.#toggleExpanded(TOOL_DESCRIPTION)}>
+              ${full ? 'Show less' : `Show all ${description.length.toLocaleString('en')} characters`}
+            </button>`
+          : nothing}
       </div></slot
     >`;
+  }
+
+  #toggleExpanded(key: string): void {
+    const next = new Set(this._expanded);
+    if (!next.delete(key)) next.add(key);
+    this._expanded = next;
   }
 
   #draftNotices(): TemplateResult {
@@ -884,7 +922,7 @@ export class McpToolForm extends LitElement {
       }
     }
     return html`<details part="preview">
-      <summary>Arguments that will be sent to ${tool.name}</summary>
+      <summary>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
       <pre part="preview-json">${stringifyBounded(args).text}</pre>
       ${headers.length > 0 ? html`<p class="note">Also sent as HTTP headers (visible to proxies):</p><pre part="preview-headers">${headers.join('\n')}</pre>` : nothing}
     </details>`;
@@ -896,10 +934,14 @@ export class McpToolForm extends LitElement {
     return html`<div part="error-summary" role="alert" tabindex="-1">
       <strong>${count === 1 ? 'One problem' : `${count} problems`} to fix before the tool can be called:</strong>
       <ul>
-        ${this._issues.map(
-          (issue) => html`<li><button type="button" @click=${() => this.#focusIssue(issue.pointer)}>${issue.pointer === '' ? 'Arguments' : dottedPath(issue.pointer)}</button>: ${issue.message}</li>`,
+        ${this._issues.slice(0, SUMMARY_ISSUES).map(
+          (issue) =>
+            html`<li>
+              <button type="button" @click=${() => this.#focusIssue(issue.pointer)}>${issue.pointer === '' ? 'Arguments' : clip(dottedPath(issue.pointer), LABEL_CHARS)}</button>: ${clip(issue.message, DESCRIPTION_CHARS)}
+            </li>`,
         )}
       </ul>
+      ${count > SUMMARY_ISSUES ? html`<p>…and ${(count - SUMMARY_ISSUES).toLocaleString('en')} more; they are marked at their fields.</p>` : nothing}
     </div>`;
   }
 
@@ -907,11 +949,11 @@ export class McpToolForm extends LitElement {
     if (this._phase !== 'confirming') return nothing;
     const id = idFor('c', tool.name);
     return html`<div part="confirm" role="group" aria-labelledby="${id}-title" aria-describedby="${id}-text">
-      <p id="${id}-title"><strong>${toolTitle(tool)} is marked as destructive.</strong></p>
+      <p id="${id}-title"><strong>${clip(toolTitle(tool), LABEL_CHARS)} is marked as destructive.</strong></p>
       <p id="${id}-text">It may delete or overwrite data. Call it with these arguments?</p>
       <pre part="confirm-arguments">${stringifyBounded(args).text}</pre>
       <div part="actions">
-        <button type="button" part="confirm-button" @click=${() => this.#confirm?.(true)}>Call ${tool.name}</button>
+        <button type="button" part="confirm-button" @click=${() => this.#confirm?.(true)}>Call ${clip(tool.name, LABEL_CHARS)}</button>
         <button type="button" part="confirm-cancel" @click=${() => this.#confirm?.(false)}>Don't call</button>
       </div>
     </div>`;
@@ -957,7 +999,7 @@ export class McpToolForm extends LitElement {
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
         ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#draftNotices()}
         <fieldset part="fields" class="fields" ?disabled=${pending || this._phase === 'confirming'}>
-          <legend class="visually-hidden">Arguments of ${tool.name}</legend>
+          <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
             ? html`<div class="group-tools">
                 <button

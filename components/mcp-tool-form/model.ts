@@ -11,6 +11,7 @@ import { compileSchemaSync, checkSchemaBounds, type McpClientError, type Validat
 import { loadedPatternEngine, patternVerdict } from '../../src/pattern-check.js';
 import { backtrackingRisk } from '../../src/regex-safety.js';
 import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
+import { SEARCH_OVER } from '../internal/long-list.js';
 import {
   conditionsOf,
   DEFAULT_ENGINE_LIMITS,
@@ -88,8 +89,12 @@ export interface EnumOption {
 export interface EnumField extends FieldBase {
   kind: 'enum';
   options: EnumOption[];
-  /** A radio group for small sets, a select otherwise. */
-  widget: 'select' | 'radio';
+  /**
+   * A radio group for small sets, a select up to `SEARCH_OVER` options, and
+   * above that a search: a text input checked against the enum, listing a few
+   * matches (a million `<option>`s would freeze the page).
+   */
+  widget: 'select' | 'radio' | 'search';
 }
 
 export interface ConstField extends FieldBase {
@@ -123,9 +128,10 @@ export interface ArrayField extends FieldBase {
   maxItems?: number;
   uniqueItems: boolean;
   /**
-   * Set for arrays of enumerated values with `uniqueItems`: rendered as a group
-   * of checkboxes, as long as the value has no repeats or unknown values (see
-   * `showsAsChoices`); otherwise as an ordered list, so nothing is lost.
+   * Set for arrays of enumerated values with `uniqueItems` (at most
+   * `SEARCH_OVER` of them): rendered as a group of checkboxes, as long as the
+   * value has no repeats or unknown values (see `showsAsChoices`); otherwise
+   * as an ordered list, so nothing is lost.
    */
   choices?: EnumOption[];
 }
@@ -284,6 +290,8 @@ export class FormModel {
   readonly problem: SchemaProblem | undefined;
   readonly #evaluate: ConditionEvaluator;
   readonly #validators = new WeakMap<object, Validator | null>();
+  /** Options per `enum` array: built once, not on every render (an enum may hold a million values). */
+  readonly #enumOptions = new WeakMap<unknown[], { names: unknown; options: EnumOption[] }>();
 
   constructor(inputSchema: unknown, options: FormModelOptions = {}) {
     this.inputSchema = inputSchema;
@@ -501,10 +509,15 @@ export class FormModel {
         return this.#json(context, schema, 'fallback', { keyword: 'enum', message: 'The schema allows no value here (empty enum).' });
       }
       const names = Array.isArray(schema.enumNames) ? schema.enumNames : Array.isArray(schema['x-enumNames']) ? schema['x-enumNames'] : undefined;
-      const options = values.map((value, i) => ({
-        value,
-        label: typeof names?.[i] === 'string' ? (names[i] as string) : typeof value === 'string' ? value : JSON.stringify(value),
-      }));
+      const cached = this.#enumOptions.get(schema.enum as unknown[]);
+      const options =
+        cached && cached.names === names
+          ? cached.options
+          : values.map((value, i) => ({
+              value,
+              label: typeof names?.[i] === 'string' ? (names[i] as string) : typeof value === 'string' ? value : JSON.stringify(value),
+            }));
+      if (!cached || cached.names !== names) this.#enumOptions.set(schema.enum as unknown[], { names, options });
       return withDefault(nullableFlag(this.#enumField(schema, context, options), nullable), schema);
     }
     if ('const' in schema) {
@@ -611,7 +624,7 @@ export class FormModel {
 
   #enumField(schema: JsonRecord, context: FieldContext, options: EnumOption[]): EnumField {
     const radio = options.length <= RADIO_MAX_OPTIONS && options.every((option) => option.label.length <= RADIO_MAX_LABEL);
-    return { ...this.#base('enum', schema, context), kind: 'enum', options, widget: radio ? 'radio' : 'select' };
+    return { ...this.#base('enum', schema, context), kind: 'enum', options, widget: radio ? 'radio' : options.length > SEARCH_OVER ? 'search' : 'select' };
   }
 
   #stringField(schema: JsonRecord, context: FieldContext): StringField {
@@ -699,7 +712,8 @@ export class FormModel {
       // A set of enumerated values (no repeats: order carries no meaning) is a group of checkboxes.
       // Without uniqueItems, order and repeats may matter: an ordered list, one picker per item.
       const itemField = this.field(items, { depth: context.depth + 1, ancestors: context.ancestors });
-      if (itemField.kind === 'enum' && !itemField.nullable) field.choices = itemField.options;
+      // Beyond SEARCH_OVER values, checkboxes would be a wall: a list of searchable pickers instead.
+      if (itemField.kind === 'enum' && !itemField.nullable && itemField.options.length <= SEARCH_OVER) field.choices = itemField.options;
     }
     return field;
   }

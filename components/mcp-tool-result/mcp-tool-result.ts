@@ -5,7 +5,7 @@ import { compileSchema, McpError, type CallToolResult, type McpClient, type Outp
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { formatBytes, toggleState } from '../internal/dom.js';
-import { isRecord, stringifyBounded } from '../internal/json.js';
+import { clip, isRecord, stringifyBounded } from '../internal/json.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { appResourceUri } from '../mcp-app-frame/app-meta.js';
 import { describeBlock, describeResource, type BlockView, type ResourceView } from './blocks.js';
@@ -13,6 +13,12 @@ import { styles } from './mcp-tool-result.styles.js';
 
 /** Text longer than this (UTF-16 code units) is shown cut, with a button to show all. */
 const TEXT_PREVIEW_CHARS = 100_000;
+/** Content blocks shown at first, and added by each "Show more". */
+export const BLOCKS_PER_PAGE = 100;
+/** Text shown at first over all blocks together (characters); blocks past it wait for "Show more". */
+const TEXT_BUDGET_CHARS = 400_000;
+/** Names, URIs and descriptions are shown up to this many characters. */
+const LABEL_CHARS = 2_000;
 
 type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceView | { kind: 'invalid'; reason: string; json: string })[] } | { status: 'error'; message: string };
 
@@ -70,6 +76,7 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @csspart show-all-button - Shows the rest of a long text.
  * @csspart app - The `<mcp-app-frame>` of a tool with an MCP App.
  * @csspart app-fallback - The folded text result under an app.
+ * @csspart show-more-button - Shows the next content blocks of a result with many (a page of 100 at a time).
  *
  * @cssproperty --mcp-color-text - Text colour.
  * @cssproperty --mcp-color-muted-text - Secondary text.
@@ -108,6 +115,8 @@ export class McpToolResult extends LitElement {
   @state() private _reads = new Map<number, ReadState>();
   @state() private _expandedText = new Set<number>();
   @state() private _appFrame: 'loading' | 'loaded' | 'failed' | undefined;
+  /** How many content blocks are shown (a result of 50,000 blocks is shown a page at a time). */
+  @state() private _shownBlocks = BLOCKS_PER_PAGE;
 
   #internals = this.attachInternals();
   #validationToken = 0;
@@ -144,6 +153,7 @@ export class McpToolResult extends LitElement {
     if (changed.has('result') || changed.has('tool')) {
       this._reads = new Map();
       this._expandedText = new Set();
+      this._shownBlocks = BLOCKS_PER_PAGE;
       void this.#validate();
     }
   }
@@ -213,7 +223,7 @@ export class McpToolResult extends LitElement {
   }
 
   #meta(parts: (string | undefined)[]): TemplateResult | typeof nothing {
-    const shown = parts.filter((part): part is string => Boolean(part));
+    const shown = parts.filter((part): part is string => Boolean(part)).map((part) => clip(part, LABEL_CHARS));
     return shown.length > 0 ? html`<span part="meta">${shown.join(' · ')}</span>` : nothing;
   }
 
@@ -225,11 +235,11 @@ export class McpToolResult extends LitElement {
   #resource(view: ResourceView | { kind: 'invalid'; reason: string; json: string }): TemplateResult {
     switch (view.kind) {
       case 'resource-text':
-        return html`<code part="uri">${view.uri}</code>${this.#meta([view.mimeType])}
-          <pre part="resource-text">${view.text}</pre>`;
+        return html`<code part="uri">${clip(view.uri, LABEL_CHARS)}</code>${this.#meta([view.mimeType])}
+          <pre part="resource-text">${clip(view.text, TEXT_PREVIEW_CHARS)}</pre>`;
       case 'resource-blob':
-        return html`<code part="uri">${view.uri}</code>${this.#meta([view.mimeType ?? 'binary', formatBytes(view.bytes)])}
-          ${view.image ? html`<img part="image" src=${view.image} alt="Image resource ${view.uri}" />` : nothing}
+        return html`<code part="uri">${clip(view.uri, LABEL_CHARS)}</code>${this.#meta([view.mimeType ?? 'binary', formatBytes(view.bytes)])}
+          ${view.image ? html`<img part="image" src=${view.image} alt="Image resource ${clip(view.uri, 200)}" />` : nothing}
           <button type="button" part="download-button" @click=${() => this.#download(view)}>Download (${formatBytes(view.bytes)})</button>`;
       case 'invalid':
         return html`<span part="placeholder">Cannot show this resource: ${view.reason}</span>`;
@@ -262,13 +272,13 @@ export class McpToolResult extends LitElement {
         </li>`;
       case 'link': {
         const read = this._reads.get(index);
-        const name = view.title ?? view.name;
+        const name = clip(view.title ?? view.name, LABEL_CHARS);
         return html`<li part="block block-resource-link" data-type="resource_link">
           <span>
             ${view.href
               ? html`<a part="link" href=${view.href} target="_blank" rel="noopener noreferrer">${name}</a>`
               : html`<strong part="link-name">${name}</strong>`}
-            <code part="uri">${view.uri}</code>
+            <code part="uri">${clip(view.uri, LABEL_CHARS)}</code>
           </span>
           ${this.#meta([view.mimeType, view.size !== undefined ? formatBytes(view.size) : undefined, view.description])}
           ${this.#client
@@ -277,7 +287,7 @@ export class McpToolResult extends LitElement {
               </button>`
             : nothing}
           ${read?.status === 'loading' ? html`<span part="note" role="status">Reading…</span>` : nothing}
-          ${read?.status === 'error' ? html`<span part="read-error" role="alert">Could not read ${view.uri}: ${read.message}</span>` : nothing}
+          ${read?.status === 'error' ? html`<span part="read-error" role="alert">Could not read ${clip(view.uri, LABEL_CHARS)}: ${clip(read.message, LABEL_CHARS)}</span>` : nothing}
           ${read?.status === 'done'
             ? html`<div part="read-contents">
                 ${read.contents.length === 0 ? html`<span part="note">The resource is empty.</span>` : read.contents.map((content) => this.#resource(content))}
@@ -290,7 +300,7 @@ export class McpToolResult extends LitElement {
         return html`<li part="block block-resource" data-type="resource">${this.#resource(view)}</li>`;
       case 'unknown':
         return html`<li part="block block-unknown" data-type=${view.type}>
-          <span part="placeholder">Unsupported content (${view.type})</span>
+          <span part="placeholder">Unsupported content (${clip(view.type, 200)})</span>
           <details>
             <summary>Show its JSON</summary>
             <pre part="unknown-json">${view.json}</pre>
@@ -317,7 +327,7 @@ export class McpToolResult extends LitElement {
       outcome = html`<div part="validation" data-status="invalid" role="note">
         Does not match the tool's outputSchema; treat it as unchecked data:
         <ul>
-          ${validation.issues.slice(0, 20).map((issue) => html`<li><code>${issue.path || '(root)'}</code> ${issue.message}</li>`)}
+          ${validation.issues.slice(0, 20).map((issue) => html`<li><code>${clip(issue.path || '(root)', 200)}</code> ${clip(issue.message, LABEL_CHARS)}</li>`)}
         </ul>
       </div>`;
     } else if (validation?.status === 'skipped' && this.tool && isRecord(this.tool.outputSchema)) {
@@ -336,11 +346,20 @@ export class McpToolResult extends LitElement {
     const malformed = content !== undefined && !Array.isArray(content);
     const blocks = Array.isArray(content) ? content : [];
     const empty = blocks.length === 0 && !('structuredContent' in result);
+    // Within a budget whatever the server sent: a page of blocks, and no more text than TEXT_BUDGET_CHARS, at first.
+    let count = 0;
+    let chars = 0;
+    while (count < blocks.length && count < this._shownBlocks && (chars < TEXT_BUDGET_CHARS || count === 0)) {
+      const block = blocks[count++] as { text?: unknown; resource?: { text?: unknown } } | undefined;
+      const text = typeof block?.text === 'string' ? block.text : typeof block?.resource?.text === 'string' ? block.resource.text : '';
+      chars += Math.min(text.length, TEXT_PREVIEW_CHARS);
+    }
+    const hidden = blocks.length - count;
     const shown = html`${result.isError === true ? html`<p part="error-label">The tool reported an error.</p>` : nothing}
       ${malformed ? html`<span part="placeholder">The result's content is not a list and cannot be shown.</span>` : nothing}
       ${blocks.length > 0
         ? html`<ol part="blocks">
-            ${blocks.map((block, index) => {
+            ${blocks.slice(0, count).map((block, index) => {
               // One broken block must not take the others down with it.
               try {
                 return this.#block(describeBlock(block), index);
@@ -349,6 +368,11 @@ export class McpToolResult extends LitElement {
               }
             })}
           </ol>`
+        : nothing}
+      ${hidden > 0
+        ? html`<button type="button" part="show-more-button" @click=${() => (this._shownBlocks = count + BLOCKS_PER_PAGE)}>
+            Show ${Math.min(hidden, BLOCKS_PER_PAGE)} more content blocks (${hidden.toLocaleString('en')} not shown yet)
+          </button>`
         : nothing}
       ${empty && !malformed ? html`<p part="empty">The tool returned no content.</p>` : nothing} ${this.#structured(result)}`;
     if (this.#showsApp && this._appFrame !== 'failed') {

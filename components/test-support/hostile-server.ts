@@ -8,6 +8,8 @@
  * - `flood`: one `input_required` round of 1,000 elicitation requests;
  * - `five_questions`: one round of 5 elicitation requests;
  * - `one_question`: one elicitation request with a text and a number field;
+ * - `huge_question`: one elicitation request too big to show as it is (5 MiB
+ *   message, 1,000,000 choices, 100,000 tags, a 1 MiB default);
  * each answers the retry with a summary of the `inputResponses` it received
  * (`"1000 answers: decline ×1000"`).
  *
@@ -39,7 +41,29 @@ function round(count: number): Record<string, unknown> {
   return requests;
 }
 
+/** One question that is too big to show: a 5 MiB message, 1,000,000 choices, 100,000 tags, a 1 MiB default. */
+function hugeQuestion(): Record<string, unknown> {
+  return {
+    big: {
+      method: 'elicitation/create',
+      params: {
+        message: `Pick one. ${'m'.repeat(5 * MiB)}`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            city: { type: 'string', title: 'City', description: `Where. ${'d'.repeat(MiB)}`, enum: Array.from({ length: 1_000_000 }, (_, i) => `city-${i}`) },
+            tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: Array.from({ length: 100_000 }, (_, i) => `tag-${i}`) } },
+            note: { type: 'string', title: 'Note', default: `n${'o'.repeat(MiB)}` },
+          },
+          required: ['city'],
+        },
+      },
+    },
+  };
+}
+
 const ROUNDS: Record<string, () => Record<string, unknown>> = {
+  huge_question: hugeQuestion,
   flood: () => round(1000),
   five_questions: () => round(5),
   one_question: () => ({
