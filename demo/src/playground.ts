@@ -7,12 +7,21 @@ import { html, nothing, render } from 'lit';
 import '../../components/index.js';
 import { configureAppFrames, type McpConnection, type McpElicitationDialog } from '../../components/index.js';
 import type { GetPromptResult, McpClient, Prompt, ReadResourceResult, Resource, ResourceTemplate, RoundEvent, Tool, TrafficEvent } from '../../src/index.js';
+import { clip, stringifyBounded } from '../../components/internal/json.js';
 import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
 import { deterministicDraft } from './sampling.js';
 import { chooseValidatorFromQuery } from './validator.js';
 import { setupStdioChoice } from './stdio-choice.js';
 
 chooseValidatorFromQuery();
+
+/**
+ * What a server may make this page render is bounded too (issue 19): at most
+ * this many tools, resources and prompts are listed at once (a filter finds
+ * the others), and a protocol log entry is printed up to LOG_ENTRY_CHARS.
+ */
+const LISTED = 100;
+const LOG_ENTRY_CHARS = 20_000;
 setupThemeToggle();
 // MCP Apps (tools with a UI) run behind the sandbox proxy on the page's other loopback origin.
 configureAppFrames({ sandboxUrl: appSandboxUrl() });
@@ -31,6 +40,8 @@ const state = {
   serverUrl: initialServerUrl(),
   tools: [] as readonly Tool[],
   selected: undefined as string | undefined,
+  /** Filter of the tool list (name or title contains it, case-insensitively). */
+  toolFilter: '',
   resources: [] as Resource[],
   templates: [] as ResourceTemplate[],
   prompts: [] as Prompt[],
@@ -72,7 +83,8 @@ function watch(client: McpClient): void {
     update();
   });
   client.on('traffic', (event) => {
-    state.log.push({ id: nextLogId++, time: event.time, direction: event.direction, summary: summarize(event), requestId: event.requestId, json: JSON.stringify(event.message, null, 2) });
+    // Printed only as far as it is shown: a 20 MB tools/list must not cost its full text.
+    state.log.push({ id: nextLogId++, time: event.time, direction: event.direction, summary: clip(summarize(event), 200), requestId: event.requestId, json: stringifyBounded(event.message, LOG_ENTRY_CHARS).text });
     if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
     update();
   });
@@ -120,19 +132,47 @@ async function getPrompt(event: Event): Promise<void> {
   update();
 }
 
+function toolTitle(tool: Tool): string {
+  const title = tool.title ?? tool.annotations?.title ?? tool.name;
+  return typeof title === 'string' ? title : tool.name;
+}
+
 function toolList() {
   if (connection?.status !== 'connected') return html`<p class="muted">Not connected.</p>`;
   if (state.tools.length === 0) return html`<p class="muted">This server has no tools.</p>`;
-  return html`<ul class="tool-list">
-    ${state.tools.map(
-      (tool) => html`<li>
-        <button type="button" aria-pressed=${state.selected === tool.name} @click=${() => ((state.selected = tool.name), update())}>
-          <span class="tool-title">${tool.title ?? tool.annotations?.title ?? tool.name}</span>
-          ${tool.annotations?.destructiveHint ? html`<span class="badge">destructive</span>` : nothing}
-        </button>
-      </li>`,
-    )}
-  </ul>`;
+  const needle = state.toolFilter.trim().toLowerCase();
+  const matching: Tool[] = [];
+  let total = 0;
+  for (const tool of state.tools) {
+    if (needle && !tool.name.toLowerCase().includes(needle) && !toolTitle(tool).toLowerCase().includes(needle)) continue;
+    total++;
+    if (matching.length < LISTED) matching.push(tool);
+  }
+  return html`${state.tools.length > 10
+      ? html`<input
+          type="search"
+          class="tool-filter"
+          aria-label="Filter tools"
+          placeholder="Filter ${state.tools.length.toLocaleString('en')} tools"
+          .value=${state.toolFilter}
+          @input=${(e: Event) => ((state.toolFilter = (e.target as HTMLInputElement).value), update())}
+        />`
+      : nothing}
+    <ul class="tool-list">
+      ${matching.map(
+        (tool) => html`<li>
+          <button type="button" aria-pressed=${state.selected === tool.name} @click=${() => ((state.selected = tool.name), update())}>
+            <span class="tool-title">${clip(toolTitle(tool), 120)}</span>
+            ${tool.annotations?.destructiveHint ? html`<span class="badge">destructive</span>` : nothing}
+          </button>
+        </li>`,
+      )}
+    </ul>
+    ${total > matching.length
+      ? html`<p class="muted" role="status">${matching.length} of ${total.toLocaleString('en')} tools listed; filter to find the others.</p>`
+      : needle && total === 0
+        ? html`<p class="muted" role="status">No tool matches.</p>`
+        : nothing}`;
 }
 
 function resourcesPanel() {
@@ -141,10 +181,11 @@ function resourcesPanel() {
     ${state.panelError ? html`<p role="alert">${state.panelError}</p>` : nothing}
     ${state.resources.length === 0 && state.templates.length === 0 ? html`<p class="muted">No resources.</p>` : nothing}
     <ul class="plain">
-      ${state.resources.map((r) => html`<li><button type="button" @click=${() => readResource(r.uri)}>Read</button> ${r.title ?? r.name} <code>${r.uri}</code></li>`)}
+      ${state.resources.slice(0, LISTED).map((r) => html`<li><button type="button" @click=${() => readResource(r.uri)}>Read</button> ${clip(String(r.title ?? r.name), 120)} <code>${clip(r.uri, 200)}</code></li>`)}
     </ul>
+    ${state.resources.length > LISTED ? html`<p class="muted">${LISTED} of ${state.resources.length.toLocaleString('en')} resources listed.</p>` : nothing}
     ${state.templates.length
-      ? html`<p class="muted">Templates: ${state.templates.map((t) => html`<code>${t.uriTemplate}</code> `)}</p>
+      ? html`<p class="muted">Templates: ${state.templates.slice(0, LISTED).map((t) => html`<code>${clip(t.uriTemplate, 200)}</code> `)}</p>
           <form class="inline-form" @submit=${(e: Event) => {
             e.preventDefault();
             void readResource((e.target as HTMLFormElement).uri.value);
@@ -168,9 +209,9 @@ function promptsPanel() {
           <label for="prompt-name">Prompt</label>
           <select id="prompt-name" @change=${(e: Event) => ((state.promptName = (e.target as HTMLSelectElement).value || undefined), (state.promptArgs = {}), update())}>
             <option value="">Choose a prompt…</option>
-            ${state.prompts.map((p) => html`<option value=${p.name} ?selected=${p.name === state.promptName}>${p.title ?? p.name}</option>`)}
+            ${state.prompts.slice(0, LISTED).map((p) => html`<option value=${p.name} ?selected=${p.name === state.promptName}>${clip(String(p.title ?? p.name), 120)}</option>`)}
           </select>
-          ${prompt?.arguments?.map(
+          ${prompt?.arguments?.slice(0, LISTED).map(
             (arg) => html`<label for="arg-${arg.name}">${arg.title ?? arg.name}${arg.required ? ' *' : ''}</label>
               <input id="arg-${arg.name}" ?required=${arg.required} .value=${state.promptArgs[arg.name] ?? ''} @input=${(e: Event) => (state.promptArgs[arg.name] = (e.target as HTMLInputElement).value)} />`,
           )}
@@ -214,7 +255,7 @@ function update(): void {
         ${toolList()}
       </section>
       <section class="panel call" aria-labelledby="call-heading">
-        <h2 id="call-heading">${state.selected ? `Call ${state.selected}` : 'Call a tool'}</h2>
+        <h2 id="call-heading">${state.selected ? `Call ${clip(state.selected, 120)}` : 'Call a tool'}</h2>
         ${state.selected ? html`<mcp-tool-form tool-name=${state.selected}></mcp-tool-form>` : html`<p class="muted">Pick a tool on the left.</p>`}
         ${state.resumed
           ? html`<div class="resumed" role="status">
@@ -274,7 +315,7 @@ function mountConnection(url: string): void {
 document.getElementById('server-form')!.addEventListener('submit', (event) => {
   event.preventDefault();
   state.serverUrl = urlInput.value.trim();
-  Object.assign(state, { tools: [], selected: undefined, resources: [], templates: [], prompts: [], resourceResult: undefined, promptResult: undefined, log: [] });
+  Object.assign(state, { tools: [], selected: undefined, toolFilter: '', resources: [], templates: [], prompts: [], resourceResult: undefined, promptResult: undefined, log: [] });
   mountConnection(state.serverUrl);
 });
 
