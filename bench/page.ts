@@ -5,6 +5,7 @@
  * Playwright's round trips stay outside every timed region.
  */
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
+import { hostilePage } from './hostile-page.js';
 import { callLoop, type LoopResult } from './loop.js';
 
 export interface FormSample {
@@ -74,6 +75,8 @@ function timeBaseline(controls: number): number {
 }
 
 const page = {
+  /** Hostile inputs (issue 19): see hostile-page.ts. */
+  hostile: hostilePage,
   /** Loads a candidate bundle and connects it to `url`. */
   async open(name: string, url: string): Promise<void> {
     const module = (await import(/* @vite-ignore */ `/${name}/${name}.js`)) as { open: OpenCandidate };

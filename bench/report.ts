@@ -4,6 +4,7 @@
  */
 import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
+import type { HostileResult } from './hostile.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
 import type { BundleSize, Bytes } from './size.js';
@@ -48,6 +49,8 @@ export interface RunResult {
   forms?: FormsResult;
   /** Pattern engines and the validation cost of a `$ref` fan-out (bench/schema.ts). */
   validation?: SchemaResult;
+  /** Hostile inputs (issue 19); absent from runs before it was added. */
+  hostile?: HostileResult;
   targets: Target[];
 }
 
@@ -286,6 +289,21 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     );
     out.push('');
     out.push(`Median of ${run.forms.results[0]?.repeats ?? 0} renders each: append → every pending update done → layout. The baseline appends as many labelled \`<input>\`s in a shadow root.${run.forms.note ? ` ${run.forms.note}.` : ''}`);
+  }
+  if (run.hostile) {
+    out.push('');
+    out.push('### Hostile inputs (headless Chromium)');
+    out.push('');
+    out.push(
+      table(
+        ['Input', 'longest main-thread block ms', 'longest task ms (over 50 ms)', 'settled in ms', 'DOM nodes'],
+        run.hostile.cases.map((c) => [c.input === 'nothing' ? 'a page that renders nothing' : c.input, c.longestBlockMs, c.longestTaskMs || '–', c.totalMs, c.nodes]),
+      ),
+    );
+    out.push('');
+    out.push(
+      `Median of ${run.hostile.repeats} runs each. Each input is prepared first, then appended (and, for the search, typed into: five keystrokes); measured until every update settled and two frames passed. The longest block is the largest gap of a \`setTimeout(0)\` heartbeat; the longest task comes from the Long Tasks API. The megabyte names come from a raw node:http server (components/test-support/hostile-server.ts), so their row includes the transfer and \`JSON.parse\`.`,
+    );
   }
   return out.join('\n');
 }

@@ -5,7 +5,7 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,schema`: run only these sections (`schema`:
+ * - `--only size,calls,list,sse,form,schema,hostile`: run only these sections (`schema`:
  *   pattern engines and the validation cost of a `$ref` fan-out, about a minute).
  * - `--readme`: only regenerate the README from the latest JSON.
  *
@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
 import { chromiumCalls, chromiumForms, openBenchPage, type BenchBrowser } from './chromium.js';
+import { measureHostile } from './hostile.js';
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
 import { open as openKit } from './entries/kit.js';
 import { open as openOfficial } from './entries/official.js';
@@ -36,7 +37,7 @@ const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
 const corpus = resolve(root, '../shared/schemas');
 
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -55,6 +56,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 3, memoryRepeats: 1 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 2 } satisfies SsePlan,
       formRepeats: 5,
+      hostileRepeats: 1,
     }
   : {
       calls: {
@@ -64,6 +66,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 9, memoryRepeats: 3 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 5 } satisfies SsePlan,
       formRepeats: 11,
+      hostileRepeats: 3,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -157,7 +160,7 @@ async function main(): Promise<void> {
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
 
   // Size: also builds the bundles the Chromium sections load.
-  const needBundles = only.has('size') || only.has('calls') || only.has('form');
+  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('hostile');
   const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
   if (needBundles) {
     log('size: building the minimal entries and the full kit with Vite');
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form')) {
+    if (only.has('calls') || only.has('form') || only.has('hostile')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -216,6 +219,10 @@ async function main(): Promise<void> {
     if (only.has('form')) {
       log('form: <mcp-tool-form> vs plain inputs');
       run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+    }
+    if (only.has('hostile')) {
+      log('hostile: what a hostile server can make the elements render (issue 19)');
+      run.hostile = await measureHostile(browser!, PLAN.hostileRepeats, log);
     }
   } finally {
     await browser?.close();
