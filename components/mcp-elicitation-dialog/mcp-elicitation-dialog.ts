@@ -200,6 +200,11 @@ function activeElement(): HTMLElement | null {
  * @csspart timeline - The rounds of the current call.
  * @csspart actions - The buttons.
  * @csspart error - A request the kit cannot show.
+ * @csspart notice - Beside the page, not modal: a round declined without asking, or drafts that cannot be stored.
+ * @csspart matches - The values listed under the search of a long choice (at most 50).
+ * @csspart match - One value listed there.
+ * @csspart long-value - The start of a default too long to put in a control.
+ * @csspart show-all-button - Shows all of a long message or description, or the whole long value to edit.
  *
  * @cssproperty --mcp-dialog-width - Width of the dialog.
  * @cssproperty --mcp-dialog-backdrop - Backdrop colour.

@@ -153,6 +153,11 @@ function usableTool(tool: Tool): boolean {
  * @csspart null-button - Sends `null` for a nullable field.
  * @csspart clear-button - Leaves an optional yes/no unset.
  * @csspart raw-toggle - Switches a subtree between form and JSON.
+ * @csspart matches - The values listed under the search of a long enum (at most 50).
+ * @csspart match - One value listed there.
+ * @csspart long-value - The start of a value too long to put in a control (a long default).
+ * @csspart show-all-button - Shows all of a long description, or the whole long value to edit.
+ * @csspart show-more-button - Shows the next 100 members of an object with many.
  * @csspart error-summary - The list of problems after a submit attempt.
  * @csspart preview - The arguments JSON (and headers) that will be sent.
  * @csspart preview-json - The JSON text of the preview.
