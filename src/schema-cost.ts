@@ -13,7 +13,10 @@
  * - {@link SchemaCost.perValue}, once per schema: the subschemas one value can
  *   meet, counted along every path through references and applicators (a
  *   subschema reached by two paths counts twice), as if every member and item
- *   the schema describes were present once. Exponential fan-out shows here.
+ *   the schema describes were present once. Exponential fan-out shows here,
+ *   as the distance from {@link SchemaCost.size} (each part once): a big but
+ *   flat schema (thousands of properties, a long `enum`) costs its size and no
+ *   more, and its size is already bounded by the schema's part count.
  * - {@link SchemaCost.measure}, per value: the same walk over the value
  *   itself, member by member and item by item, stopped as soon as it passes
  *   the budget. A schema that is cheap per member can still be costly for a
@@ -57,14 +60,17 @@ const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
 export interface SchemaCost {
   /** Whether the schema applies itself to the same value without end (a cycle of references and in-place applicators): no check can finish. */
   readonly circular: boolean;
-  /** Evaluations one value can take, counted along every path; at most `limit + 1` (counting stops there). */
+  /** Evaluations of each reachable subschema once (the schema's own size in the same unit as {@link perValue}). */
+  readonly size: number;
+  /** Evaluations one value can take, counted along every path; at most `size + limit + 1` (counting stops there). */
   readonly perValue: number;
   /** Evaluations checking `value` takes, counted until `budget` is passed (then `budget + 1`). */
   measure(value: unknown, budget: number): number;
 }
 
 /**
- * Builds the graph of `schema` and counts its cost per value up to `limit`.
+ * Builds the graph of `schema` and counts its cost per value up to `limit`
+ * evaluations beyond its {@link SchemaCost.size}.
  * `$ref`, `$dynamicRef` and `$recursiveRef` are followed inside the document
  * (pointers, anchors, `$id`s); one that does not resolve counts as nothing
  * (the library refuses it). `patternCost(pattern)` is the extra work per
@@ -159,6 +165,20 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
     return out;
   };
 
+  // Every subschema reachable from the root (by references too), each once: the schema's own size.
+  const reachable: object[] = typeof schema === 'object' ? [schema] : [];
+  const listed = new Set<object>(reachable);
+  for (let i = 0; i < reachable.length; i++) {
+    for (const child of children(nodeOf(reachable[i] as Record<string, unknown>))) {
+      if (typeof child === 'object' && !listed.has(child)) {
+        listed.add(child);
+        reachable.push(child);
+      }
+    }
+  }
+  const size = reachable.reduce((sum, record) => sum + nodeOf(record as Record<string, unknown>).weight, 0);
+  const cap = size + limit;
+
   // Paths per value: a post-order walk, memoized, iterative (reference chains can be long); a
   // reference back to a subschema still being counted (recursion) adds nothing: its cost comes with
   // the value's own depth, which `measure` counts.
@@ -180,13 +200,13 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       if (child === undefined) {
         stack.pop();
         active.delete(frame.record);
-        const total = Math.min(frame.sum, limit + 1);
+        const total = Math.min(frame.sum, cap + 1);
         memo.set(frame.record, total);
         if (stack.length === 0) result = total;
         else stack.at(-1)!.sum += total;
         continue;
       }
-      if (frame.sum > limit) {
+      if (frame.sum > cap) {
         frame.pending.length = 0;
         continue;
       }
@@ -202,16 +222,6 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
   const circular = (): boolean => {
     const done = new Set<object>();
     const onPath = new Set<object>();
-    const reachable: object[] = typeof schema === 'object' ? [schema] : [];
-    const listed = new Set<object>(reachable);
-    for (let i = 0; i < reachable.length; i++) {
-      for (const child of children(nodeOf(reachable[i] as Record<string, unknown>))) {
-        if (typeof child === 'object' && !listed.has(child)) {
-          listed.add(child);
-          reachable.push(child);
-        }
-      }
-    }
     for (const start of reachable) {
       if (done.has(start)) continue;
       const stack: { record: object; pending: Target[] }[] = [{ record: start, pending: [...nodeOf(start as Record<string, unknown>).inPlace] }];
@@ -235,6 +245,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
 
   return {
     circular: circular(),
+    size,
     perValue: perValue(schema),
     measure(value, budget) {
       let count = 0;

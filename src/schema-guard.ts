@@ -262,10 +262,12 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
       if (cost.circular) {
         throw new McpClientError('schema', 'The schema is invalid: it applies itself to the same value without end (its references form a cycle that never moves into a member or item), so no value can be checked against it', { circular: true });
       }
-      if (cost.perValue > limits.maxEvaluations) {
+      // Counted beyond the schema's own size: a big flat schema (bounded by maxNodes already) is not a fan-out.
+      const excess = cost.perValue - cost.size;
+      if (excess > limits.maxEvaluations) {
         throw new McpClientError('schema', `The schema is too costly to check safely: checking one value could take more than ${limits.maxEvaluations} evaluations of its parts (its references branch out)`, {
           limits,
-          evaluations: cost.perValue,
+          evaluations: excess,
         });
       }
       const check = compileChecked(safe.schema as Record<string, unknown>, dialect, schema, safe.patterns.size > 0 ? { regExp: patternRegExp } : {});

@@ -39,10 +39,13 @@ export interface SchemaLimits {
   /** Maximum number of subschema objects; default 5,000. */
   maxNodes: number;
   /**
-   * Maximum evaluations of subschemas one value can meet, counted along every
-   * path through references and applicators (a subschema reached two ways
-   * counts twice); over it, the schema is refused as too costly. Default
-   * 10,000 (the largest real tool schema measured needs about 1,000).
+   * Maximum evaluations of subschemas one value can meet beyond evaluating
+   * each part of the schema once, counted along every path through references
+   * and applicators (a subschema reached two ways counts twice): what an
+   * exponential `$ref` fan-out adds; over it, the schema is refused as too
+   * costly. A big flat schema (thousands of properties, a long `enum`) adds
+   * nothing: `maxNodes` bounds it. Default 10,000 (the largest real tool
+   * schema measured needs about 1,000).
    */
   maxEvaluations?: number;
   /**

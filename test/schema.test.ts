@@ -317,6 +317,17 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
       expect(error.message).toMatch(/more than 100 evaluations/);
     });
 
+    test('a big flat schema is not a fan-out: 4,900 properties and a 50,000-value enum are checked, not refused as too costly', async () => {
+      // Regression: the cost gate counted the schema's own size, so a wide but linear schema (within maxNodes) was refused.
+      const properties = Object.fromEntries(Array.from({ length: 4900 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}` }]));
+      const wide = await compileSchema({ type: 'object', properties, required: ['p4899'] });
+      expect(wide({})).toMatchObject({ valid: false, issues: [{ keyword: 'required', params: { missingProperty: 'p4899' } }] });
+      expect(wide({ p4899: 'x' })).toEqual({ valid: true });
+      const long = await compileSchema({ type: 'string', enum: Array.from({ length: 50_000 }, (_, i) => `v${i}`) });
+      expect(long('v49999')).toEqual({ valid: true });
+      expect(long('w')).toMatchObject({ valid: false, issues: [{ keyword: 'enum' }] });
+    });
+
     test('a value that would take more than the check budget is not checked, and the result says so', async () => {
       const validate = await compileSchema({ type: 'array', $defs: fanOutSchema(6, 'anyOf').$defs, items: { $ref: '#/$defs/n0' } });
       expect(validate(Array.from({ length: 10 }, () => 'ab'))).toEqual({ valid: true });
