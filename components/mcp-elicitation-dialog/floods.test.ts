@@ -17,7 +17,7 @@ afterEach(() => cleanup());
 
 async function setup(toolName: string) {
   const connection = mount<McpConnection>(
-    `<mcp-connection server-url="${url}" no-listen><mcp-tool-form tool-name="${toolName}" no-drafts></mcp-tool-form><mcp-elicitation-dialog></mcp-elicitation-dialog></mcp-connection>`,
+    `<mcp-connection server-url="${url}" no-listen><mcp-tool-form tool-name="${toolName}" no-drafts></mcp-tool-form><mcp-elicitation-dialog no-resume></mcp-elicitation-dialog></mcp-connection>`,
   );
   await nextEvent(connection, 'mcp-connect');
   const form = connection.querySelector('mcp-tool-form') as McpToolForm;
