@@ -606,6 +606,24 @@ describe('the fetch wrapper', () => {
     expect(error.message).toContain('CORS');
   });
 
+  test.each([307, 308])('a token endpoint that redirects (%i) to another origin: the code, its verifier and the client go nowhere else, a typed error names both URLs', async (status) => {
+    // Whatever reaches this second origin would be a leak: it records every request.
+    const elsewhere = await startRawServer((_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"access_token":"stolen","token_type":"Bearer"}'));
+    const redirector = await startRawServer((_req, res) => void res.writeHead(status, { Location: `${elsewhere.origin}/collect` }).end());
+    cleanups.push(() => elsewhere.close(), () => redirector.close());
+    const { as, client } = await setup({ as: { endpoints: { token_endpoint: `${redirector.origin}/token` } } });
+    const error = await authError(client.listTools());
+    expect(error.reason).toBe('redirected');
+    expect(error.data).toMatchObject({ url: `${redirector.origin}/token`, endpoint: 'token endpoint', location: `${elsewhere.origin}/collect` });
+    expect(error.message).toContain(`${elsewhere.origin}/collect`);
+    // The token request did reach the configured endpoint, once, with the code and verifier…
+    expect(redirector.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /token']);
+    expect(String(redirector.requests[0]!.body)).toMatch(/code_verifier=/);
+    // …and nothing went on from there.
+    expect(elsewhere.requests).toEqual([]);
+    expect(as.tokens.size).toBe(0);
+  });
+
   test('full-page redirect mode: the pending authorization survives the reload and finishes there', async () => {
     let leftFor: URL | undefined;
     const redirect: AuthorizationOpener = {

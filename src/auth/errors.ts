@@ -52,6 +52,13 @@ export type McpAuthErrorReason =
   | 'network'
   /** An OAuth endpoint answered with something that is not the expected JSON document. */
   | 'invalid_response'
+  /**
+   * An OAuth endpoint answered a request that carries credentials (token,
+   * registration, revocation: a code and its verifier, a client secret or
+   * assertion, a DPoP proof, a token) with a redirect; it is not followed, so
+   * the credentials reach no other URL. `data.location` names the target.
+   */
+  | 'redirected'
   /** A DPoP proof could not be made or was refused. */
   | 'dpop_failed';
 
@@ -65,6 +72,8 @@ export interface McpAuthErrorData extends McpErrorData {
   oauthError?: string;
   /** The server's `error_description`, if any (shown as text only). */
   oauthErrorDescription?: string;
+  /** Where a refused redirect pointed (`redirected`), resolved against `url`; absent when the browser hides it. */
+  location?: string;
   /** Scopes that were asked for (step-up, sign-in needed). */
   scopes?: string[];
 }

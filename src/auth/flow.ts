@@ -157,14 +157,20 @@ export function describeOAuthError(json: unknown): string {
 /**
  * One HTTP exchange with an OAuth endpoint. A `fetch` rejection becomes
  * `network` naming the endpoint (in a browser that is most often CORS); an abort
- * keeps the caller's reason.
+ * keeps the caller's reason. Metadata `GET`s follow redirects (they carry
+ * nothing secret, and the documents' `issuer`/`resource` are checked); any
+ * other request carries credentials, and a redirect of it is refused as
+ * `redirected` instead of followed: a `307`/`308` would re-send the body (the
+ * code and its verifier, a client secret, a token to revoke) and the `DPoP`
+ * proof to wherever it points (the concern of RFC 9700 §4.12).
  */
 export async function exchange(ctx: FlowContext, url: string, endpoint: string, init: RequestInit): Promise<Exchange> {
   const timeout = AbortSignal.timeout(EXCHANGE_TIMEOUT_MS);
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+  const redirect = init.redirect ?? ((init.method ?? 'GET').toUpperCase() === 'GET' ? 'follow' : 'manual');
   let response: Response;
   try {
-    response = await ctx.fetch(url, { ...init, signal, redirect: init.redirect ?? 'follow' });
+    response = await ctx.fetch(url, { ...init, signal, redirect });
   } catch (error) {
     if (ctx.signal?.aborted) throw abortReason(ctx.signal, url);
     if (timeout.aborted) throw new McpAuthError('timeout', `The ${endpoint} at ${url} did not answer within ${EXCHANGE_TIMEOUT_MS} ms`, { url, endpoint }, { cause: error });
@@ -174,6 +180,22 @@ export async function exchange(ctx: FlowContext, url: string, endpoint: string, 
       `Could not reach the ${endpoint} at ${url} (${detail}). The server may be down, or — in a browser — it does not allow this page's origin through CORS.`,
       { url, endpoint, cause: detail },
       { cause: error },
+    );
+  }
+  // A browser shows a refused redirect as an opaque response (status 0, no Location); Node shows the 3xx.
+  if (redirect === 'manual' && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))) {
+    void response.body?.cancel().catch(() => {});
+    let location: string | undefined;
+    try {
+      const header = response.headers.get('location');
+      location = header ? new URL(header, url).href : undefined;
+    } catch {
+      location = undefined;
+    }
+    throw new McpAuthError(
+      'redirected',
+      `The ${endpoint} at ${url} answered with a redirect${location ? ` to ${location}` : ''}; a request that carries credentials is not sent on to another URL, so authorization stopped. Configure the endpoint's final URL on the authorization server.`,
+      { url, endpoint, ...(location ? { location } : {}) },
     );
   }
   const nonce = response.headers.get('dpop-nonce');
