@@ -487,6 +487,17 @@ export class McpClient {
     return capabilities;
   }
 
+  /**
+   * Changes the log level (spec: server/utilities/logging): on 2026-07-28 it is
+   * sent in the `_meta` of every later request (undefined: none, so no log
+   * notifications). Legacy servers keep the level of their session: send them
+   * `logging/setLevel` as well (`request('logging/setLevel', { level })`).
+   * Changes the `options` object the client was created with.
+   */
+  setLogLevel(level: LoggingLevel | undefined): void {
+    this.#options.logLevel = level;
+  }
+
   // --- connection ---------------------------------------------------------------------------
 
   /**
@@ -626,12 +637,16 @@ export class McpClient {
   }
 
   #sessionHost(): SessionHost {
+    const options = this.#options;
     return {
       transport: this.#transport,
       nextId: () => this.#nextId++,
       capabilities: () => this.capabilities,
       clientInfo: this.#options.clientInfo === false ? undefined : (this.#options.clientInfo ?? { name: 'mcp-elements', version: KIT_VERSION }),
-      logLevel: this.#options.logLevel,
+      // Read per request: setLogLevel() applies to the next one.
+      get logLevel() {
+        return options.logLevel;
+      },
       userHeaders: async () => {
         const option = this.#options.headers;
         const headers = typeof option === 'function' ? { ...(await option()) } : { ...option };

@@ -51,6 +51,12 @@ export interface TrafficEvent {
   requestId?: RequestId;
   /** Wall-clock time in ms. */
   time: number;
+  /**
+   * The HTTP headers of an outgoing request as the client set them (its own and
+   * the page's; not those a `fetch` wrapper such as OAuth adds). Secrets included:
+   * mask them before showing or exporting.
+   */
+  headers?: Record<string, string>;
 }
 
 /** What a session needs from its client. */
@@ -215,7 +221,7 @@ export class ModernSession implements Session {
     if (nameParam && typeof params[nameParam] === 'string') headers['Mcp-Name'] = encodeHeaderValue(params[nameParam] as string);
     Object.assign(headers, options.headers);
 
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
+    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     const { response, status } = await host.transport.request(message, {
       signal: options.signal,
       headers,

@@ -55,6 +55,20 @@ describe('per-request _meta and headers (basic/index "_meta", streamable-http "R
     }
   });
 
+  test('the traffic event of an outgoing request carries the headers that went over the wire', async () => {
+    const mark = posts().length;
+    const client = new McpClient(server.url, { protocol: 'modern', headers: { Authorization: 'Bearer s3cret' }, ...quiet });
+    const sent: { method: string; headers: Record<string, string> | undefined }[] = [];
+    client.on('traffic', (event) => {
+      if (event.direction === 'out' && 'method' in event.message) sent.push({ method: event.message.method, headers: event.headers });
+    });
+    await client.callTool('echo', { text: 'x' });
+    const call = sent.find((entry) => entry.method === 'tools/call')!;
+    expect(call.headers).toMatchObject({ Authorization: 'Bearer s3cret', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'echo' });
+    const wire = since(mark).find((request) => request.body.method === 'tools/call')!;
+    for (const [name, value] of Object.entries(call.headers!)) expect(wire.headers[name.toLowerCase()]).toBe(value);
+  });
+
   test('capabilities declared on each request follow the registered input handlers', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
     const caps = () => posts().at(-1)!.body.params._meta['io.modelcontextprotocol/clientCapabilities'];
@@ -673,6 +687,21 @@ describe('progress, timeouts and cancellation (basic/patterns/progress, cancella
     await client.callTool('chatty', {}, { onLog: (log) => logs.push(log) });
     expect(logs).toEqual([expect.objectContaining({ level: 'info', data: 'working on it' })]);
     expect(posts().at(-1)!.body.params._meta['io.modelcontextprotocol/logLevel']).toBe('debug');
+  });
+
+  test('setLogLevel applies from the next request: log notifications start, and stop again when cleared', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const logs: unknown[] = [];
+    await client.callTool('chatty', {}, { onLog: (log) => logs.push(log) });
+    expect(logs).toEqual([]);
+    expect(posts().at(-1)!.body.params._meta).not.toHaveProperty(['io.modelcontextprotocol/logLevel']);
+    client.setLogLevel('info');
+    await client.callTool('chatty', {}, { onLog: (log) => logs.push(log) });
+    expect(logs).toEqual([expect.objectContaining({ level: 'info', data: 'working on it' })]);
+    expect(posts().at(-1)!.body.params._meta['io.modelcontextprotocol/logLevel']).toBe('info');
+    client.setLogLevel(undefined);
+    await client.callTool('chatty', {}, { onLog: (log) => logs.push(log) });
+    expect(logs).toHaveLength(1);
   });
 });
 

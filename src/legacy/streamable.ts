@@ -195,11 +195,12 @@ export class StreamableLegacySession extends LegacySessionBase {
     const id = host.nextId();
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams(capabilities) };
     let sessionId: string | null = null;
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
     // No session id and no protocol version header: neither exists yet.
+    const headers = await host.userHeaders();
+    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     const { response, status } = await host.transport.request(message, {
       signal,
-      headers: await host.userHeaders(),
+      headers,
       onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
       onMessage: (incoming) => {
         host.traffic({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
@@ -328,7 +329,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       onEventId: (eventId) => (lastEventId = eventId),
       onRetry: (ms) => (retryMs = ms),
     };
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
+    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     try {
       let exchange: { response: Exchange['response']; status: number };
       try {
