@@ -30,6 +30,11 @@ export default defineConfig({
         elements: resolve(root, 'components/index.ts'),
         // Node only (`bin/mcp-elements.js`): the stdio bridge.
         bridge: resolve(root, 'bridge/index.ts'),
+        inspector: resolve(root, 'components/inspector.ts'),
+        'prompt-form': resolve(root, 'components/mcp-prompt-form/mcp-prompt-form.ts'),
+        'resource-list': resolve(root, 'components/mcp-resource-list/mcp-resource-list.ts'),
+        'protocol-log': resolve(root, 'components/mcp-protocol-log/mcp-protocol-log.ts'),
+        'roots-editor': resolve(root, 'components/mcp-roots-editor/mcp-roots-editor.ts'),
         playwright: resolve(root, 'e2e/helpers/index.ts'),
       },
       formats: ['es'],

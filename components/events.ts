@@ -6,11 +6,14 @@
 import type {
   CallToolResult,
   ContentBlock,
+  GetPromptResult,
   InputContext,
   InputRequest,
   InputResponse,
   McpClient,
   McpError,
+  ReadResourceResult,
+  Root,
   ServerDescription,
   Tool,
 } from '../src/index.js';
@@ -109,6 +112,55 @@ export class McpToolCallEvent extends Event {
   constructor(tool: string, args: Record<string, unknown>) {
     super('mcp-tool-call', { ...DOMAIN, cancelable: true });
     this.detail = { tool, arguments: args };
+  }
+}
+
+/** `<mcp-prompt-form>` got a prompt (`prompts/get`); `detail.result` holds its messages. */
+export class McpPromptResultEvent extends Event {
+  readonly detail: { prompt: string; arguments: Record<string, string>; result: GetPromptResult };
+  constructor(prompt: string, args: Record<string, string>, result: GetPromptResult) {
+    super('mcp-prompt-result', DOMAIN);
+    this.detail = { prompt, arguments: args, result };
+  }
+}
+
+/** `<mcp-resource-list>` read a resource (`resources/read`); `detail.result` holds its contents. */
+export class McpResourceReadEvent extends Event {
+  readonly detail: { uri: string; result: ReadResourceResult };
+  constructor(uri: string, result: ReadResourceResult) {
+    super('mcp-resource-read', DOMAIN);
+    this.detail = { uri, result };
+  }
+}
+
+/** The server said a resource the page subscribed to changed (`notifications/resources/updated`). */
+export class McpResourceUpdatedEvent extends Event {
+  readonly detail: { uri: string };
+  constructor(uri: string) {
+    super('mcp-resource-updated', DOMAIN);
+    this.detail = { uri };
+  }
+}
+
+/** The roots shared with the server changed (`<mcp-connection>`'s `roots`, or `<mcp-roots-editor>`). */
+export class McpRootsChangeEvent extends Event {
+  readonly detail: { roots: Root[] };
+  constructor(roots: Root[]) {
+    super('mcp-roots-change', DOMAIN);
+    this.detail = { roots };
+  }
+}
+
+/**
+ * `<mcp-protocol-log>` copied a message (`format` `json` or `curl`; secrets
+ * masked). `detail.copied` is false when the clipboard refused: the log then
+ * shows the text to copy by hand.
+ */
+export class McpCopyEvent extends Event {
+  readonly detail: { format: 'json' | 'curl'; text: string; copied: boolean };
+  constructor(format: 'json' | 'curl', text: string, copied: boolean) {
+    super('mcp-copy', DOMAIN);
+    this.detail = { format, text, copied };
   }
 }
 
@@ -218,6 +270,11 @@ declare global {
     'mcp-tool-result': McpToolResultEvent;
     'mcp-tool-call': McpToolCallEvent;
     'mcp-input-required': McpInputRequiredEvent;
+    'mcp-prompt-result': McpPromptResultEvent;
+    'mcp-resource-read': McpResourceReadEvent;
+    'mcp-resource-updated': McpResourceUpdatedEvent;
+    'mcp-roots-change': McpRootsChangeEvent;
+    'mcp-copy': McpCopyEvent;
     'mcp-app-message': McpAppMessageEvent;
     'mcp-app-model-context': McpAppModelContextEvent;
     'mcp-app-open-link': McpAppOpenLinkEvent;

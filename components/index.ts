@@ -1,5 +1,10 @@
 /**
- * mcp-elements custom elements. Importing this module registers every element.
+ * mcp-elements custom elements. Importing this module registers
+ * `<mcp-connection>`, `<mcp-tool-form>`, `<mcp-tool-result>` and
+ * `<mcp-elicitation-dialog>` (and `<mcp-app-frame>` on demand, when a tool has an
+ * app). The inspector elements (`<mcp-prompt-form>`, `<mcp-resource-list>`,
+ * `<mcp-protocol-log>`, `<mcp-roots-editor>`) have entries of their own
+ * (`mcp-elements/inspector`, or one each): a page pays only for those it uses.
  *
  * @module
  */
@@ -14,9 +19,14 @@ export {
   McpAppReadyEvent,
   McpClientChangeEvent,
   McpConnectEvent,
+  McpCopyEvent,
   McpDisconnectEvent,
   McpErrorEvent,
   McpInputRequiredEvent,
+  McpPromptResultEvent,
+  McpResourceReadEvent,
+  McpResourceUpdatedEvent,
+  McpRootsChangeEvent,
   McpToolResultEvent,
   McpToolsChangedEvent,
 } from './events.js';
@@ -28,6 +38,11 @@ export { McpToolForm, type FormIssue, type ToolFormPhase } from './mcp-tool-form
 export { McpToolResult } from './mcp-tool-result/mcp-tool-result.js';
 export type { BlockView, ResourceView } from './mcp-tool-result/blocks.js';
 export type { AppSource } from './events.js';
+// The inspector elements register from their own entries (components/inspector.ts); their types are here too.
+export type { McpPromptForm } from './mcp-prompt-form/mcp-prompt-form.js';
+export type { McpResourceList } from './mcp-resource-list/mcp-resource-list.js';
+export type { McpProtocolLog, LogRecord, SessionFile } from './mcp-protocol-log/mcp-protocol-log.js';
+export type { McpRootsEditor } from './mcp-roots-editor/mcp-roots-editor.js';
 // The app frame itself loads on demand (`<mcp-tool-result>` imports it for tools with an app,
 // or import 'mcp-elements/app-frame'): only its types and the small helpers are here.
 export type { McpAppFrame, AppToolPolicy, AppToolCall, AppDisplayMode } from './mcp-app-frame/mcp-app-frame.js';

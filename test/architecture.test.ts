@@ -104,6 +104,16 @@ describe('the elements entry (mcp-elements/elements)', () => {
     console.log(`<mcp-app-frame> chunk (loaded on demand): ${lazy[0]!.code.length} bytes minified, ${gzip} bytes gzip`);
     expect(gzip).toBeLessThanOrEqual(12 * 1024);
   });
+
+  test('leaves the inspector elements to their own entries, and loads the tool form\'s completions only on demand', async () => {
+    const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
+    const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
+    const all = chunks.flatMap(relative);
+    // Not even as a lazy chunk: a page that only calls tools never downloads them.
+    expect(all.filter((id) => /^components\/(mcp-prompt-form|mcp-resource-list|mcp-protocol-log|mcp-roots-editor)\//.test(id))).toEqual([]);
+    expect(eager.flatMap(relative).filter((id) => /^components\/mcp-tool-form\/completions\.ts$|^components\/internal\/(completion|uri-template)\.ts$/.test(id))).toEqual([]);
+    expect(chunks.filter((c) => !eager.includes(c) && relative(c).includes('components/mcp-tool-form/completions.ts'))).toHaveLength(1);
+  });
 });
 
 describe('the bridge (mcp-elements/bridge, Node only)', () => {

@@ -19,7 +19,7 @@ import { clientContext, connectionContext } from '../context.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
-import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpToolsChangedEvent } from '../events.js';
+import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpRootsChangeEvent, McpToolsChangedEvent } from '../events.js';
 import { clip } from '../internal/json.js';
 import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
 import { connectionStyles } from './mcp-connection.styles.js';
@@ -52,6 +52,7 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * @event mcp-disconnect - Disconnected by `disconnect()`.
  * @event mcp-error - Connecting or refreshing failed; `detail.error` is the typed error.
  * @event mcp-tools-changed - The tool list was loaded or changed; `detail.tools`.
+ * @event mcp-roots-change - `roots` was set to a new list (after the first render); `detail.roots`.
  * @event mcp-input-required - Fired by `<mcp-elicitation-dialog>` before it asks the user; cancelable (see the dialog).
  *
  * @csspart status - The default status bar.
@@ -181,6 +182,11 @@ export class McpConnection extends LitElement {
     this.#closeTimer = setTimeout(() => {
       if (!this.isConnected) void this.#teardown();
     }, 0);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // A new list of roots (from the page or <mcp-roots-editor>): the dialog offers it, and tells a legacy server.
+    if (changed.has('roots') && this.hasUpdated) this.dispatchEvent(new McpRootsChangeEvent(this.roots ?? []));
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -314,6 +320,22 @@ export class McpConnection extends LitElement {
     await this.#teardown();
     this.#setStatus('idle');
     if (had) this.dispatchEvent(new McpDisconnectEvent('client'));
+  }
+
+  /**
+   * Measures the round trip to the server, in ms: `ping` on a legacy server; on
+   * 2026-07-28, which has no `ping`, an uncached `server/discover` (the lightest
+   * request it has).
+   * @throws the typed error of the request (not connected: `closed`).
+   */
+  async ping(): Promise<number> {
+    const client = this.client;
+    if (!client) throw new McpClientError('closed', '<mcp-connection> is not connected', { url: this.serverUrl });
+    await client.connect();
+    const start = performance.now();
+    if (client.server?.era === 'legacy') await client.request('ping');
+    else await client.discover({ fresh: true });
+    return performance.now() - start;
   }
 
   /** Reloads the server description and the tool list, bypassing caches. */

@@ -321,6 +321,17 @@ export class McpElicitationDialog extends LitElement {
       off.push(client.setInputHandler('roots/list', { handle: (params, context) => this.#ask(client, { method: 'roots/list', params }, context) as Promise<ListRootsResult> }));
     }
     off.push(client.on('round', (event) => this.#onRound(client, event)));
+    const connection = this.connection;
+    if (connection && !this.noRoots) {
+      // The connection's roots changed: register again, which tells a legacy server (notifications/roots/list_changed).
+      const onRoots = (event: Event) => {
+        if (event.target !== connection || this.roots !== undefined || this.#registered?.client !== client) return;
+        this.#unregister();
+        this.#register(client);
+      };
+      connection.addEventListener('mcp-roots-change', onRoots);
+      off.push(() => connection.removeEventListener('mcp-roots-change', onRoots));
+    }
     off.push(
       client.on('status', ({ status }) => {
         if (status === 'connected') void this.#offerResume(client);

@@ -56,6 +56,17 @@ export interface RenderHost {
   /** The state of the search of a long enum at `pointer`: whether its matches are listed, and which is active. */
   search(pointer: string): SearchState;
   setSearch(pointer: string, state: SearchState): void;
+  /** Suggestions for a string field (a combobox), once the form's completion support has loaded. */
+  completion?(field: StringField, id: string, pick: (value: string) => void): FieldCompletion | undefined;
+}
+
+/** What a string field needs to be a combobox (see `completions.ts`, loaded on demand). */
+export interface FieldCompletion {
+  aria: { role: string | undefined; expanded: string | undefined; controls: string | undefined; active: string | undefined; autocomplete: string | undefined };
+  input(value: string): void;
+  keydown(event: KeyboardEvent): void;
+  close(): void;
+  listbox(): TemplateResult | typeof nothing;
 }
 
 /** The list of matches under a long enum's search input. */
@@ -440,6 +451,8 @@ export class FieldRenderer {
       describedBy,
       invalid: errors.length > 0 ? 'true' : undefined,
     };
+    const combo = field.input === 'textarea' || isNull ? undefined : this.#host.completion?.(field, id, (value) => slot.set({ k: 'v', v: value }, true));
+    const aria = combo?.aria;
     const control =
       field.input === 'textarea'
         ? html`<textarea
@@ -475,12 +488,19 @@ export class FieldRenderer {
             ${patternValidity(field.pattern, sent)}
             placeholder=${ifDefined(placeholder)}
             autocomplete="off"
+            role=${ifDefined(aria?.role)}
+            aria-autocomplete=${ifDefined(aria?.autocomplete)}
+            aria-expanded=${ifDefined(aria?.expanded)}
+            aria-controls=${ifDefined(aria?.controls)}
+            aria-activedescendant=${ifDefined(aria?.active)}
             aria-describedby=${ifDefined(common.describedBy)}
             aria-invalid=${ifDefined(common.invalid)}
-            @input=${(e: Event) => onInput(e, false)}
+            @input=${(e: Event) => (onInput(e, false), combo?.input((e.target as HTMLInputElement).value))}
             @change=${(e: Event) => onInput(e, true)}
+            @keydown=${combo ? (e: KeyboardEvent) => combo.keydown(e) : undefined}
+            @blur=${combo ? () => combo.close() : undefined}
           />`;
-    return this.#wrap(slot, 'string', control, errors, this.#nullToggle(slot));
+    return this.#wrap(slot, 'string', combo ? html`<span class="mcp-combobox">${control}${combo.listbox()}</span>` : control, errors, this.#nullToggle(slot));
   }
 
   #number(slot: Slot, field: NumberField): TemplateResult {

@@ -39,6 +39,12 @@ const TOOL_DESCRIPTION = '\u0000tool-description';
 /** Problems listed in the summary at most (each is also marked at its field). */
 const SUMMARY_ISSUES = 50;
 
+/** Suggestions for URI fields, per client (completions.ts is loaded on demand). */
+interface CompletionSupport {
+  client: McpClient;
+  support: import('./completions.js').ToolCompletions | undefined;
+}
+
 /** What `<mcp-tool-form>` is doing. */
 export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
 
@@ -271,6 +277,8 @@ export class McpToolForm extends LitElement {
   #awaitingValidator = false;
   /** Why the validator could not be loaded, once that failed. */
   #validatorFailure: string | undefined;
+  /** Suggestions for URI fields (completions.ts, loaded once the server declares `completions`). */
+  #completions: CompletionSupport | undefined;
 
   constructor() {
     super();
@@ -377,6 +385,15 @@ export class McpToolForm extends LitElement {
     }
     const tool = this.effectiveTool;
     if (tool !== this.#modelFor || (changed.has('_validatorReady') && tool)) this.#setUpModel(tool, tool !== this.#modelFor);
+    if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
+      const entry: CompletionSupport = { client, support: undefined };
+      this.#completions = entry;
+      void import('./completions.js').then((module) => {
+        if (this.#completions !== entry) return;
+        entry.support = module.createToolCompletions(this, client);
+        this.requestUpdate();
+      });
+    }
   }
 
   protected override updated(): void {
@@ -847,6 +864,7 @@ export class McpToolForm extends LitElement {
         }
         return out;
       },
+      completion: (field, id, pick) => this.#completions?.support?.field(field, id, pick),
       isExpanded: (pointer) => this._expanded.has(pointer),
       setExpanded: (pointer, open) => {
         const next = new Set(this._expanded);

@@ -1,6 +1,8 @@
 /**
  * Runs the demo MCP server from the command line:
- *   tsx demo/server/main.ts [--port 3001] [--host 127.0.0.1] [--allow-origin https://example.com]
+ *   tsx demo/server/main.ts [--port 3001] [--host 127.0.0.1] [--allow-origin https://example.com] [--private-token <token>]
+ *
+ * `--private-token` also serves `/private/mcp`, which needs `Authorization: Bearer <token>`.
  */
 import { startDemoServer } from './server.js';
 
@@ -17,6 +19,7 @@ const server = await startDemoServer({
   host: flag('--host') ?? '127.0.0.1',
   allowedOrigins: (origin) => local(origin) || extraOrigins.includes(origin),
   verbose: args.includes('--verbose'),
+  privateToken: flag('--private-token'),
 });
 console.log(`Demo MCP server listening at ${server.url}`);
 const stop = async () => {

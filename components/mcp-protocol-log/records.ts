@@ -1,0 +1,353 @@
+/**
+ * The data side of `<mcp-protocol-log>`, without the DOM: the bounded record
+ * buffer, secret masking, `curl` rendering, the session file format, and the
+ * view model (request/response pairs, the rounds of one multi round-trip call,
+ * progress collapsed per request).
+ *
+ * @module
+ */
+import type { LoggingLevel } from '../../src/types.js';
+import { isRecord, stringifyBounded } from '../internal/json.js';
+
+/** What a record is. `note` is a line of the page's own (not JSON-RPC). */
+export type RecordKind = 'request' | 'response' | 'error' | 'notification' | 'note';
+
+/** One message of the log (as kept in memory and in an exported session). */
+export interface LogRecord {
+  /** Position in the session (increasing; unique). */
+  seq: number;
+  /** Wall-clock time in ms since the epoch. */
+  time: number;
+  /** `out`: sent by the client; `in`: from the server; `note`: the page's own line. */
+  direction: 'out' | 'in' | 'note';
+  kind: RecordKind;
+  /** The method of a request or notification (for a response: its request's, once paired). */
+  method?: string;
+  /** The JSON-RPC id of a request or response. */
+  id?: string | number;
+  /** The request a message arrived for (a response, or a notification on the request's stream). */
+  requestId?: string | number;
+  /** Which client (connection) of the session the message belongs to: ids restart with each client. */
+  client: number;
+  /** The endpoint. */
+  url?: string;
+  /** HTTP headers of an outgoing request, secrets masked. */
+  headers?: Record<string, string>;
+  /** The multi round-trip call and round this request belongs to (spec: basic/patterns/mrtr). */
+  call?: { id: number; round: number };
+  /** The JSON-RPC message (untrusted when it came from the server or a file), or the note's text. */
+  message: unknown;
+}
+
+/** Severity order of `notifications/message` levels (spec: server/utilities/logging, RFC 5424). */
+export const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** A fixed-capacity ring of records: pushing past the capacity drops the oldest. */
+export class RecordRing {
+  #items: (LogRecord | undefined)[];
+  #start = 0;
+  #size = 0;
+  /** How many records were dropped since the last clear. */
+  dropped = 0;
+
+  constructor(readonly capacity: number) {
+    this.#items = new Array<LogRecord | undefined>(Math.max(1, capacity));
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(record: LogRecord): void {
+    const cap = this.#items.length;
+    if (this.#size < cap) {
+      this.#items[(this.#start + this.#size) % cap] = record;
+      this.#size++;
+      return;
+    }
+    this.#items[this.#start] = record;
+    this.#start = (this.#start + 1) % cap;
+    this.dropped++;
+  }
+
+  /** The records, oldest first. */
+  toArray(): LogRecord[] {
+    const out: LogRecord[] = [];
+    const cap = this.#items.length;
+    for (let i = 0; i < this.#size; i++) out.push(this.#items[(this.#start + i) % cap]!);
+    return out;
+  }
+
+  /** The newest record matching `test`, looking back at most `limit` records. */
+  findLast(test: (record: LogRecord) => boolean, limit = Infinity): LogRecord | undefined {
+    const cap = this.#items.length;
+    for (let i = this.#size - 1, n = 0; i >= 0 && n < limit; i--, n++) {
+      const record = this.#items[(this.#start + i) % cap]!;
+      if (test(record)) return record;
+    }
+    return undefined;
+  }
+
+  clear(): void {
+    this.#items = new Array<LogRecord | undefined>(this.#items.length);
+    this.#start = 0;
+    this.#size = 0;
+    this.dropped = 0;
+  }
+
+  /** A ring of another capacity with the newest records of this one. */
+  resized(capacity: number): RecordRing {
+    const ring = new RecordRing(capacity);
+    for (const record of this.toArray()) ring.push(record);
+    ring.dropped += this.dropped;
+    return ring;
+  }
+}
+
+const SECRET_NAME = /^(authorization|proxy-authorization|cookie|set-cookie|dpop)$|token|secret|password|passwd|api[-_]?key|session|credential|auth/i;
+
+/** Whether a header's value is a secret to mask (credentials, cookies, session and API keys). */
+export function isSecretHeader(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** The value shown for a secret header: the scheme of an `Authorization` header, and `<redacted>`. */
+export function maskValue(name: string, value: string): string {
+  if (!isSecretHeader(name)) return value;
+  const scheme = /^(Bearer|Basic|DPoP|Token|Digest)\s+\S/i.exec(value)?.[1];
+  return scheme ? `${scheme} <redacted>` : '<redacted>';
+}
+
+/** Headers with every secret value masked. */
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = maskValue(name, String(value));
+  return out;
+}
+
+/** A string as one POSIX shell word in single quotes. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * An outgoing message as a `curl` command: the POST the client made, its
+ * headers (the transport's `Content-Type` and `Accept`, then the request's own,
+ * secrets masked) and the JSON body.
+ */
+export function toCurl(record: LogRecord): string {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    ...maskHeaders(record.headers ?? {}),
+  };
+  const lines = [`curl ${shellQuote(record.url ?? 'http://localhost/mcp')}`, '  -X POST'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  lines.push(`  --data-raw ${shellQuote(JSON.stringify(record.message))}`);
+  return lines.join(' \\\n');
+}
+
+/** A record's message as indented JSON (bounded). */
+export function toJson(record: LogRecord): string {
+  return stringifyBounded(record.message).text;
+}
+
+/** The session file: what `exportSession()` writes and `importSession()` reads. */
+export interface SessionFile {
+  format: 'mcp-elements-protocol-log';
+  version: 1;
+  exportedAt: string;
+  /** Records dropped from the buffer before the export. */
+  dropped: number;
+  records: LogRecord[];
+}
+
+export const SESSION_FORMAT = 'mcp-elements-protocol-log';
+/** Largest session file read, in characters. */
+export const MAX_SESSION_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Reads a session file (untrusted): checks its format and each record's
+ * shape; masks headers again. Records in excess of `capacity` keep the newest.
+ * @throws Error naming what is wrong with the file.
+ */
+export function parseSession(text: string, capacity: number): { records: LogRecord[]; dropped: number } {
+  if (text.length > MAX_SESSION_CHARS) throw new Error(`The file is larger than ${MAX_SESSION_CHARS / 1024 / 1024} MB`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`The file is not JSON: ${(error as Error).message}`);
+  }
+  if (!isRecord(data) || data.format !== SESSION_FORMAT) throw new Error('The file is not a protocol log session (no "format": "mcp-elements-protocol-log")');
+  if (data.version !== 1) throw new Error(`Unknown session version ${JSON.stringify(data.version)}`);
+  if (!Array.isArray(data.records)) throw new Error('The session has no "records" list');
+  const records: LogRecord[] = [];
+  for (const [index, raw] of data.records.entries()) {
+    if (!isRecord(raw)) throw new Error(`Record ${index} is not an object`);
+    const { seq, time, direction, kind, method, id, requestId, client, url, headers, call, message } = raw;
+    if (typeof seq !== 'number' || typeof time !== 'number' || !Number.isFinite(time)) throw new Error(`Record ${index} has no numeric seq and time`);
+    if (direction !== 'out' && direction !== 'in' && direction !== 'note') throw new Error(`Record ${index} has an unknown direction`);
+    if (!['request', 'response', 'error', 'notification', 'note'].includes(kind as string)) throw new Error(`Record ${index} has an unknown kind`);
+    const record: LogRecord = { seq, time, direction, kind: kind as RecordKind, client: typeof client === 'number' ? client : 0, message };
+    if (typeof method === 'string') record.method = method;
+    if (typeof id === 'string' || typeof id === 'number') record.id = id;
+    if (typeof requestId === 'string' || typeof requestId === 'number') record.requestId = requestId;
+    if (typeof url === 'string') record.url = url;
+    if (isRecord(headers)) record.headers = maskHeaders(Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')));
+    if (isRecord(call) && typeof call.id === 'number' && typeof call.round === 'number') record.call = { id: call.id, round: call.round };
+    records.push(record);
+  }
+  const dropped = (typeof data.dropped === 'number' && data.dropped >= 0 ? data.dropped : 0) + Math.max(0, records.length - capacity);
+  return { records: records.slice(-capacity), dropped };
+}
+
+// --- view model ---------------------------------------------------------------------------------
+
+/** Progress notifications of one request, collapsed into one line. */
+export interface ProgressView {
+  count: number;
+  progress: number | undefined;
+  total: number | undefined;
+  message: string | undefined;
+  last: LogRecord;
+}
+
+/** A request with its response and what arrived on its stream. */
+export interface RequestView {
+  type: 'request';
+  record: LogRecord;
+  response: LogRecord | undefined;
+  progress: ProgressView | undefined;
+}
+
+/** The rounds of one multi round-trip call. */
+export interface CallView {
+  type: 'call';
+  key: string;
+  callId: number;
+  method: string;
+  rounds: RequestView[];
+}
+
+/** Any other message (a notification, a page note, a response whose request was dropped). */
+export interface MessageView {
+  type: 'message';
+  record: LogRecord;
+  progress?: ProgressView;
+}
+
+export type Row = RequestView | CallView | MessageView;
+
+/** The level of a `notifications/message` record, when it is one. */
+export function levelOf(record: LogRecord): LoggingLevel | undefined {
+  if (record.method !== 'notifications/message' || !isRecord(record.message) || !isRecord(record.message.params)) return undefined;
+  const level = record.message.params.level;
+  return LEVELS.includes(level as LoggingLevel) ? (level as LoggingLevel) : undefined;
+}
+
+function progressOf(record: LogRecord): { token: unknown; progress?: number; total?: number; message?: string } | undefined {
+  if (record.method !== 'notifications/progress' || !isRecord(record.message) || !isRecord(record.message.params)) return undefined;
+  const p = record.message.params;
+  return {
+    token: p.progressToken,
+    ...(typeof p.progress === 'number' ? { progress: p.progress } : {}),
+    ...(typeof p.total === 'number' ? { total: p.total } : {}),
+    ...(typeof p.message === 'string' ? { message: p.message } : {}),
+  };
+}
+
+function addProgress(view: ProgressView | undefined, record: LogRecord, p: NonNullable<ReturnType<typeof progressOf>>): ProgressView {
+  return {
+    count: (view?.count ?? 0) + 1,
+    progress: p.progress ?? view?.progress,
+    total: p.total ?? view?.total,
+    message: p.message ?? view?.message,
+    last: record,
+  };
+}
+
+/**
+ * Builds the rows of the Messages view: each request paired with its response
+ * (by client and JSON-RPC id), progress notifications collapsed into their
+ * request's row (by the stream they came on, else by `progressToken`), and the
+ * rounds of one multi round-trip call grouped at the place of its first round.
+ */
+export function buildRows(records: readonly LogRecord[]): Row[] {
+  const rows: Row[] = [];
+  const requests = new Map<string, RequestView>();
+  const byToken = new Map<string, RequestView | MessageView>();
+  const calls = new Map<string, CallView>();
+  const key = (client: number, id: string | number | undefined) => `${client}:${typeof id}:${String(id)}`;
+  for (const record of records) {
+    if (record.kind === 'request' && record.direction === 'out' && record.id !== undefined) {
+      const view: RequestView = { type: 'request', record, response: undefined, progress: undefined };
+      requests.set(key(record.client, record.id), view);
+      const meta = isRecord(record.message) && isRecord(record.message.params) && isRecord(record.message.params._meta) ? record.message.params._meta : undefined;
+      if (meta && (typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number')) byToken.set(`${record.client}:${String(meta.progressToken)}`, view);
+      if (record.call) {
+        const callKey = `${record.client}:${record.call.id}`;
+        const call = calls.get(callKey);
+        if (call) call.rounds.push(view);
+        else {
+          const created: CallView = { type: 'call', key: callKey, callId: record.call.id, method: record.method ?? '', rounds: [view] };
+          calls.set(callKey, created);
+          rows.push(created);
+        }
+      } else rows.push(view);
+      continue;
+    }
+    if ((record.kind === 'response' || record.kind === 'error') && record.direction === 'in') {
+      const request = requests.get(key(record.client, record.requestId ?? record.id));
+      if (request && !request.response) {
+        request.response = record;
+        continue;
+      }
+    }
+    const progress = progressOf(record);
+    if (progress) {
+      const target = (record.requestId !== undefined ? requests.get(key(record.client, record.requestId)) : undefined) ?? byToken.get(`${record.client}:${String(progress.token)}`);
+      if (target) {
+        target.progress = addProgress(target.progress, record, progress);
+        continue;
+      }
+      const orphan: MessageView = { type: 'message', record, progress: addProgress(undefined, record, progress) };
+      byToken.set(`${record.client}:${String(progress.token)}`, orphan);
+      rows.push(orphan);
+      continue;
+    }
+    rows.push({ type: 'message', record });
+  }
+  return rows;
+}
+
+/** The rows of the Notifications view: server notifications, progress collapsed per token. */
+export function notificationRows(records: readonly LogRecord[]): MessageView[] {
+  const rows: MessageView[] = [];
+  const byToken = new Map<string, MessageView>();
+  for (const record of records) {
+    if (record.kind !== 'notification' || record.direction !== 'in') continue;
+    const progress = progressOf(record);
+    if (progress) {
+      const tokenKey = `${record.client}:${String(progress.token)}`;
+      const row = byToken.get(tokenKey);
+      if (row) {
+        row.progress = addProgress(row.progress, record, progress);
+        row.record = record;
+        continue;
+      }
+      const created: MessageView = { type: 'message', record, progress: addProgress(undefined, record, progress) };
+      byToken.set(tokenKey, created);
+      rows.push(created);
+      continue;
+    }
+    rows.push({ type: 'message', record });
+  }
+  return rows;
+}
+
+/** The method a row is about (for the method filter). */
+export function rowMethod(row: Row): string | undefined {
+  if (row.type === 'call') return row.method;
+  return row.record.method;
+}
