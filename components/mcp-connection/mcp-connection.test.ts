@@ -82,6 +82,25 @@ describe('<mcp-connection>', () => {
     expect(connection.status).toBe('connected');
   });
 
+  test('ping() measures a round trip: an uncached server/discover on 2026-07-28, which has no ping', async () => {
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-listen></mcp-connection>`);
+    await nextEvent(connection, 'mcp-connect');
+    const sent: string[] = [];
+    connection.client!.on('traffic', (event) => event.direction === 'out' && 'method' in event.message && sent.push(event.message.method));
+    const ms = await connection.ping();
+    expect(ms).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(30_000);
+    expect(sent).toEqual(['server/discover']);
+  });
+
+  test('setting roots after the first render fires mcp-roots-change', async () => {
+    const connection = mount<McpConnection>(`<mcp-connection no-auto-connect></mcp-connection>`);
+    await connection.updateComplete;
+    const changed = nextEvent<CustomEvent>(connection, 'mcp-roots-change');
+    connection.roots = [{ uri: 'file:///srv' }];
+    expect((await changed).detail.roots).toEqual([{ uri: 'file:///srv' }]);
+  });
+
   test('no-auto-connect waits for connect()', async () => {
     const connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-auto-connect no-listen></mcp-connection>`);
     await new Promise((r) => setTimeout(r, 100));

@@ -311,7 +311,7 @@ export class McpPromptForm extends LitElement {
           const role = typeof message?.role === 'string' ? message.role : 'unknown role';
           return html`<li part="message" data-role=${role}>
             <span part="role">${role}</span>
-            <mcp-tool-result .result=${{ content: [message?.content] }} .client=${this.effectiveClient} aria-label="Message ${index + 1} (${role})"></mcp-tool-result>
+            <mcp-tool-result .result=${{ content: [message?.content] }} .client=${this.effectiveClient}></mcp-tool-result>
           </li>`;
         })}
       </ol>

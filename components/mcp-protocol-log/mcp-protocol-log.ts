@@ -7,7 +7,7 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpCopyEvent, McpErrorEvent } from '../events.js';
 import { toggleState } from '../internal/dom.js';
-import { isRecord } from '../internal/json.js';
+import { isRecord, stringifyBounded } from '../internal/json.js';
 import {
   buildRows,
   LEVELS,
@@ -15,7 +15,9 @@ import {
   maskHeaders,
   notificationRows,
   parseSession,
+  progressToken,
   RecordRing,
+  requestKey,
   rowMethod,
   SESSION_FORMAT,
   toCurl,
@@ -158,6 +160,10 @@ export class McpProtocolLog extends LitElement {
   #watching: McpClient | undefined;
   #off: (() => void)[] = [];
   #open = new Set<string>();
+  /** Outgoing requests kept, by `requestKey` (to pair responses and progress). */
+  #requests = new Map<string, LogRecord>();
+  /** Records collecting the progress of a `progressToken`, by client and token. */
+  #tokens = new Map<string, LogRecord>();
   #frame: number | undefined;
   #methods = new Set<string>();
   #internals = this.attachInternals();
@@ -229,10 +235,35 @@ export class McpProtocolLog extends LitElement {
 
   #push(record: Omit<LogRecord, 'seq'>): LogRecord {
     const full = { seq: ++this.#seq, ...record } as LogRecord;
-    this.#ring.push(full);
+    const evicted = this.#ring.push(full);
+    if (evicted) this.#unindex(evicted);
+    this.#index(full);
     if (full.method) this.#methods.add(full.method);
     this.#schedule();
     return full;
+  }
+
+  #index(record: LogRecord): void {
+    if (record.kind === 'request' && record.direction === 'out' && record.id !== undefined) this.#requests.set(requestKey(record.client, record.id), record);
+    const token = record.direction === 'out' || record.progress ? progressToken(record.message) : undefined;
+    if (token !== undefined) this.#tokens.set(`${record.client}:${String(token)}`, record);
+  }
+
+  #unindex(record: LogRecord): void {
+    const key = requestKey(record.client, record.id);
+    if (this.#requests.get(key) === record) this.#requests.delete(key);
+    const token = progressToken(record.message);
+    if (token !== undefined && this.#tokens.get(`${record.client}:${String(token)}`) === record) this.#tokens.delete(`${record.client}:${String(token)}`);
+  }
+
+  #reindex(): void {
+    this.#requests.clear();
+    this.#tokens.clear();
+    this.#methods.clear();
+    for (const record of this.#ring.toArray()) {
+      this.#index(record);
+      if (record.method) this.#methods.add(record.method);
+    }
   }
 
   /** Renders at most once a frame: a flood of notifications costs one render per frame, not one per message. */
@@ -250,6 +281,18 @@ export class McpProtocolLog extends LitElement {
     const message = event.message as unknown as Record<string, unknown>;
     const kind = kindOf(event);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+    if (kind === 'notification' && event.direction === 'in' && message.method === 'notifications/progress') {
+      // Collapsed into its request's record (or into the first one of its token): a flood of progress costs no memory.
+      const token = progressToken(message);
+      const target = (event.requestId !== undefined ? this.#requests.get(requestKey(serial, event.requestId)) : undefined) ?? (token !== undefined ? this.#tokens.get(`${serial}:${String(token)}`) : undefined);
+      if (target) {
+        target.progress = { count: (target.progress?.count ?? 0) + 1, time: event.time, message: event.message };
+        this.#schedule();
+        return;
+      }
+      this.#push({ time: event.time, direction: 'in', kind, method: 'notifications/progress', client: serial, url: client.url.href, message: event.message, progress: { count: 1, time: event.time, message: event.message }, ...(event.requestId !== undefined ? { requestId: event.requestId } : {}) });
+      return;
+    }
     const record: Omit<LogRecord, 'seq'> = { time: event.time, direction: event.direction, kind, client: serial, url: client.url.href, message: event.message };
     if (typeof message.method === 'string') record.method = message.method;
     if (id !== undefined) record.id = id;
@@ -257,7 +300,7 @@ export class McpProtocolLog extends LitElement {
     if (event.headers) record.headers = maskHeaders(event.headers);
     if ((kind === 'response' || kind === 'error') && event.direction === 'in') {
       // A response is about its request's method (for the method filter).
-      const request = this.#ring.findLast((r) => r.client === serial && r.kind === 'request' && r.direction === 'out' && r.id === (event.requestId ?? id), 500);
+      const request = this.#requests.get(requestKey(serial, event.requestId ?? id));
       if (request?.method) record.method = request.method;
     }
     this.#push(record);
@@ -265,7 +308,7 @@ export class McpProtocolLog extends LitElement {
 
   #onRound(serial: number, event: RoundEvent): void {
     if (event.requestId === undefined) return;
-    const request = this.#ring.findLast((r) => r.client === serial && r.kind === 'request' && r.direction === 'out' && r.id === event.requestId, 500);
+    const request = this.#requests.get(requestKey(serial, event.requestId));
     if (request && !request.call) {
       request.call = { id: event.callId, round: event.round };
       this.#schedule();
@@ -295,7 +338,7 @@ export class McpProtocolLog extends LitElement {
   /** Empties the log (and leaves an imported session). */
   clear(): void {
     this.#ring.clear();
-    this.#methods.clear();
+    this.#reindex();
     this.#open.clear();
     this._imported = undefined;
     this._fallback = undefined;
@@ -316,13 +359,10 @@ export class McpProtocolLog extends LitElement {
   importSession(text: string, name = 'a file'): void {
     const { records, dropped } = parseSession(text, this.#ring.capacity);
     this.#ring.clear();
-    this.#methods.clear();
     this.#open.clear();
-    for (const record of records) {
-      this.#ring.push(record);
-      if (record.method) this.#methods.add(record.method);
-    }
+    for (const record of records) this.#ring.push(record);
     this.#ring.dropped = dropped;
+    this.#reindex();
     // Live records continue after the imported ones, never colliding with their numbers or clients.
     this.#seq = records.reduce((max, r) => Math.max(max, r.seq), this.#seq);
     this.#clientSerial = records.reduce((max, r) => Math.max(max, r.client), this.#clientSerial);
@@ -466,7 +506,7 @@ export class McpProtocolLog extends LitElement {
       ${this.#details(
         `r${record.seq}`,
         html`${this.#time(record.time)} ${this.#arrow('out')} <span part="method">${label}</span>
-          ${record.call ? html`<span part="round">call ${record.call.id} · round ${record.call.round + 1}</span>` : nothing} ${this.#outcome(view)}
+          ${record.call && view.round ? html`<span part="round">call ${record.call.id} · round ${record.call.round + 1}</span>` : nothing} ${this.#outcome(view)}
           ${this.#progress(view.progress)}`,
         () => html`${record.headers && Object.keys(record.headers).length > 0
             ? html`<p class="section">HTTP headers</p>
@@ -481,7 +521,7 @@ export class McpProtocolLog extends LitElement {
             ? html`<p class="section">${response.kind === 'error' ? 'Error' : 'Response'} at ${clock(response.time)}</p>
                 <pre part="json">${toJson(response)}</pre>`
             : nothing}
-          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.last.time)}</p><pre part="json">${toJson(view.progress.last)}</pre>` : nothing}`,
+          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json">${stringifyBounded(view.progress.last).text}</pre>` : nothing}`,
       )}
     </li>`;
   }
@@ -521,7 +561,7 @@ export class McpProtocolLog extends LitElement {
           ${level ? html`<span part="level" data-level=${level}>${level}</span>` : nothing}
           ${data !== undefined ? html`<span part="log-data">${typeof params?.logger === 'string' ? `${params.logger}: ` : ''}${data.slice(0, 300)}</span>` : nothing}
           ${this.#progress(view.progress)}`,
-        () => html`<pre part="json">${toJson(view.progress?.last ?? record)}</pre>
+        () => html`<pre part="json">${view.progress ? stringifyBounded(view.progress.last).text : toJson(record)}</pre>
           ${this.#copyButtons(record, label)}`,
       )}
     </li>`;

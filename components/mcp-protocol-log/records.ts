@@ -35,6 +35,11 @@ export interface LogRecord {
   headers?: Record<string, string>;
   /** The multi round-trip call and round this request belongs to (spec: basic/patterns/mrtr). */
   call?: { id: number; round: number };
+  /**
+   * Progress notifications collapsed into this record (a request's, or a first
+   * notification nobody's request was found for): how many arrived, and the last.
+   */
+  progress?: { count: number; time: number; message: unknown };
   /** The JSON-RPC message (untrusted when it came from the server or a file), or the note's text. */
   message: unknown;
 }
@@ -58,16 +63,19 @@ export class RecordRing {
     return this.#size;
   }
 
-  push(record: LogRecord): void {
+  /** Adds a record; returns the one dropped to make room, if any. */
+  push(record: LogRecord): LogRecord | undefined {
     const cap = this.#items.length;
     if (this.#size < cap) {
       this.#items[(this.#start + this.#size) % cap] = record;
       this.#size++;
-      return;
+      return undefined;
     }
+    const evicted = this.#items[this.#start];
     this.#items[this.#start] = record;
     this.#start = (this.#start + 1) % cap;
     this.dropped++;
+    return evicted;
   }
 
   /** The records, oldest first. */
@@ -76,16 +84,6 @@ export class RecordRing {
     const cap = this.#items.length;
     for (let i = 0; i < this.#size; i++) out.push(this.#items[(this.#start + i) % cap]!);
     return out;
-  }
-
-  /** The newest record matching `test`, looking back at most `limit` records. */
-  findLast(test: (record: LogRecord) => boolean, limit = Infinity): LogRecord | undefined {
-    const cap = this.#items.length;
-    for (let i = this.#size - 1, n = 0; i >= 0 && n < limit; i--, n++) {
-      const record = this.#items[(this.#start + i) % cap]!;
-      if (test(record)) return record;
-    }
-    return undefined;
   }
 
   clear(): void {
@@ -196,6 +194,8 @@ export function parseSession(text: string, capacity: number): { records: LogReco
     if (typeof url === 'string') record.url = url;
     if (isRecord(headers)) record.headers = maskHeaders(Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')));
     if (isRecord(call) && typeof call.id === 'number' && typeof call.round === 'number') record.call = { id: call.id, round: call.round };
+    const progress = raw.progress;
+    if (isRecord(progress) && typeof progress.count === 'number' && typeof progress.time === 'number') record.progress = { count: progress.count, time: progress.time, message: progress.message };
     records.push(record);
   }
   const dropped = (typeof data.dropped === 'number' && data.dropped >= 0 ? data.dropped : 0) + Math.max(0, records.length - capacity);
@@ -210,15 +210,19 @@ export interface ProgressView {
   progress: number | undefined;
   total: number | undefined;
   message: string | undefined;
-  last: LogRecord;
+  time: number;
+  /** The last notification. */
+  last: unknown;
 }
 
-/** A request with its response and what arrived on its stream. */
+/** A request with its response. */
 export interface RequestView {
   type: 'request';
   record: LogRecord;
   response: LogRecord | undefined;
   progress: ProgressView | undefined;
+  /** One round of a call that took several (shown inside its call's row). */
+  round?: boolean;
 }
 
 /** The rounds of one multi round-trip call. */
@@ -246,45 +250,47 @@ export function levelOf(record: LogRecord): LoggingLevel | undefined {
   return LEVELS.includes(level as LoggingLevel) ? (level as LoggingLevel) : undefined;
 }
 
-function progressOf(record: LogRecord): { token: unknown; progress?: number; total?: number; message?: string } | undefined {
-  if (record.method !== 'notifications/progress' || !isRecord(record.message) || !isRecord(record.message.params)) return undefined;
-  const p = record.message.params;
+/** The `progressToken` of a `notifications/progress` message, or of a request's `_meta`. */
+export function progressToken(message: unknown): string | number | undefined {
+  if (!isRecord(message) || !isRecord(message.params)) return undefined;
+  const source = message.method === 'notifications/progress' ? message.params : isRecord(message.params._meta) ? message.params._meta : {};
+  const token = source.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** The collapsed progress of a record, as shown. */
+export function progressView(record: LogRecord): ProgressView | undefined {
+  const collapsed = record.progress;
+  if (!collapsed) return undefined;
+  const params = isRecord(collapsed.message) && isRecord(collapsed.message.params) ? collapsed.message.params : {};
   return {
-    token: p.progressToken,
-    ...(typeof p.progress === 'number' ? { progress: p.progress } : {}),
-    ...(typeof p.total === 'number' ? { total: p.total } : {}),
-    ...(typeof p.message === 'string' ? { message: p.message } : {}),
+    count: collapsed.count,
+    progress: typeof params.progress === 'number' ? params.progress : undefined,
+    total: typeof params.total === 'number' ? params.total : undefined,
+    message: typeof params.message === 'string' ? params.message : undefined,
+    time: collapsed.time,
+    last: collapsed.message,
   };
 }
 
-function addProgress(view: ProgressView | undefined, record: LogRecord, p: NonNullable<ReturnType<typeof progressOf>>): ProgressView {
-  return {
-    count: (view?.count ?? 0) + 1,
-    progress: p.progress ?? view?.progress,
-    total: p.total ?? view?.total,
-    message: p.message ?? view?.message,
-    last: record,
-  };
+/** The key pairing a request with its response: the client and the JSON-RPC id. */
+export function requestKey(client: number, id: string | number | undefined): string {
+  return `${client}:${typeof id}:${String(id)}`;
 }
 
 /**
  * Builds the rows of the Messages view: each request paired with its response
- * (by client and JSON-RPC id), progress notifications collapsed into their
- * request's row (by the stream they came on, else by `progressToken`), and the
- * rounds of one multi round-trip call grouped at the place of its first round.
+ * (by client and JSON-RPC id), with its collapsed progress, and the rounds of
+ * one multi round-trip call grouped at the place of its first round.
  */
 export function buildRows(records: readonly LogRecord[]): Row[] {
   const rows: Row[] = [];
   const requests = new Map<string, RequestView>();
-  const byToken = new Map<string, RequestView | MessageView>();
   const calls = new Map<string, CallView>();
-  const key = (client: number, id: string | number | undefined) => `${client}:${typeof id}:${String(id)}`;
   for (const record of records) {
     if (record.kind === 'request' && record.direction === 'out' && record.id !== undefined) {
-      const view: RequestView = { type: 'request', record, response: undefined, progress: undefined };
-      requests.set(key(record.client, record.id), view);
-      const meta = isRecord(record.message) && isRecord(record.message.params) && isRecord(record.message.params._meta) ? record.message.params._meta : undefined;
-      if (meta && (typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number')) byToken.set(`${record.client}:${String(meta.progressToken)}`, view);
+      const view: RequestView = { type: 'request', record, response: undefined, progress: progressView(record) };
+      requests.set(requestKey(record.client, record.id), view);
       if (record.call) {
         const callKey = `${record.client}:${record.call.id}`;
         const call = calls.get(callKey);
@@ -298,50 +304,31 @@ export function buildRows(records: readonly LogRecord[]): Row[] {
       continue;
     }
     if ((record.kind === 'response' || record.kind === 'error') && record.direction === 'in') {
-      const request = requests.get(key(record.client, record.requestId ?? record.id));
+      const request = requests.get(requestKey(record.client, record.requestId ?? record.id));
       if (request && !request.response) {
         request.response = record;
         continue;
       }
     }
-    const progress = progressOf(record);
-    if (progress) {
-      const target = (record.requestId !== undefined ? requests.get(key(record.client, record.requestId)) : undefined) ?? byToken.get(`${record.client}:${String(progress.token)}`);
-      if (target) {
-        target.progress = addProgress(target.progress, record, progress);
-        continue;
-      }
-      const orphan: MessageView = { type: 'message', record, progress: addProgress(undefined, record, progress) };
-      byToken.set(`${record.client}:${String(progress.token)}`, orphan);
-      rows.push(orphan);
-      continue;
-    }
-    rows.push({ type: 'message', record });
+    const progress = progressView(record);
+    rows.push(progress ? { type: 'message', record, progress } : { type: 'message', record });
   }
-  return rows;
+  // A call answered in one round is just a request.
+  return rows.map((row) => {
+    if (row.type !== 'call') return row;
+    if (row.rounds.length === 1) return row.rounds[0]!;
+    for (const round of row.rounds) round.round = true;
+    return row;
+  });
 }
 
-/** The rows of the Notifications view: server notifications, progress collapsed per token. */
+/** The rows of the Notifications view: server notifications, and the collapsed progress of each request. */
 export function notificationRows(records: readonly LogRecord[]): MessageView[] {
   const rows: MessageView[] = [];
-  const byToken = new Map<string, MessageView>();
   for (const record of records) {
-    if (record.kind !== 'notification' || record.direction !== 'in') continue;
-    const progress = progressOf(record);
-    if (progress) {
-      const tokenKey = `${record.client}:${String(progress.token)}`;
-      const row = byToken.get(tokenKey);
-      if (row) {
-        row.progress = addProgress(row.progress, record, progress);
-        row.record = record;
-        continue;
-      }
-      const created: MessageView = { type: 'message', record, progress: addProgress(undefined, record, progress) };
-      byToken.set(tokenKey, created);
-      rows.push(created);
-      continue;
-    }
-    rows.push({ type: 'message', record });
+    const progress = progressView(record);
+    if (record.kind === 'notification' && record.direction === 'in') rows.push(progress ? { type: 'message', record, progress } : { type: 'message', record });
+    else if (progress) rows.push({ type: 'message', record, progress });
   }
   return rows;
 }

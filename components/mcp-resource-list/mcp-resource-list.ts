@@ -390,7 +390,7 @@ export class McpResourceList extends LitElement {
           })}
         </div>
         <div class="row">
-          <code part="expanded-uri" aria-label="URI to read">${uri ?? ''}</code>
+          <span class="expanded">URI: <code part="expanded-uri">${uri ?? '(fill in every variable)'}</code></span>
           <button part="read-button" type="submit" ?disabled=${!uri}>Read</button>
         </div>
       </form>

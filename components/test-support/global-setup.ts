@@ -2,6 +2,8 @@
  * Starts the real servers the element tests talk to (in Node, before the
  * browser tests run) and hands their URLs to the tests through `inject`:
  * - `demoServerUrl`: the demo MCP server (official SDK, 2026-07-28);
+ * - `demoPrivateUrl`: the same server's endpoint that needs `Authorization:
+ *   Bearer <demoPrivateToken>`;
  * - `corsBrokenServerUrl`: the same server with `Mcp-Method` left out of its
  *   CORS allow-list, for the CORS doctor;
  * - `protectedServerUrl`: the protected demo (oidc-provider, sign-in approved
@@ -21,9 +23,11 @@ import type { TestProject } from 'vitest/node';
 
 export default async function setup(project: TestProject) {
   const { startDemoServer } = await import('../../demo/server/server.js');
-  const demo = await startDemoServer({ port: 0 });
+  const demo = await startDemoServer({ port: 0, privateToken: 'element-tests-s3cret' });
   const corsBroken = await startDemoServer({ port: 0, withholdCorsHeaders: ['mcp-method'] });
   project.provide('demoServerUrl', demo.url);
+  project.provide('demoPrivateUrl', demo.privateUrl!);
+  project.provide('demoPrivateToken', 'element-tests-s3cret');
   project.provide('corsBrokenServerUrl', corsBroken.url);
   const { startProtectedDemo } = await import('../../demo/server/protected.js');
   const protectedDemo = await startProtectedDemo({ port: 0, authPort: 0, autoApprove: true, coop: true });
@@ -56,6 +60,8 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     demoServerUrl: string;
+    demoPrivateUrl: string;
+    demoPrivateToken: string;
     corsBrokenServerUrl: string;
     protectedServerUrl: string;
     secondOriginUrl: string;

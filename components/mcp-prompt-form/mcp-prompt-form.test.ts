@@ -1,0 +1,128 @@
+/**
+ * `<mcp-prompt-form>` in real Chromium against the demo MCP server: the
+ * arguments form, completions from `completion/complete` chosen with the
+ * keyboard (the ARIA combobox pattern), `prompts/get`, and messages rendered
+ * through `<mcp-tool-result>`.
+ */
+import { afterEach, beforeEach, describe, expect, inject, test, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { McpClient, type TrafficEvent } from '../../src/index.js';
+import '../index.js';
+import '../inspector.js';
+import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
+import type { McpConnection } from '../mcp-connection/mcp-connection.js';
+import type { McpPromptForm } from './mcp-prompt-form.js';
+
+const url = inject('demoServerUrl');
+
+/** A busy machine takes seconds where an idle one takes milliseconds. */
+const WAIT = { timeout: 10_000, interval: 50 };
+
+beforeEach(() => cleanup());
+afterEach(() => cleanup());
+
+async function connected(markup: string): Promise<{ connection: McpConnection; form: McpPromptForm }> {
+  const connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-listen>${markup}</mcp-connection>`);
+  await nextEvent(connection, 'mcp-connect');
+  const form = connection.querySelector('mcp-prompt-form')!;
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('#arg-language, [part~="picker"] option[value="review_code"]')).not.toBeNull(), WAIT);
+  return { connection, form };
+}
+
+const input = (form: McpPromptForm, name: string) => form.shadowRoot!.querySelector<HTMLInputElement>(`#arg-${name}`)!;
+const options = (form: McpPromptForm, name: string) => [...form.shadowRoot!.querySelectorAll<HTMLElement>(`#arg-${name}-listbox [role="option"]`)];
+
+describe('<mcp-prompt-form>', () => {
+  test('a completion chosen by keyboard, then the prompt got and its messages shown', async () => {
+    const { connection, form } = await connected('<mcp-prompt-form prompt-name="review_code"></mcp-prompt-form>');
+    const sent: TrafficEvent[] = [];
+    connection.client!.on('traffic', (event) => event.direction === 'out' && sent.push(event));
+    const language = input(form, 'language');
+    // The combobox pattern: a combobox that controls a (closed) listbox.
+    expect(language.getAttribute('role')).toBe('combobox');
+    expect(language.getAttribute('aria-autocomplete')).toBe('list');
+    expect(language.getAttribute('aria-expanded')).toBe('false');
+    expect(form.shadowRoot!.getElementById(language.getAttribute('aria-controls')!)?.getAttribute('role')).toBe('listbox');
+
+    language.focus();
+    await userEvent.keyboard('ja');
+    await vi.waitFor(() => expect(options(form, 'language').map((o) => o.textContent!.trim())).toEqual(['java', 'javascript']), WAIT);
+    expect(language.getAttribute('aria-expanded')).toBe('true');
+    const asked = sent.filter((e) => 'method' in e.message && e.message.method === 'completion/complete');
+    // Typed quickly: one request, for the whole value, with the prompt as the reference.
+    expect(asked.at(-1)!.message).toMatchObject({ params: { ref: { type: 'ref/prompt', name: 'review_code' }, argument: { name: 'language', value: 'ja' } } });
+
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    const active = language.getAttribute('aria-activedescendant')!;
+    expect(form.shadowRoot!.getElementById(active)?.textContent?.trim()).toBe('javascript');
+    expect(form.shadowRoot!.getElementById(active)?.getAttribute('aria-selected')).toBe('true');
+    // Enter takes the suggestion; it does not submit the form.
+    await userEvent.keyboard('{Enter}');
+    expect(language.value).toBe('javascript');
+    expect(language.getAttribute('aria-expanded')).toBe('false');
+    expect(form.result).toBeUndefined();
+
+    await userEvent.keyboard('{Tab}');
+    await userEvent.keyboard('console.log(1)');
+    const got = nextEvent<CustomEvent>(form, 'mcp-prompt-result');
+    await userEvent.keyboard('{Enter}');
+    const { detail } = await got;
+    expect(detail.arguments).toEqual({ language: 'javascript', code: 'console.log(1)' });
+    const messages = form.shadowRoot!.querySelectorAll('[part~="message"]');
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.querySelector('[part~="role"]')!.textContent).toBe('user');
+    await vi.waitFor(() => expect(messages[0]!.querySelector('mcp-tool-result')!.shadowRoot!.textContent).toContain('Please review this javascript code:'), WAIT);
+    expect(form.matches(':state(done)')).toBe(true);
+    expect(await axeViolations(connection)).toEqual([]);
+  });
+
+  test('Escape closes the suggestions and keeps the text; the context carries the other arguments', async () => {
+    const { connection, form } = await connected('<mcp-prompt-form prompt-name="review_code"></mcp-prompt-form>');
+    const sent: TrafficEvent[] = [];
+    connection.client!.on('traffic', (event) => event.direction === 'out' && sent.push(event));
+    input(form, 'code').focus();
+    await userEvent.keyboard('x = 1');
+    const language = input(form, 'language');
+    language.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await vi.waitFor(() => expect(options(form, 'language').length).toBeGreaterThan(5), WAIT);
+    expect(language.getAttribute('aria-activedescendant')).toBe('arg-language-option-0');
+    expect(sent.map((e) => e.message).filter((m) => 'method' in m && m.method === 'completion/complete').at(-1)).toMatchObject({ params: { argument: { name: 'language', value: '' }, context: { arguments: { code: 'x = 1' } } } });
+    await userEvent.keyboard('{Escape}');
+    expect(language.getAttribute('aria-expanded')).toBe('false');
+    expect(language.value).toBe('');
+    expect(form.isConnected).toBe(true);
+  });
+
+  test('a required argument left empty is not sent; a picker lists the prompts without prompt-name', async () => {
+    const { form } = await connected('<mcp-prompt-form></mcp-prompt-form>');
+    const picker = form.shadowRoot!.querySelector<HTMLSelectElement>('[part~="picker"]')!;
+    expect([...picker.options].map((o) => o.value)).toContain('review_code');
+    picker.value = 'review_code';
+    picker.dispatchEvent(new Event('change'));
+    await form.updateComplete;
+    expect(input(form, 'language').required).toBe(true);
+    expect(await form.submit()).toBeUndefined();
+    expect(form.result).toBeUndefined();
+    expect(input(form, 'language').matches(':invalid')).toBe(true);
+  });
+
+  test('standalone with .client: a server error is shown and the values are kept', async () => {
+    const client = new McpClient(url, { onWarning: () => {} });
+    const form = document.createElement('mcp-prompt-form');
+    form.client = client;
+    form.prompt = { name: 'no_such_prompt', arguments: [{ name: 'topic', required: true }] };
+    document.body.append(form);
+    await form.updateComplete;
+    input(form, 'topic').focus();
+    await userEvent.keyboard('tea');
+    const failed = nextEvent<CustomEvent>(form, 'mcp-error');
+    await form.submit();
+    await failed;
+    await form.updateComplete;
+    expect(form.shadowRoot!.querySelector('[part~="error"]')!.textContent).toMatch(/no_such_prompt/);
+    expect(input(form, 'topic').value).toBe('tea');
+    expect(form.values).toEqual({ topic: 'tea' });
+    await client.close();
+  });
+});

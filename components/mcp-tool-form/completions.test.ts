@@ -1,0 +1,53 @@
+/**
+ * `<mcp-tool-form>` suggestions for a URI field, against the demo MCP server:
+ * resource URIs, template starts, and the template variable completed through
+ * `completion/complete` (`ref/resource`), chosen by keyboard.
+ */
+import { afterEach, beforeEach, describe, expect, inject, test, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import type { TrafficEvent } from '../../src/index.js';
+import '../index.js';
+import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
+import type { McpConnection } from '../mcp-connection/mcp-connection.js';
+import type { McpToolForm } from './mcp-tool-form.js';
+
+const url = inject('demoServerUrl');
+const WAIT = { timeout: 10_000, interval: 50 };
+
+beforeEach(() => cleanup());
+afterEach(() => cleanup());
+
+describe('<mcp-tool-form> completions', () => {
+  test('a URI field completes from the server\'s resources and templates, by keyboard', async () => {
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-listen><mcp-tool-form tool-name="show_note" no-drafts></mcp-tool-form></mcp-connection>`);
+    await nextEvent(connection, 'mcp-connect');
+    const sent: TrafficEvent[] = [];
+    connection.client!.on('traffic', (event) => event.direction === 'out' && sent.push(event));
+    const form = connection.querySelector<McpToolForm>('mcp-tool-form')!;
+    const input = () => form.shadowRoot!.querySelector<HTMLInputElement>('[data-pointer="/uri"] input')!;
+    await vi.waitFor(() => expect(input().getAttribute('role')).toBe('combobox'), WAIT);
+    const options = () => [...form.shadowRoot!.querySelectorAll('[role="option"]')].map((o) => o.textContent!.trim());
+    input().focus();
+    await userEvent.keyboard('demo://');
+    await vi.waitFor(() => expect(options()).toEqual(expect.arrayContaining(['demo://notes/', 'demo://readme', 'demo://notes/welcome'])), WAIT);
+    await userEvent.keyboard('notes/w');
+    await vi.waitFor(() => expect(options()).toEqual(['demo://notes/welcome']), WAIT);
+    const completion = sent.map((e) => e.message).filter((m) => 'method' in m && m.method === 'completion/complete').at(-1);
+    expect(completion).toMatchObject({ params: { ref: { type: 'ref/resource', uri: 'demo://notes/{name}' }, argument: { name: 'name', value: 'w' } } });
+    expect(await axeViolations(form)).toEqual([]);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(input().value).toBe('demo://notes/welcome');
+    expect(form.value).toEqual({ uri: 'demo://notes/welcome' });
+    const done = nextEvent<CustomEvent>(form, 'mcp-tool-result');
+    await userEvent.keyboard('{Enter}');
+    expect((await done).detail.result.content[0].text).toBe('Welcome to the mcp-elements demo!');
+  });
+
+  test('without the server\'s completions capability a URI field stays a plain input', async () => {
+    const form = document.createElement('mcp-tool-form');
+    form.tool = { name: 'fetch', inputSchema: { type: 'object', properties: { uri: { type: 'string', format: 'uri' } } } };
+    document.body.append(form);
+    await form.updateComplete;
+    expect(form.shadowRoot!.querySelector('[data-pointer="/uri"] input')!.hasAttribute('role')).toBe(false);
+  });
+});
