@@ -10,7 +10,7 @@ import { userEvent } from 'vitest/browser';
 import '../index.js';
 import '../inspector.js';
 import type { McpCopyEvent } from '../events.js';
-import { axeViolations, cleanup, mount, nextEvent } from '../test-support/dom.js';
+import { axeViolations, cleanup, nextEvent } from '../test-support/dom.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import type { McpProtocolLog } from './mcp-protocol-log.js';
 
@@ -22,16 +22,19 @@ const WAIT = { timeout: 10_000, interval: 50 };
 beforeEach(() => cleanup());
 afterEach(() => cleanup());
 
-async function connected(attributes = ''): Promise<{ connection: McpConnection; log: McpProtocolLog }> {
+async function connected(attributes: [string, string][] = []): Promise<{ connection: McpConnection; log: McpProtocolLog }> {
   const connection = document.createElement('mcp-connection');
   connection.headers = { Authorization: `Bearer ${token}` };
   connection.noListen = true;
   connection.roots = [{ uri: 'file:///work/demo', name: 'demo' }];
-  connection.innerHTML = `<mcp-protocol-log ${attributes}></mcp-protocol-log><mcp-elicitation-dialog policy="accept-defaults"></mcp-elicitation-dialog>`;
+  const log = document.createElement('mcp-protocol-log');
+  for (const [name, value] of attributes) log.setAttribute(name, value);
+  const dialog = document.createElement('mcp-elicitation-dialog');
+  dialog.policy = 'accept-defaults';
+  connection.append(log, dialog);
   connection.serverUrl = privateUrl;
   document.body.append(connection);
   await nextEvent(connection, 'mcp-connect');
-  const log = connection.querySelector('mcp-protocol-log')!;
   await vi.waitFor(() => expect(log.records.some((r) => r.method === 'tools/list' && r.kind === 'response')).toBe(true), WAIT);
   return { connection, log };
 }
@@ -156,7 +159,7 @@ describe('<mcp-protocol-log>', () => {
   });
 
   test('holds its cap under 10,000 progress notifications: one line that updates, older messages dropped and counted', async () => {
-    const { connection, log } = await connected('max-entries="40"');
+    const { connection, log } = await connected([['max-entries', '40']]);
     const client = connection.client!;
     for (let i = 0; i < 25; i++) await client.discover({ fresh: true });
     expect(log.records).toHaveLength(40);
