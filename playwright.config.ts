@@ -35,6 +35,11 @@ const siteDir = `.cache/e2e-site/${pagePort}`;
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
 /** The protected demo (OAuth with oidc-provider); access tokens live 6 s so refresh happens during the test. */
 export const e2eProtectedUrl = `http://127.0.0.1:${protectedPort}/mcp`;
+/** The demo server's endpoint that needs `Authorization: Bearer <e2ePrivateToken>`. */
+export const e2ePrivateUrl = `http://127.0.0.1:${serverPort}/private/mcp`;
+export const e2ePrivateToken = 'e2e-bearer-2b7f';
+/** The built demo (no server baked in: with no `?server=` its pages use the demo server inside the browser). */
+export const e2eSiteDir = siteDir;
 /** A legacy (2025-11-25) server: the reference server-everything over Streamable HTTP. */
 export const e2eEverythingUrl = `http://127.0.0.1:${everythingPort}/mcp`;
 /** The React, Vue and Svelte samples built against the packed package (scripts/samples.mjs). */
@@ -69,7 +74,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `node node_modules/tsx/dist/cli.mjs demo/server/main.ts --port ${serverPort}`,
+      command: `node node_modules/tsx/dist/cli.mjs demo/server/main.ts --port ${serverPort} --private-token ${e2ePrivateToken}`,
       port: serverPort,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -94,10 +99,10 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // The built pages, as a static host serves them.
+      // The built pages, as a static host serves them: the hosted demo's build (tests name the server with ?server=).
       command: `node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/vite/bin/vite.js preview --port ${pagePort} --strictPort`,
       port: pagePort,
-      env: { VITE_MCP_SERVER_URL: e2eServerUrl, DEMO_PORT: String(pagePort), DEMO_OUT_DIR: siteDir },
+      env: { DEMO_PORT: String(pagePort), DEMO_OUT_DIR: siteDir },
       reuseExistingServer: false,
       timeout: 90_000,
     },

@@ -96,6 +96,8 @@ export default defineConfig({
     target: 'es2022',
     rollupOptions: {
       onwarn: quietKnownWarnings,
+      // The demo Service Worker is a whole second build inside generateBundle: slow by design, not worth a report each time.
+      checks: { bundlerTimings: false },
       input: {
         index: resolve(import.meta.dirname, 'demo/index.html'),
         chat: resolve(import.meta.dirname, 'demo/chat.html'),

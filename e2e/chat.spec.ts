@@ -3,7 +3,11 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { e2eServerUrl } from '../playwright.config.js';
 import { answerElicitation, waitForConnection } from './helpers/index.js';
+
+/** The chat sample on the demo server (Node). */
+const chat = `/chat.html?server=${encodeURIComponent(e2eServerUrl)}`;
 
 async function say(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
@@ -19,7 +23,7 @@ async function gapAbove(below: Locator, above: Locator): Promise<number> {
 }
 
 test('a message invokes a tool that needs elicitation; the result is posted', async ({ page }) => {
-  await page.goto('/chat.html');
+  await page.goto(chat);
   await waitForConnection(page);
   await say(page, 'Book a table at Casa Azul');
   await expect(transcript(page)).toContainText('the restaurant needs a few details');
@@ -34,7 +38,7 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
 });
 
 test('/tool syntax, /help and the tool menu', async ({ page }) => {
-  await page.goto('/chat.html');
+  await page.goto(chat);
   await waitForConnection(page);
   await say(page, '/help');
   await expect(transcript(page)).toContainText('I can use: ');
@@ -49,7 +53,7 @@ test('/tool syntax, /help and the tool menu', async ({ page }) => {
 });
 
 test('an MCP App inline: the chart app runs behind the sandbox proxy, and its buttons call tools whose results it shows', async ({ page }) => {
-  await page.goto('/chat.html');
+  await page.goto(chat);
   await waitForConnection(page);
   // Tools only apps may call are not offered to the model (_meta.ui.visibility).
   await expect(page.getByRole('combobox', { name: 'Use a tool' }).locator('option', { hasText: 'Chart data' })).toHaveCount(0);
@@ -84,14 +88,14 @@ test('an MCP App inline: the chart app runs behind the sandbox proxy, and its bu
 });
 
 test('has no accessibility violations', async ({ page }) => {
-  await page.goto('/chat.html');
+  await page.goto(chat);
   await waitForConnection(page);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
 test('on a short screen the newest message is scrolled above the sticky composer, not under it', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 420 });
-  await page.goto('/chat.html');
+  await page.goto(chat);
   await waitForConnection(page);
   for (const city of ['Faro', 'Braga', 'Porto']) {
     await say(page, `weather in ${city}`);

@@ -4,10 +4,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { e2eServerUrl } from '../playwright.config.js';
 import { answerElicitation, answerSampling, answerUrlElicitation, resumePendingCall, waitForConnection } from './helpers/index.js';
 
+/** The playground on the demo server (Node); `query` adds parameters. */
+const demo = (query = '') => `/?server=${encodeURIComponent(e2eServerUrl)}${query}`;
+
 async function open(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto(demo());
   await waitForConnection(page);
 }
 
@@ -73,9 +77,13 @@ test('answers a two-round elicitation (accept path)', async ({ page }) => {
   await answerElicitation(page, { Area: 'Terrace', 'Dietary needs': ['vegetarian'] }, { message: 'A table for 3 on 2026-12-24' });
   await expect(result(page)).toContainText('Booked Casa Lisboa for 3 on 2026-12-24, terrace, vegetarian.');
   // The protocol log groups the rounds of the call.
-  await expect(page.getByRole('region', { name: 'Protocol log' }).getByText(/round 2/).first()).toBeVisible();
+  const log = page.locator('mcp-protocol-log');
+  const call = log.locator('[part~="entry-call"]').last();
+  await expect(call.locator('[part~="round"]')).toHaveText(/call \d+ · 3 rounds/);
+  await call.locator('summary').first().click();
+  await expect(call.locator('[part~="entry-request"] [part~="round"]').nth(1)).toHaveText(/round 2$/);
   // It follows the newest lines: scrolled to its end.
-  await expect.poll(() => page.locator('.log-list').evaluate((list) => list.scrollHeight - list.scrollTop - list.clientHeight)).toBeLessThan(24);
+  await expect.poll(() => log.locator('[part~="entries"]').evaluate((list) => list.scrollHeight - list.scrollTop - list.clientHeight)).toBeLessThan(24);
 });
 
 test('answers a two-round elicitation (decline path)', async ({ page }) => {
@@ -162,7 +170,7 @@ test('under a strict Content-Security-Policy (no unsafe-eval) values are still c
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   const violations = await recordViolations(page);
-  const response = await page.goto('/?csp=strict');
+  const response = await page.goto(demo('&csp=strict'));
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
   expect(response?.headers()['content-security-policy']).not.toContain('unsafe-eval');
   await waitForConnection(page);
@@ -189,7 +197,7 @@ test('under the same policy, with @cfworker/json-schema chosen by the page, valu
     if (/ajv/i.test(request.url())) ajv.push(request.url());
   });
   const violations = await recordViolations(page);
-  const response = await page.goto('/?csp=strict&validator=cfworker');
+  const response = await page.goto(demo('&csp=strict&validator=cfworker'));
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
   await waitForConnection(page);
   await pickTool(page, 'Create a ticket');

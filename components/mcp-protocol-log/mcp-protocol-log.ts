@@ -1,4 +1,4 @@
-import { consume } from '@lit/context';
+import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { McpError, type McpClient, type RoundEvent, type TrafficEvent } from '../../src/index.js';
@@ -139,9 +139,7 @@ export class McpProtocolLog extends LitElement {
    */
   @property({ attribute: 'log-level' }) logLevel = '';
 
-  @consume({ context: clientContext, subscribe: true })
-  @state()
-  protected contextClient: McpClient | undefined;
+  @state() protected contextClient: McpClient | undefined;
 
   @state() private _view: 'messages' | 'notifications' = 'messages';
   @state() private _method = '';
@@ -168,6 +166,20 @@ export class McpProtocolLog extends LitElement {
   #methods = new Set<string>();
   #internals = this.attachInternals();
   #follow = true;
+
+  constructor() {
+    super();
+    // Watch a connection's new client at once (not at the next render): its first request is logged too.
+    new ContextConsumer(this, {
+      context: clientContext,
+      subscribe: true,
+      callback: (client) => {
+        this.contextClient = client;
+        const watched = this.isConnected ? this.effectiveClient : undefined;
+        if (watched !== this.#watching) this.#watch(watched);
+      },
+    });
+  }
 
   /** The client watched: `.client`, else the enclosing connection's. */
   get effectiveClient(): McpClient | undefined {

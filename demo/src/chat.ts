@@ -10,7 +10,7 @@ import { appVisibility, configureAppFrames, type McpConnection, type McpElicitat
 import type { CallToolResult, McpError, Tool } from '../../src/index.js';
 import { routerModel, type ChatModel } from './chat-model.js';
 import { deterministicDraft } from './sampling.js';
-import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
+import { appSandboxUrl, initialServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 
 setupThemeToggle();
 // MCP Apps run behind the sandbox proxy on the page's other loopback origin.
@@ -36,7 +36,16 @@ let busy = false;
 
 const app = document.getElementById('app')!;
 const connection = document.createElement('mcp-connection') as McpConnection;
-connection.serverUrl = initialServerUrl();
+const serverUrl = initialServerUrl();
+// The demo server inside the browser (a static host): connect once its Service Worker answers.
+if (isInBrowserServer(serverUrl)) {
+  connection.noAutoConnect = true;
+  void startInBrowserServer().then(
+    () => connection.connect().catch(() => {}),
+    (error: unknown) => console.error(error),
+  );
+}
+connection.serverUrl = serverUrl;
 // Declare MCP Apps support from the first request, so app tools are listed.
 connection.apps = true;
 connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];

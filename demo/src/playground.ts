@@ -1,328 +1,553 @@
 /**
- * The playground: connect to any MCP server, browse and call its tools through
- * generated forms, answer its input requests, read resources, get prompts, and
- * watch the JSON-RPC traffic (the rounds of one multi round-trip call grouped).
+ * The playground: an everyday MCP inspector built from the kit's tags. Each
+ * connection is a tab with its own settings (era, timeouts, custom headers, a
+ * bearer token), `<mcp-connection>`, a searchable tool list, `<mcp-tool-form>`,
+ * `<mcp-resource-list>`, `<mcp-prompt-form>`, `<mcp-roots-editor>` and
+ * `<mcp-protocol-log>`. Servers used are remembered (IndexedDB; credentials only
+ * when asked); the active server and tool are written to the page's URL
+ * (`?server=…&tool=…`), so a link reproduces the view. With no server chosen, a
+ * static build talks to the demo server running inside the browser.
  */
-import { html, nothing, render } from 'lit';
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import '../../components/index.js';
-import { configureAppFrames, type McpConnection, type McpElicitationDialog } from '../../components/index.js';
-import type { GetPromptResult, McpClient, Prompt, ReadResourceResult, Resource, ResourceTemplate, RoundEvent, Tool, TrafficEvent } from '../../src/index.js';
-import { clip, stringifyBounded } from '../../components/internal/json.js';
-import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
+import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
+import { clip } from '../../components/internal/json.js';
+import type { ProtocolPreference, Tool } from '../../src/index.js';
+import { appSandboxUrl, initialServerUrl, inBrowserServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 import { deterministicDraft } from './sampling.js';
+import { forgetServer, loadServers, rememberServer, type SavedServer } from './servers.js';
 import { chooseValidatorFromQuery } from './validator.js';
 import { setupStdioChoice } from './stdio-choice.js';
 
 chooseValidatorFromQuery();
-
-/**
- * What a server may make this page render is bounded too (issue 19): at most
- * this many tools, resources and prompts are listed at once (a filter finds
- * the others), and a protocol log entry is printed up to LOG_ENTRY_CHARS.
- */
-const LISTED = 100;
-const LOG_ENTRY_CHARS = 20_000;
 setupThemeToggle();
 // MCP Apps (tools with a UI) run behind the sandbox proxy on the page's other loopback origin.
 configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
-interface LogEntry {
-  id: number;
-  time: number;
-  direction: 'out' | 'in';
-  summary: string;
-  /** The JSON-RPC id the message belongs to; its call and round are known once the round ends. */
-  requestId: string | number | undefined;
-  json: string;
+/**
+ * What a server may make this page render is bounded (issue 19): at most this
+ * many tools are listed at once (the search finds the others); the inspector
+ * elements bound their own lists and log entries.
+ */
+const LISTED = 100;
+const ANNOTATION_BADGES = [
+  ['readOnlyHint', 'read-only'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'open world'],
+] as const;
+
+/** Settings of one connection, as the form edits them. */
+interface Settings {
+  url: string;
+  name: string;
+  protocol: ProtocolPreference;
+  /** Seconds, as typed ('' for the default). */
+  requestTimeout: string;
+  maxTotalTime: string;
+  headers: [string, string][];
+  token: string;
+  remember: boolean;
 }
 
-const state = {
-  serverUrl: initialServerUrl(),
-  tools: [] as readonly Tool[],
-  selected: undefined as string | undefined,
-  /** Filter of the tool list (name or title contains it, case-insensitively). */
-  toolFilter: '',
-  resources: [] as Resource[],
-  templates: [] as ResourceTemplate[],
-  prompts: [] as Prompt[],
-  resourceResult: undefined as unknown,
-  promptName: undefined as string | undefined,
-  promptArgs: {} as Record<string, string>,
-  promptResult: undefined as unknown,
-  /** A call finished by the dialog after a reload (its form is gone). */
-  resumed: undefined as { tool: string; result: unknown } | undefined,
-  panelError: undefined as string | undefined,
-  log: [] as LogEntry[],
-};
+const defaults = (url: string): Settings => ({ url, name: '', protocol: 'auto', requestTimeout: '', maxTotalTime: '', headers: [], token: '', remember: false });
 
+let nextId = 1;
+let servers: SavedServer[] = [];
+const workspaces: Workspace[] = [];
+let active: Workspace | undefined;
 const app = document.getElementById('app')!;
-const urlInput = document.getElementById('server-url') as HTMLInputElement;
-urlInput.value = state.serverUrl;
 
-let connection: McpConnection;
-const watchedAuth = new WeakSet<object>();
+/** One open connection: its settings, its elements and what the page shows about them. */
+class Workspace {
+  readonly id = nextId++;
+  settings: Settings;
+  /** The settings in force (the form may hold edits not applied yet). */
+  applied: Settings;
+  tools: readonly Tool[] = [];
+  selected: string | undefined;
+  filter = '';
+  ping = '';
+  error = '';
+  resumed: { tool: string; result: unknown } | undefined;
+  settingsOpen: boolean;
+  readonly panel = document.createElement('div');
+  readonly connection = document.createElement('mcp-connection');
+  readonly content = document.createElement('div');
 
-/** Adds a line of the page's own (not JSON-RPC) to the protocol log. */
-function note(text: string): void {
-  state.log.push({ id: nextLogId++, time: Date.now(), direction: 'in', summary: text, requestId: undefined, json: text });
-  update();
-}
-let nextLogId = 1;
-const roundOf = new Map<string | number, string>();
-
-function summarize(event: TrafficEvent): string {
-  const message = event.message as { method?: string; result?: { resultType?: string }; error?: { code: number; message: string }; id?: unknown };
-  if (message.method) return `${message.method}${'id' in message ? ` #${String(message.id)}` : ''}`;
-  if (message.error) return `error ${message.error.code} #${String(message.id)}: ${message.error.message}`;
-  return `result #${String(message.id)}${message.result?.resultType === 'input_required' ? ' (input_required)' : ''}`;
-}
-
-function watch(client: McpClient): void {
-  client.on('round', (event: RoundEvent) => {
-    if (event.requestId !== undefined) roundOf.set(event.requestId, `call ${event.callId} · round ${event.round}`);
-    update();
-  });
-  client.on('traffic', (event) => {
-    // Printed only as far as it is shown: a 20 MB tools/list must not cost its full text.
-    state.log.push({ id: nextLogId++, time: event.time, direction: event.direction, summary: clip(summarize(event), 200), requestId: event.requestId, json: stringifyBounded(event.message, LOG_ENTRY_CHARS).text });
-    if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
-    update();
-  });
-}
-
-async function loadSidePanels(client: McpClient): Promise<void> {
-  const caps = client.server?.capabilities ?? {};
-  state.panelError = undefined;
-  try {
-    [state.resources, state.templates, state.prompts] = await Promise.all([
-      caps.resources ? client.listResources() : Promise.resolve([]),
-      caps.resources ? client.listResourceTemplates() : Promise.resolve([]),
-      caps.prompts ? client.listPrompts() : Promise.resolve([]),
-    ]);
-  } catch (error) {
-    state.panelError = (error as Error).message;
+  constructor(settings: Settings, selected?: string) {
+    this.settings = { ...settings, headers: settings.headers.map(([k, v]) => [k, v]) };
+    this.applied = this.settings;
+    this.selected = selected;
+    this.settingsOpen = !settings.url;
+    this.panel.id = `panel-${this.id}`;
+    this.panel.className = 'workspace';
+    this.panel.setAttribute('role', 'tabpanel');
+    this.panel.setAttribute('aria-labelledby', `tab-${this.id}`);
+    const connection = this.connection;
+    connection.noAutoConnect = true;
+    connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
+    this.content.className = 'content';
+    const dialog = document.createElement('mcp-elicitation-dialog');
+    dialog.samplingHandler = deterministicDraft;
+    dialog.addEventListener('mcp-tool-result', (event) => {
+      this.resumed = { tool: event.detail.tool, result: event.detail.result };
+      this.update();
+    });
+    connection.append(this.content, dialog);
+    connection.addEventListener('mcp-client-change', () => this.#watchAuth());
+    connection.addEventListener('mcp-connect', () => {
+      this.error = '';
+      this.settingsOpen = false;
+      void this.#remember();
+      updateTabs();
+      this.update();
+    });
+    connection.addEventListener('mcp-tools-changed', (event) => {
+      this.tools = event.detail.tools;
+      if (this.selected && !this.tools.some((t) => t.name === this.selected)) this.selected = undefined;
+      this.update();
+    });
+    connection.addEventListener('mcp-error', () => this.update());
+    connection.addEventListener('mcp-disconnect', () => this.update());
   }
-  update();
-}
 
-async function readResource(uri: string): Promise<void> {
-  const client = connection.client;
-  if (!client) return;
-  try {
-    const result = await client.readResource(uri);
-    const contents = 'contents' in result ? (result as ReadResourceResult).contents : [];
-    state.resourceResult = { content: contents.map((resource) => ({ type: 'resource', resource })) };
-  } catch (error) {
-    state.resourceResult = { content: [{ type: 'text', text: (error as Error).message }], isError: true };
-  }
-  update();
-}
-
-async function getPrompt(event: Event): Promise<void> {
-  event.preventDefault();
-  const client = connection.client;
-  if (!client || !state.promptName) return;
-  try {
-    const result = await client.getPrompt(state.promptName, state.promptArgs);
-    const messages = result.resultType === 'input_required' ? [] : (result as GetPromptResult).messages;
-    state.promptResult = { content: messages.flatMap((m) => [{ type: 'text', text: `${m.role}:` }, m.content]) };
-  } catch (error) {
-    state.promptResult = { content: [{ type: 'text', text: (error as Error).message }], isError: true };
-  }
-  update();
-}
-
-function toolTitle(tool: Tool): string {
-  const title = tool.title ?? tool.annotations?.title ?? tool.name;
-  return typeof title === 'string' ? title : tool.name;
-}
-
-function toolList() {
-  if (connection?.status !== 'connected') return html`<p class="muted">Not connected.</p>`;
-  if (state.tools.length === 0) return html`<p class="muted">This server has no tools.</p>`;
-  const needle = state.toolFilter.trim().toLowerCase();
-  const matching: Tool[] = [];
-  let total = 0;
-  for (const tool of state.tools) {
-    if (needle && !tool.name.toLowerCase().includes(needle) && !toolTitle(tool).toLowerCase().includes(needle)) continue;
-    total++;
-    if (matching.length < LISTED) matching.push(tool);
-  }
-  return html`${state.tools.length > 10
-      ? html`<input
-          type="search"
-          class="tool-filter"
-          aria-label="Filter tools"
-          placeholder="Filter ${state.tools.length.toLocaleString('en')} tools"
-          .value=${state.toolFilter}
-          @input=${(e: Event) => ((state.toolFilter = (e.target as HTMLInputElement).value), update())}
-        />`
-      : nothing}
-    <ul class="tool-list">
-      ${matching.map(
-        (tool) => html`<li>
-          <button type="button" aria-pressed=${state.selected === tool.name} @click=${() => ((state.selected = tool.name), update())}>
-            <span class="tool-title">${clip(toolTitle(tool), 120)}</span>
-            ${tool.annotations?.destructiveHint ? html`<span class="badge">destructive</span>` : nothing}
-          </button>
-        </li>`,
-      )}
-    </ul>
-    ${total > matching.length
-      ? html`<p class="muted" role="status">${matching.length} of ${total.toLocaleString('en')} tools listed; filter to find the others.</p>`
-      : needle && total === 0
-        ? html`<p class="muted" role="status">No tool matches.</p>`
-        : nothing}`;
-}
-
-function resourcesPanel() {
-  return html`<section class="panel" aria-labelledby="resources-heading">
-    <h2 id="resources-heading">Resources</h2>
-    ${state.panelError ? html`<p role="alert">${state.panelError}</p>` : nothing}
-    ${state.resources.length === 0 && state.templates.length === 0 ? html`<p class="muted">No resources.</p>` : nothing}
-    <ul class="plain">
-      ${state.resources.slice(0, LISTED).map((r) => html`<li><button type="button" @click=${() => readResource(r.uri)}>Read</button> ${clip(String(r.title ?? r.name), 120)} <code>${clip(r.uri, 200)}</code></li>`)}
-    </ul>
-    ${state.resources.length > LISTED ? html`<p class="muted">${LISTED} of ${state.resources.length.toLocaleString('en')} resources listed.</p>` : nothing}
-    ${state.templates.length
-      ? html`<p class="muted">Templates: ${state.templates.slice(0, LISTED).map((t) => html`<code>${clip(t.uriTemplate, 200)}</code> `)}</p>
-          <form class="inline-form" @submit=${(e: Event) => {
-            e.preventDefault();
-            void readResource((e.target as HTMLFormElement).uri.value);
-          }}>
-            <label for="resource-uri">URI</label>
-            <input id="resource-uri" name="uri" required value=${state.templates[0]!.uriTemplate.replace(/\{[^}]+\}/g, 'welcome')} />
-            <button type="submit">Read</button>
-          </form>`
-      : nothing}
-    ${state.resourceResult ? html`<mcp-tool-result .result=${state.resourceResult}></mcp-tool-result>` : nothing}
-  </section>`;
-}
-
-function promptsPanel() {
-  const prompt = state.prompts.find((p) => p.name === state.promptName);
-  return html`<section class="panel" aria-labelledby="prompts-heading">
-    <h2 id="prompts-heading">Prompts</h2>
-    ${state.prompts.length === 0
-      ? html`<p class="muted">No prompts.</p>`
-      : html`<form class="stack" @submit=${getPrompt}>
-          <label for="prompt-name">Prompt</label>
-          <select id="prompt-name" @change=${(e: Event) => ((state.promptName = (e.target as HTMLSelectElement).value || undefined), (state.promptArgs = {}), update())}>
-            <option value="">Choose a prompt…</option>
-            ${state.prompts.slice(0, LISTED).map((p) => html`<option value=${p.name} ?selected=${p.name === state.promptName}>${clip(String(p.title ?? p.name), 120)}</option>`)}
-          </select>
-          ${prompt?.arguments?.slice(0, LISTED).map(
-            (arg) => html`<label for="arg-${arg.name}">${arg.title ?? arg.name}${arg.required ? ' *' : ''}</label>
-              <input id="arg-${arg.name}" ?required=${arg.required} .value=${state.promptArgs[arg.name] ?? ''} @input=${(e: Event) => (state.promptArgs[arg.name] = (e.target as HTMLInputElement).value)} />`,
-          )}
-          <button type="submit" ?disabled=${!prompt}>Get prompt</button>
-        </form>`}
-    ${state.promptResult ? html`<mcp-tool-result .result=${state.promptResult}></mcp-tool-result>` : nothing}
-  </section>`;
-}
-
-function logPanel() {
-  return html`<section class="panel log" aria-labelledby="log-heading">
-    <div class="log-head">
-      <h2 id="log-heading">Protocol log</h2>
-      <button type="button" @click=${() => ((state.log = []), update())}>Clear</button>
-    </div>
-    <ol class="log-list" aria-live="off">
-      ${state.log.map(
-        (entry) => html`<li class=${entry.direction}>
-          <details>
-            <summary>
-              <span class="arrow" aria-label=${entry.direction === 'out' ? 'sent' : 'received'}>${entry.direction === 'out' ? '→' : '←'}</span>
-              <span class="summary">${entry.summary}</span>
-              ${entry.requestId !== undefined && roundOf.has(entry.requestId) ? html`<span class="badge">${roundOf.get(entry.requestId)}</span>` : nothing}
-            </summary>
-            <pre>${entry.json}</pre>
-          </details>
-        </li>`,
-      )}
-    </ol>
-  </section>`;
-}
-
-function update(): void {
-  // The log follows new lines while the reader is at its end (not while they scroll back).
-  const log = connection.querySelector<HTMLElement>('.log-list');
-  const following = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 24;
-  render(
-    html`<div class="layout">
-      <section class="panel tools" aria-labelledby="tools-heading">
-        <h2 id="tools-heading">Tools</h2>
-        ${toolList()}
-      </section>
-      <section class="panel call" aria-labelledby="call-heading">
-        <h2 id="call-heading">${state.selected ? `Call ${clip(state.selected, 120)}` : 'Call a tool'}</h2>
-        ${state.selected ? html`<mcp-tool-form tool-name=${state.selected}></mcp-tool-form>` : html`<p class="muted">Pick a tool on the left.</p>`}
-        ${state.resumed
-          ? html`<div class="resumed" role="status">
-              <h3>Resumed call: ${state.resumed.tool}</h3>
-              <mcp-tool-result .result=${state.resumed.result}></mcp-tool-result>
-            </div>`
-          : nothing}
-      </section>
-      ${resourcesPanel()} ${promptsPanel()} ${logPanel()}
-    </div>`,
-    connection.querySelector<HTMLElement>('.content')!,
-  );
-  const list = connection.querySelector<HTMLElement>('.log-list');
-  if (list && following) list.scrollTop = list.scrollHeight;
-}
-
-function mountConnection(url: string): void {
-  app.replaceChildren();
-  connection = document.createElement('mcp-connection');
-  connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
-  // Protected servers: sign in through a popup that returns to this callback page.
-  connection.oauthRedirectUri = new URL('./oauth-callback.html', location.href).href;
-  connection.serverUrl = url;
-  const content = document.createElement('div');
-  content.className = 'content';
-  const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
-  dialog.samplingHandler = deterministicDraft;
-  connection.append(content, dialog);
-  connection.addEventListener('mcp-client-change', (event) => {
-    watch(event.detail.client);
-    const auth = connection.oauth;
-    if (auth && !watchedAuth.has(auth)) {
-      watchedAuth.add(auth);
-      auth.on('token', ({ kind, session }) => note(`OAuth: ${kind === 'refreshed' ? 'token refreshed' : 'signed in'} (${session.tokenType}, scopes: ${session.scopes.join(' ') || 'none'})`));
-      auth.on('status', ({ status, error }) => note(`OAuth: ${status.replace('_', ' ')}${error ? ` — ${error.message}` : ''}`));
+  get title(): string {
+    const info = this.connection.serverInfo;
+    if (this.applied.name) return this.applied.name;
+    if (isInBrowserServer(this.applied.url)) return 'Demo (in this browser)';
+    if (info) return info.title ?? info.name;
+    try {
+      return new URL(this.applied.url).host || 'New connection';
+    } catch {
+      return this.applied.url || 'New connection';
     }
-  });
-  connection.addEventListener('mcp-connect', () => {
-    void loadSidePanels(connection.client!);
-    update();
-  });
-  connection.addEventListener('mcp-tools-changed', (event) => {
-    state.tools = event.detail.tools;
-    if (state.selected && !state.tools.some((t) => t.name === state.selected)) state.selected = undefined;
-    update();
-  });
-  connection.addEventListener('mcp-error', () => update());
-  dialog.addEventListener('mcp-tool-result', (event) => {
-    state.resumed = { tool: event.detail.tool, result: event.detail.result };
-    update();
-  });
-  connection.addEventListener('mcp-disconnect', () => update());
-  app.append(connection);
-  update();
+  }
+
+  get log(): McpProtocolLog | null {
+    return this.content.querySelector('mcp-protocol-log');
+  }
+
+  #auths = new WeakSet<object>();
+  #watchAuth(): void {
+    const auth = this.connection.oauth;
+    if (!auth || this.#auths.has(auth)) return;
+    this.#auths.add(auth);
+    auth.on('token', ({ kind, session }) => this.log?.note?.(`OAuth: ${kind === 'refreshed' ? 'token refreshed' : 'signed in'} (${session.tokenType}, scopes: ${session.scopes.join(' ') || 'none'})`));
+    auth.on('status', ({ status, error }) => this.log?.note?.(`OAuth: ${status.replace('_', ' ')}${error ? ` — ${error.message}` : ''}`));
+  }
+
+  async #remember(): Promise<void> {
+    const server = this.connection.server;
+    const s = this.applied;
+    servers = await rememberServer({
+      url: s.url,
+      name: s.name || this.title,
+      protocol: s.protocol,
+      ...(server ? { detected: `${server.era} · ${server.protocolVersion}` } : {}),
+      lastUsed: Date.now(),
+      ...(seconds(s.requestTimeout) ? { requestTimeoutMs: seconds(s.requestTimeout)! } : {}),
+      ...(seconds(s.maxTotalTime) ? { maxTotalTimeoutMs: seconds(s.maxTotalTime)! } : {}),
+      remember: s.remember,
+      headers: s.headers.filter(([name]) => name.trim()),
+      token: s.token,
+    });
+    renderServers();
+  }
+
+  /** Applies the settings and connects. */
+  async connect(): Promise<void> {
+    const s = (this.applied = { ...this.settings, headers: this.settings.headers.map(([k, v]) => [k, v]) });
+    const connection = this.connection;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of s.headers) if (name.trim()) headers[name.trim()] = value;
+    if (s.token.trim()) headers.Authorization = `Bearer ${s.token.trim()}`;
+    connection.headers = Object.keys(headers).length > 0 ? headers : undefined;
+    connection.protocol = s.protocol;
+    connection.clientOptions = {
+      ...(seconds(s.requestTimeout) ? { requestTimeoutMs: seconds(s.requestTimeout)! } : {}),
+      ...(seconds(s.maxTotalTime) ? { maxTotalTimeoutMs: seconds(s.maxTotalTime)! } : {}),
+    };
+    // Protected servers: sign in through a popup — unless the user gave credentials of their own.
+    connection.oauthRedirectUri = headers.Authorization ? '' : new URL('./oauth-callback.html', location.href).href;
+    connection.serverUrl = s.url;
+    this.tools = [];
+    this.error = '';
+    this.ping = '';
+    updateTabs();
+    writeUrl();
+    this.update();
+    if (!s.url) return;
+    try {
+      if (isInBrowserServer(s.url)) await startInBrowserServer();
+      await connection.connect();
+    } catch (error) {
+      if (!connection.error) this.error = (error as Error).message;
+      this.settingsOpen = true;
+      this.update();
+    }
+  }
+
+  async measurePing(): Promise<void> {
+    this.ping = 'Pinging…';
+    this.update();
+    try {
+      const ms = await this.connection.ping();
+      this.ping = `Round trip: ${Math.round(ms)} ms (${this.connection.server?.era === 'legacy' ? 'ping' : 'server/discover: 2026-07-28 has no ping'})`;
+    } catch (error) {
+      this.ping = `Ping failed: ${(error as Error).message}`;
+    }
+    this.update();
+  }
+
+  select(name: string | undefined): void {
+    this.selected = name;
+    this.resumed = undefined;
+    writeUrl();
+    this.update();
+  }
+
+  update(): void {
+    render(this.#settingsView(), this.panel.querySelector<HTMLElement>('.settings-host')!);
+    render(this.#contentView(), this.content);
+  }
+
+  mount(): void {
+    const settings = document.createElement('div');
+    settings.className = 'settings-host';
+    this.panel.append(settings, this.connection);
+    this.update();
+  }
+
+  // --- views --------------------------------------------------------------------------------
+
+  #settingsView(): TemplateResult {
+    const s = this.settings;
+    const id = (name: string) => `${name}-${this.id}`;
+    const set = (patch: Partial<Settings>) => {
+      this.settings = { ...this.settings, ...patch };
+      this.update();
+    };
+    return html`<details class="panel settings" ?open=${this.settingsOpen} @toggle=${(e: Event) => (this.settingsOpen = (e.target as HTMLDetailsElement).open)}>
+      <summary><span class="summary-title">Connection settings</span> <code class="summary-url">${this.applied.url || 'no server yet'}</code></summary>
+      <form
+        class="settings-form"
+        @submit=${(e: Event) => {
+          e.preventDefault();
+          void this.connect();
+        }}
+      >
+        <div class="field wide">
+          <label for=${id('url')}>MCP server URL</label>
+          <input id=${id('url')} type="url" required list="saved-urls" placeholder="https://example.com/mcp" .value=${live(s.url)} @input=${(e: Event) => (this.settings = { ...this.settings, url: (e.target as HTMLInputElement).value.trim() })} />
+          <button type="button" class="link" @click=${() => set({ url: inBrowserServerUrl(), name: '' })}>Use the demo server in this browser</button>
+        </div>
+        <div class="field">
+          <label for=${id('name')}>Name (optional)</label>
+          <input id=${id('name')} type="text" .value=${live(s.name)} @input=${(e: Event) => (this.settings = { ...this.settings, name: (e.target as HTMLInputElement).value })} />
+        </div>
+        <div class="field">
+          <label for=${id('protocol')}>Protocol era</label>
+          <select id=${id('protocol')} .value=${live(s.protocol)} @change=${(e: Event) => set({ protocol: (e.target as HTMLSelectElement).value as ProtocolPreference })}>
+            <option value="auto" ?selected=${s.protocol === 'auto'}>Detect (auto)</option>
+            <option value="modern" ?selected=${s.protocol === 'modern'}>2026-07-28 (modern)</option>
+            <option value="legacy" ?selected=${s.protocol === 'legacy'}>2025-11-25 and earlier (legacy)</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for=${id('timeout')}>Request timeout (s)</label>
+          <input id=${id('timeout')} type="number" min="1" step="1" placeholder="60" .value=${live(s.requestTimeout)} @input=${(e: Event) => (this.settings = { ...this.settings, requestTimeout: (e.target as HTMLInputElement).value })} />
+        </div>
+        <div class="field">
+          <label for=${id('total')}>Maximum total time (s)</label>
+          <input id=${id('total')} type="number" min="1" step="1" placeholder="600" .value=${live(s.maxTotalTime)} @input=${(e: Event) => (this.settings = { ...this.settings, maxTotalTime: (e.target as HTMLInputElement).value })} />
+        </div>
+        <div class="field">
+          <label for=${id('token')}>Bearer token</label>
+          <input id=${id('token')} type="password" autocomplete="off" spellcheck="false" .value=${live(s.token)} aria-describedby=${id('token-hint')} @input=${(e: Event) => (this.settings = { ...this.settings, token: (e.target as HTMLInputElement).value })} />
+          <span class="hint" id=${id('token-hint')}>Sent as Authorization: Bearer …</span>
+        </div>
+        <fieldset class="headers wide">
+          <legend>Custom headers</legend>
+          ${s.headers.length === 0 ? html`<p class="muted">None.</p>` : nothing}
+          ${s.headers.map(
+            ([name, value], index) => html`<div class="header-row">
+              <label class="visually-hidden" for=${id(`hname${index}`)}>Header ${index + 1} name</label>
+              <input id=${id(`hname${index}`)} type="text" placeholder="X-Api-Key" .value=${live(name)} @input=${(e: Event) => (this.settings.headers[index]![0] = (e.target as HTMLInputElement).value)} />
+              <label class="visually-hidden" for=${id(`hvalue${index}`)}>Header ${index + 1} value</label>
+              <input id=${id(`hvalue${index}`)} type="text" autocomplete="off" .value=${live(value)} @input=${(e: Event) => (this.settings.headers[index]![1] = (e.target as HTMLInputElement).value)} />
+              <button type="button" aria-label="Remove header ${index + 1}" @click=${() => set({ headers: s.headers.filter((_, i) => i !== index) })}>Remove</button>
+            </div>`,
+          )}
+          <button type="button" @click=${() => set({ headers: [...s.headers, ['', '']] })}>Add header</button>
+        </fieldset>
+        <label class="check wide"
+          ><input type="checkbox" .checked=${live(s.remember)} @change=${(e: Event) => set({ remember: (e.target as HTMLInputElement).checked })} /> Remember the headers and token for this server on this device
+          (IndexedDB; never in the URL)</label
+        >
+        <div class="actions wide">
+          <button class="primary" type="submit">Connect</button>
+          ${workspaces.length > 1 ? html`<button type="button" @click=${() => closeWorkspace(this)}>Close this tab</button>` : nothing}
+        </div>
+        ${this.error ? html`<p class="error wide" role="alert">${this.error}</p>` : nothing}
+      </form>
+    </details>`;
+  }
+
+  #toolList(): TemplateResult {
+    const connection = this.connection;
+    if (connection.status !== 'connected') return html`<p class="muted">Not connected.</p>`;
+    const needle = this.filter.trim().toLowerCase();
+    // One pass, keeping the first LISTED matches: 10,000 tools cost no more DOM than 100.
+    const shown: Tool[] = [];
+    let matching = 0;
+    for (const t of this.tools) {
+      if (needle && ![t.name, t.title, t.annotations?.title, t.description].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle))) continue;
+      matching++;
+      if (shown.length < LISTED) shown.push(t);
+    }
+    const total = this.tools.length.toLocaleString('en');
+    const rejected = connection.client?.rejectedTools ?? [];
+    return html`<div class="tool-search">
+        <label class="visually-hidden" for="tool-filter-${this.id}">Filter tools</label>
+        <input id="tool-filter-${this.id}" type="search" placeholder="Filter ${total} tools" .value=${live(this.filter)} @input=${(e: Event) => ((this.filter = (e.target as HTMLInputElement).value), this.update())} />
+      </div>
+      <p class="muted count" role="status">
+        ${shown.length < matching
+          ? `${shown.length} of ${matching.toLocaleString('en')} tools listed; filter to find the others.`
+          : needle
+            ? matching === 0
+              ? 'No tool matches.'
+              : `${matching.toLocaleString('en')} of ${total} tools match`
+            : `${total} tool${this.tools.length === 1 ? '' : 's'}`}
+      </p>
+      ${this.tools.length === 0 ? html`<p class="muted">This server has no tools.</p>` : nothing}
+      <ul class="tool-list">
+        ${shown.map((tool) => {
+          const title = clip(String(tool.title ?? tool.annotations?.title ?? tool.name), 120);
+          const describedBy = `tool-${this.id}-${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+          const annotations = (tool.annotations ?? {}) as Record<string, unknown>;
+          const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+          return html`<li>
+            <button type="button" aria-pressed=${this.selected === tool.name} aria-describedby=${describedBy} @click=${() => this.select(tool.name)}>${title}</button>
+            <div class="tool-meta" id=${describedBy}>
+              ${title !== tool.name ? html`<code>${clip(tool.name, 200)}</code>` : nothing}
+              ${ANNOTATION_BADGES.filter(([key]) => annotations[key] === true).map(([, label]) => html`<span class="badge" data-badge=${label}>${label}</span>`)}
+              ${typeof taskSupport === 'string' && taskSupport !== 'forbidden' ? html`<span class="badge" data-badge="task">task: ${taskSupport}</span>` : nothing}
+              ${typeof tool.description === 'string' && tool.description ? html`<span class="description">${clip(tool.description, 2_000)}</span>` : nothing}
+            </div>
+          </li>`;
+        })}
+      </ul>
+      ${rejected.length > 0
+        ? html`<details class="rejected">
+            <summary>${rejected.length} tool${rejected.length === 1 ? '' : 's'} rejected by the client</summary>
+            <ul class="plain">
+              ${rejected.slice(0, LISTED).map((r) => html`<li><code>${clip(r.name, 200)}</code>: ${clip(r.reason, 2_000)}</li>`)}
+            </ul>
+            ${rejected.length > LISTED ? html`<p class="muted">${LISTED} of ${rejected.length.toLocaleString('en')} listed.</p>` : nothing}
+          </details>`
+        : nothing}`;
+  }
+
+  #contentView(): TemplateResult {
+    const connection = this.connection;
+    const connected = connection.status === 'connected';
+    return html`<div class="toolbar">
+        <button type="button" ?disabled=${!connected} @click=${() => void this.measurePing()}>Ping</button>
+        <span class="muted" role="status">${this.ping}</span>
+      </div>
+      <div class="layout">
+        <section class="panel tools" aria-labelledby="tools-heading-${this.id}">
+          <h2 id="tools-heading-${this.id}">Tools</h2>
+          ${this.#toolList()}
+        </section>
+        <section class="panel call" aria-labelledby="call-heading-${this.id}">
+          <h2 id="call-heading-${this.id}">${this.selected ? `Call ${clip(this.selected, 120)}` : 'Call a tool'}</h2>
+          ${this.selected ? html`<mcp-tool-form tool-name=${this.selected}></mcp-tool-form>` : html`<p class="muted">Pick a tool on the left.</p>`}
+          ${this.resumed
+            ? html`<div class="resumed" role="status">
+                <h3>Resumed call: ${clip(this.resumed.tool, 120)}</h3>
+                <mcp-tool-result label="Resumed call result" .result=${this.resumed.result}></mcp-tool-result>
+              </div>`
+            : nothing}
+        </section>
+        <section class="panel resources" aria-labelledby="resources-heading-${this.id}">
+          <h2 id="resources-heading-${this.id}">Resources</h2>
+          <mcp-resource-list></mcp-resource-list>
+        </section>
+        <section class="panel prompts" aria-labelledby="prompts-heading-${this.id}">
+          <h2 id="prompts-heading-${this.id}">Prompts</h2>
+          <mcp-prompt-form></mcp-prompt-form>
+        </section>
+        <section class="panel roots" aria-labelledby="roots-heading-${this.id}">
+          <h2 id="roots-heading-${this.id}">Roots</h2>
+          <mcp-roots-editor></mcp-roots-editor>
+        </section>
+        <section class="panel log" aria-labelledby="log-heading-${this.id}">
+          <h2 id="log-heading-${this.id}">Protocol log</h2>
+          <mcp-protocol-log></mcp-protocol-log>
+        </section>
+      </div>`;
+  }
 }
 
-document.getElementById('server-form')!.addEventListener('submit', (event) => {
-  event.preventDefault();
-  state.serverUrl = urlInput.value.trim();
-  Object.assign(state, { tools: [], selected: undefined, toolFilter: '', resources: [], templates: [], prompts: [], resourceResult: undefined, promptResult: undefined, log: [] });
-  mountConnection(state.serverUrl);
-});
+/** Seconds typed → ms, or undefined for empty or invalid input. */
+function seconds(text: string): number | undefined {
+  const value = Number(text);
+  return text.trim() !== '' && Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : undefined;
+}
 
-mountConnection(state.serverUrl);
+// --- tabs ---------------------------------------------------------------------------------------
 
-// A stdio server through the bridge: its URL goes through the same form.
-setupStdioChoice(document.getElementById('stdio-choice') as HTMLButtonElement, (url) => {
-  urlInput.value = url;
-  (document.getElementById('server-form') as HTMLFormElement).requestSubmit();
-});
+const tablist = document.createElement('div');
+const panels = document.createElement('div');
+const savedPanel = document.createElement('section');
+
+function settingsFor(url: string): Settings {
+  const saved = servers.find((s) => s.url === url);
+  if (!saved) return defaults(url);
+  return {
+    url,
+    name: saved.name,
+    protocol: saved.protocol,
+    requestTimeout: saved.requestTimeoutMs ? String(saved.requestTimeoutMs / 1000) : '',
+    maxTotalTime: saved.maxTotalTimeoutMs ? String(saved.maxTotalTimeoutMs / 1000) : '',
+    headers: saved.headers ?? [],
+    token: saved.token ?? '',
+    remember: saved.remember,
+  };
+}
+
+function openWorkspace(settings: Settings, options: { connect?: boolean; tool?: string } = {}): Workspace {
+  const workspace = new Workspace(settings, options.tool);
+  workspaces.push(workspace);
+  panels.append(workspace.panel);
+  workspace.mount();
+  activate(workspace);
+  if (options.connect !== false && settings.url) void workspace.connect();
+  return workspace;
+}
+
+function closeWorkspace(workspace: Workspace): void {
+  const index = workspaces.indexOf(workspace);
+  if (index < 0 || workspaces.length === 1) return;
+  workspaces.splice(index, 1);
+  void workspace.connection.disconnect();
+  workspace.panel.remove();
+  activate(workspaces[Math.max(0, index - 1)]!, true);
+}
+
+function activate(workspace: Workspace, focus = false): void {
+  active = workspace;
+  for (const w of workspaces) w.panel.hidden = w !== workspace;
+  updateTabs();
+  writeUrl();
+  if (focus) tablist.querySelector<HTMLElement>(`#tab-${workspace.id}`)?.focus();
+}
+
+function updateTabs(): void {
+  const move = (event: KeyboardEvent) => {
+    const index = workspaces.indexOf(active!);
+    const next = event.key === 'ArrowRight' ? index + 1 : event.key === 'ArrowLeft' ? index - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? workspaces.length - 1 : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    activate(workspaces[(next + workspaces.length) % workspaces.length]!, true);
+  };
+  render(
+    html`<div class="tabs" role="tablist" aria-label="Open connections" @keydown=${move}>
+        ${workspaces.map(
+          (w) => html`<button
+            type="button"
+            role="tab"
+            id="tab-${w.id}"
+            aria-selected=${w === active ? 'true' : 'false'}
+            aria-controls="panel-${w.id}"
+            tabindex=${w === active ? 0 : -1}
+            @click=${() => activate(w)}
+          >
+            <span class="dot" data-status=${w.connection.status} aria-hidden="true"></span>${w.title}
+          </button>`,
+        )}
+      </div>
+      <button type="button" class="new-tab" @click=${() => openNew()}>New connection</button>`,
+    tablist,
+  );
+}
+
+function openNew(): void {
+  const workspace = openWorkspace(defaults(''), { connect: false });
+  requestAnimationFrame(() => workspace.panel.querySelector<HTMLInputElement>('input[type="url"]')?.focus());
+}
+
+/** The active server (and tool) in the page's URL: a link reproduces the view. Credentials never go there. */
+function writeUrl(): void {
+  if (!active) return;
+  const url = new URL(location.href);
+  if (active.applied.url) url.searchParams.set('server', active.applied.url);
+  else url.searchParams.delete('server');
+  if (active.selected) url.searchParams.set('tool', active.selected);
+  else url.searchParams.delete('tool');
+  if (url.href !== location.href) history.replaceState(null, '', url);
+}
+
+function renderServers(): void {
+  render(
+    html`<h2 id="saved-heading">Saved servers</h2>
+      ${servers.length === 0
+        ? html`<p class="muted">Servers you connect to are listed here.</p>`
+        : html`<ul class="saved-list">
+            ${servers.map(
+              (s) => html`<li>
+                <span class="saved-name">${s.name}</span>
+                <code class="saved-url">${s.url}</code>
+                <span class="muted saved-meta"
+                  >${s.detected ?? s.protocol} · last used <time datetime=${new Date(s.lastUsed).toISOString()}>${new Date(s.lastUsed).toLocaleString()}</time>${s.remember ? ' · credentials kept' : ''}</span
+                >
+                <span class="saved-actions">
+                  <button type="button" aria-label="Open ${s.name}" @click=${() => openSaved(s, false)}>Open</button>
+                  <button type="button" aria-label="Open ${s.name} in a new tab" @click=${() => openSaved(s, true)}>New tab</button>
+                  <button type="button" aria-label="Forget ${s.name}" @click=${async () => ((servers = await forgetServer(s.url)), renderServers())}>Forget</button>
+                </span>
+              </li>`,
+            )}
+          </ul>`}
+      <datalist id="saved-urls">${servers.map((s) => html`<option value=${s.url}>${s.name}</option>`)}</datalist>`,
+    savedPanel,
+  );
+}
+
+function openSaved(saved: SavedServer, newTab: boolean): void {
+  const settings = settingsFor(saved.url);
+  if (newTab || !active) {
+    openWorkspace(settings);
+    return;
+  }
+  active.settings = settings;
+  active.select(undefined);
+  void active.connect();
+}
+
+async function start(): Promise<void> {
+  tablist.className = 'tab-bar';
+  panels.className = 'panels';
+  savedPanel.className = 'panel saved';
+  savedPanel.setAttribute('aria-labelledby', 'saved-heading');
+  app.append(tablist, panels, savedPanel);
+  servers = await loadServers();
+  renderServers();
+  // The inspector elements (their own entry); loaded before the first connection so its log sees every message.
+  await import('../../components/inspector.js');
+  const query = new URLSearchParams(location.search);
+  openWorkspace(settingsFor(initialServerUrl()), { tool: query.get('tool') ?? undefined });
+  // A stdio server through the bridge: its URL (token included) goes to the active connection.
+  setupStdioChoice(document.getElementById('stdio-choice') as HTMLButtonElement, (url) => {
+    const workspace = active ?? openWorkspace(defaults(''), { connect: false });
+    workspace.settings = { ...settingsFor(url), url };
+    workspace.select(undefined);
+    void workspace.connect();
+  });
+}
+
+void start();

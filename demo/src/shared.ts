@@ -1,11 +1,50 @@
 /**
- * Shared bits of the demo pages: which server to use and the theme toggle.
+ * Shared bits of the demo pages: which server to use (and the demo server that
+ * runs inside the browser), the MCP Apps sandbox and the theme toggle.
  */
+import { IN_BROWSER_ENDPOINT, IN_BROWSER_WORKER } from './in-browser-endpoint.js';
 
-/** The bundled demo server, unless the page says otherwise (`?server=` or VITE_MCP_SERVER_URL). */
+/** The endpoint of the demo server that runs in this browser (a Service Worker on the site's own origin). */
+export function inBrowserServerUrl(): string {
+  return new URL(IN_BROWSER_ENDPOINT, document.baseURI).href;
+}
+
+/** Whether `url` is the in-browser demo server. */
+export function isInBrowserServer(url: string): boolean {
+  return url === inBrowserServerUrl();
+}
+
+/**
+ * The server to open: `?server=`, else the one the build names
+ * (VITE_MCP_SERVER_URL: `npm start` points it at the bundled Node server), else
+ * the demo server inside the browser — a static build works with no backend.
+ */
 export function initialServerUrl(): string {
   const fromQuery = new URLSearchParams(location.search).get('server');
-  return fromQuery || (import.meta.env.VITE_MCP_SERVER_URL as string | undefined) || 'http://127.0.0.1:3001/mcp';
+  return fromQuery || (import.meta.env.VITE_MCP_SERVER_URL as string | undefined) || inBrowserServerUrl();
+}
+
+let started: Promise<void> | undefined;
+
+/**
+ * Starts the in-browser demo server: registers its Service Worker and resolves
+ * once this page's requests go through it (a hard reload leaves a page
+ * uncontrolled: the worker is asked to claim it).
+ * @throws Error when the browser has no Service Workers (an insecure origin, a private window in some browsers).
+ */
+export function startInBrowserServer(): Promise<void> {
+  return (started ??= (async () => {
+    if (!('serviceWorker' in navigator)) throw new Error('This browser offers no Service Workers here (they need https or localhost), so the in-browser demo server cannot run.');
+    const registration = await navigator.serviceWorker.register(new URL(IN_BROWSER_WORKER, document.baseURI));
+    if (navigator.serviceWorker.controller) return;
+    await new Promise<void>((resolve) => {
+      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true });
+      void navigator.serviceWorker.ready.then((ready) => (ready.active ?? registration.active)?.postMessage('claim'));
+    });
+  })().catch((error: unknown) => {
+    started = undefined;
+    throw error;
+  }));
 }
 
 /**
