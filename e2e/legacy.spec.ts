@@ -42,3 +42,21 @@ test('auto mode reaches a 2025 server whose CORS allows only Content-Type, mcp-s
   await form.getByRole('button', { name: 'Call tool' }).click();
   await expect(form.locator('[part="result"]')).toContainText('echo: through a strict allow-list');
 });
+
+test('a root added in the roots editor is announced with notifications/roots/list_changed; the server asks for the roots again', async ({ page }) => {
+  await page.goto(`/?server=${encodeURIComponent(e2eEverythingUrl)}`);
+  await waitForConnection(page);
+  await answerRoots(page, true);
+  const roots = page.getByRole('region', { name: 'Roots' });
+  await roots.getByRole('textbox', { name: 'Root URI' }).fill('file:///home/demo/notes');
+  await roots.getByRole('textbox', { name: 'Name (optional)' }).fill('notes');
+  await roots.getByRole('button', { name: 'Add root' }).click();
+  // The server hears of the change and asks for the list again: the dialog offers both roots.
+  const dialog = page.locator('mcp-elicitation-dialog dialog[open]');
+  await expect(dialog).toContainText('Share these 2 roots with the server?');
+  await expect(dialog).toContainText('file:///home/demo/notes');
+  await answerRoots(page, true);
+  const log = page.locator('mcp-protocol-log');
+  await expect(log.locator('[part~="entry-notification"][data-method="notifications/roots/list_changed"]')).toHaveCount(1);
+  await expect(log.locator('[part~="entry-notification"][data-method="notifications/roots/list_changed"] [part~="direction"]')).toHaveAttribute('aria-label', 'sent');
+});

@@ -140,9 +140,22 @@ test('refreshes the tool list after a list change', async ({ page }) => {
   await expect(tools.getByRole('button', { name: 'Bonus', exact: true })).toHaveCount(hadBonus);
 });
 
-test('has no accessibility violations (light and dark)', async ({ page }) => {
+test('has no accessibility violations (light and dark), every panel open', async ({ page }) => {
   await open(page);
   await pickTool(page, 'Create a ticket');
+  // Every panel in a state that shows its controls: settings with a header row, a resource read,
+  // a prompt chosen with suggestions open, a log entry opened.
+  await page.locator('details.settings summary').click();
+  await page.getByRole('button', { name: 'Add header' }).click();
+  const resources = page.locator('mcp-resource-list');
+  await resources.getByRole('button', { name: 'Read Read me' }).click();
+  await expect(resources.locator('mcp-tool-result').first()).toContainText('Demo server');
+  const prompts = page.locator('mcp-prompt-form');
+  await prompts.getByRole('combobox', { name: 'Prompt' }).selectOption('review_code');
+  await prompts.getByRole('combobox', { name: 'language' }).fill('p');
+  await expect(prompts.getByRole('option', { name: 'python' })).toBeVisible();
+  await page.locator('mcp-protocol-log [part~="entry-request"] summary').first().click();
+  await expect(page.locator('mcp-protocol-log [part~="json"]').first()).toBeVisible();
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

@@ -522,18 +522,18 @@ export class McpProtocolLog extends LitElement {
           ${this.#progress(view.progress)}`,
         () => html`${record.headers && Object.keys(record.headers).length > 0
             ? html`<p class="section">HTTP headers</p>
-                <pre part="headers">${Object.entries(record.headers)
+                <pre part="headers" tabindex="0">${Object.entries(record.headers)
                   .map(([name, value]) => `${name}: ${value}`)
                   .join('\n')}</pre>`
             : nothing}
           <p class="section">Request</p>
-          <pre part="json">${toJson(record)}</pre>
+          <pre part="json" tabindex="0">${toJson(record)}</pre>
           ${this.#copyButtons(record, label)}
           ${response
             ? html`<p class="section">${response.kind === 'error' ? 'Error' : 'Response'} at ${clock(response.time)}</p>
-                <pre part="json">${toJson(response)}</pre>`
+                <pre part="json" tabindex="0">${toJson(response)}</pre>`
             : nothing}
-          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json">${stringifyBounded(view.progress.last).text}</pre>` : nothing}`,
+          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json" tabindex="0">${stringifyBounded(view.progress.last).text}</pre>` : nothing}`,
       )}
     </li>`;
   }
@@ -573,7 +573,7 @@ export class McpProtocolLog extends LitElement {
           ${level ? html`<span part="level" data-level=${level}>${level}</span>` : nothing}
           ${data !== undefined ? html`<span part="log-data">${typeof params?.logger === 'string' ? `${params.logger}: ` : ''}${data.slice(0, 300)}</span>` : nothing}
           ${this.#progress(view.progress)}`,
-        () => html`<pre part="json">${view.progress ? stringifyBounded(view.progress.last).text : toJson(record)}</pre>
+        () => html`<pre part="json" tabindex="0">${view.progress ? stringifyBounded(view.progress.last).text : toJson(record)}</pre>
           ${this.#copyButtons(record, label)}`,
       )}
     </li>`;

@@ -1,0 +1,51 @@
+/**
+ * The protocol log's data side: the ring buffer, secret masking, `curl`
+ * quoting and the checks on session files (untrusted input).
+ */
+import { describe, expect, test } from 'vitest';
+import { maskHeaders, parseSession, RecordRing, toCurl, type LogRecord } from './records.js';
+
+const record = (seq: number, extra: Partial<LogRecord> = {}): LogRecord => ({ seq, time: 1_700_000_000_000 + seq, direction: 'out', kind: 'request', client: 1, message: { jsonrpc: '2.0', id: seq, method: 'ping' }, ...extra });
+
+describe('protocol log records', () => {
+  test('the ring keeps the newest records and counts the dropped ones', () => {
+    const ring = new RecordRing(3);
+    const evicted = [1, 2, 3, 4, 5].map((n) => ring.push(record(n)));
+    expect(ring.toArray().map((r) => r.seq)).toEqual([3, 4, 5]);
+    expect(ring.dropped).toBe(2);
+    expect(evicted.map((r) => r?.seq)).toEqual([undefined, undefined, undefined, 1, 2]);
+    expect(ring.resized(2).toArray().map((r) => r.seq)).toEqual([4, 5]);
+  });
+
+  test('secret headers are masked; others are kept', () => {
+    expect(
+      maskHeaders({ Authorization: 'Bearer abc.def', 'X-Api-Key': 'k-123', Cookie: 'sid=1', 'Mcp-Session-Id': 'sess-9', 'Proxy-Authorization': 'Basic Zm9v', 'MCP-Protocol-Version': '2026-07-28', 'X-Tenant': 'blue' }),
+    ).toEqual({
+      Authorization: 'Bearer <redacted>',
+      'X-Api-Key': '<redacted>',
+      Cookie: '<redacted>',
+      'Mcp-Session-Id': '<redacted>',
+      'Proxy-Authorization': 'Basic <redacted>',
+      'MCP-Protocol-Version': '2026-07-28',
+      'X-Tenant': 'blue',
+    });
+  });
+
+  test('curl quotes single quotes for the shell', () => {
+    const text = toCurl(record(7, { url: "https://example.com/m'cp", headers: { 'X-Note': "it's" }, message: { text: "a'b" } }));
+    expect(text).toContain(`curl 'https://example.com/m'\\''cp'`);
+    expect(text).toContain(`-H 'X-Note: it'\\''s'`);
+    expect(text).toContain(`--data-raw '{"text":"a'\\''b"}'`);
+  });
+
+  test('a session file is checked, its headers masked again, and cut to the capacity', () => {
+    const file = { format: 'mcp-elements-protocol-log', version: 1, dropped: 4, records: [record(1, { headers: { Authorization: 'Bearer leaked' } }), record(2), record(3)] };
+    const { records, dropped } = parseSession(JSON.stringify(file), 2);
+    expect(records.map((r) => r.seq)).toEqual([2, 3]);
+    expect(dropped).toBe(5);
+    expect(parseSession(JSON.stringify(file), 10).records[0]!.headers).toEqual({ Authorization: 'Bearer <redacted>' });
+    expect(() => parseSession('{', 10)).toThrow(/not JSON/);
+    expect(() => parseSession(JSON.stringify({ ...file, version: 2 }), 10)).toThrow(/Unknown session version 2/);
+    expect(() => parseSession(JSON.stringify({ ...file, records: [{ ...record(1), time: 'noon' }] }), 10)).toThrow(/Record 0 has no numeric seq and time/);
+  });
+});
