@@ -160,6 +160,8 @@ test('has no accessibility violations (light and dark), every panel open', async
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  // The README's picture of the inspector panels (refreshed only with UPDATE_SCREENSHOTS=1).
+  await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/inspector.png' : 'test-results/inspector.png', fullPage: true });
   await page.getByRole('button', { name: 'Dark theme' }).click();
 });
 
