@@ -680,7 +680,11 @@ export class McpClient {
           url: this.url.href,
         });
       },
-      hasInputHandler: (method: string, mode?: string) => this.#canAnswer(method, mode),
+      hasInputHandler: (method: string, mode?: string) => {
+        const handler = this.#handler(method as InputRequestMethod);
+        // An elicitation handler answers only the modes it declared.
+        return method === 'elicitation/create' ? (handler as ElicitationHandler | undefined)?.modes.includes((mode ?? 'form') as 'form') === true : handler !== undefined;
+      },
       notification: (notification: JsonRpcNotification) => this.#dispatchNotification(notification),
       onHandlersChanged: (listener: () => void) => this.#emitter.on('capabilities', listener),
       // The endpoint now answers like a modern server: forget the verdict, reconnect on the next request.
@@ -1248,13 +1252,6 @@ export class McpClient {
       interim = next;
     }
     throw new McpClientError('rounds_exceeded', `${method}${target ? ` ${target}` : ''} still required input after ${maxRounds} rounds`, { url: this.url.href, method, maxRounds });
-  }
-
-  #canAnswer(method: string, mode?: string): boolean {
-    if (method === 'elicitation/create') return this.#handler('elicitation/create')?.modes.includes((mode ?? 'form') as 'form') ?? false;
-    if (method === 'sampling/createMessage') return this.#handler('sampling/createMessage') !== undefined;
-    if (method === 'roots/list') return this.#handler('roots/list') !== undefined;
-    return false;
   }
 
   // --- notifications and subscriptions ------------------------------------------------------------
