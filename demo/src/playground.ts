@@ -142,7 +142,8 @@ class Workspace {
     const server = this.connection.server;
     const s = this.applied;
     servers = await rememberServer({
-      url: s.url,
+      // Credentials in the URL itself (a bridge's token) are kept only when asked, like the others.
+      url: s.remember ? s.url : publicUrl(s.url),
       name: s.name || this.title,
       protocol: s.protocol,
       ...(server ? { detected: `${server.era} · ${server.protocolVersion}` } : {}),
@@ -393,6 +394,20 @@ class Workspace {
   }
 }
 
+/** Query parameters that carry credentials (the stdio bridge's `?token=`, API keys): kept out of the page's URL. */
+const SECRET_PARAM = /^(token|access_token|api[-_]?key|key|secret|password|auth)$/i;
+
+/** `url` without credential parameters, for the page's URL and for history kept without credentials. */
+function publicUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    for (const name of [...parsed.searchParams.keys()]) if (SECRET_PARAM.test(name)) parsed.searchParams.delete(name);
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
 /** Seconds typed → ms, or undefined for empty or invalid input. */
 function seconds(text: string): number | undefined {
   const value = Number(text);
@@ -485,7 +500,7 @@ function openNew(): void {
 function writeUrl(): void {
   if (!active) return;
   const url = new URL(location.href);
-  if (active.applied.url) url.searchParams.set('server', active.applied.url);
+  if (active.applied.url) url.searchParams.set('server', publicUrl(active.applied.url));
   else url.searchParams.delete('server');
   if (active.selected) url.searchParams.set('tool', active.selected);
   else url.searchParams.delete('tool');
