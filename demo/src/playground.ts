@@ -78,7 +78,8 @@ class Workspace {
 
   constructor(settings: Settings, selected?: string) {
     this.settings = { ...settings, headers: settings.headers.map(([k, v]) => [k, v]) };
-    this.applied = this.settings;
+    // Edits in the form change `settings` only; `applied` changes on Connect.
+    this.applied = { ...this.settings, headers: this.settings.headers.map(([k, v]) => [k, v]) };
     this.selected = selected;
     this.settingsOpen = !settings.url;
     this.panel.id = `panel-${this.id}`;
