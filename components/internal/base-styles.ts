@@ -3,8 +3,9 @@ import { css } from 'lit';
 /**
  * The look shared by the inspector elements (`<mcp-prompt-form>`,
  * `<mcp-resource-list>`, `<mcp-protocol-log>`, `<mcp-roots-editor>`): the kit's
- * `--mcp-*` tokens with fallbacks; light and dark follow `color-scheme`
- * through `light-dark()`.
+ * `--mcp-*` tokens with fallbacks; light and dark follow the page's scheme
+ * through `light-dark()` (the element declares no `color-scheme` of its own:
+ * see `scheme.ts`, whose `schemeStyles` come first in each element's styles).
  */
 export const baseStyles = css`
   :host {
@@ -21,7 +22,6 @@ export const baseStyles = css`
     --mcp-el-radius: var(--mcp-radius, 6px);
     --mcp-el-mono: var(--mcp-font-mono, ui-monospace, SFMono-Regular, Menlo, monospace);
     display: block;
-    color-scheme: light dark;
     color: var(--mcp-el-fg);
     font: var(--mcp-font, inherit);
     line-height: 1.4;

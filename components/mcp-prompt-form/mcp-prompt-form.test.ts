@@ -44,7 +44,7 @@ describe('<mcp-prompt-form>', () => {
     expect(language.getAttribute('aria-expanded')).toBe('false');
     expect(form.shadowRoot!.getElementById(language.getAttribute('aria-controls')!)?.getAttribute('role')).toBe('listbox');
 
-    language.focus();
+    await userEvent.click(language);
     await userEvent.keyboard('ja');
     await vi.waitFor(() => expect(options(form, 'language').map((o) => o.textContent!.trim())).toEqual(['java', 'javascript']), WAIT);
     expect(language.getAttribute('aria-expanded')).toBe('true');
@@ -80,10 +80,10 @@ describe('<mcp-prompt-form>', () => {
     const { connection, form } = await connected('<mcp-prompt-form prompt-name="review_code"></mcp-prompt-form>');
     const sent: TrafficEvent[] = [];
     connection.client!.on('traffic', (event) => event.direction === 'out' && sent.push(event));
-    input(form, 'code').focus();
+    await userEvent.click(input(form, 'code'));
     await userEvent.keyboard('x = 1');
     const language = input(form, 'language');
-    language.focus();
+    await userEvent.click(language);
     await userEvent.keyboard('{ArrowDown}');
     await vi.waitFor(() => expect(options(form, 'language').length).toBeGreaterThan(5), WAIT);
     expect(language.getAttribute('aria-activedescendant')).toBe('arg-language-option-0');
@@ -114,7 +114,7 @@ describe('<mcp-prompt-form>', () => {
     form.prompt = { name: 'no_such_prompt', arguments: [{ name: 'topic', required: true }] };
     document.body.append(form);
     await form.updateComplete;
-    input(form, 'topic').focus();
+    await userEvent.click(input(form, 'topic'));
     await userEvent.keyboard('tea');
     const failed = nextEvent<CustomEvent>(form, 'mcp-error');
     await form.submit();

@@ -5,6 +5,7 @@ import { isAbortError, McpClientError, McpError, McpRpcError, type GetPromptResu
 import type { PromptArgument } from '../../src/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpErrorEvent, McpPromptResultEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { idFor, toggleState } from '../internal/dom.js';
@@ -50,7 +51,14 @@ const promptTitle = (prompt: Prompt) => prompt.title ?? prompt.name;
  * @summary A form that gets an MCP prompt, with argument completions.
  *
  * @event mcp-prompt-result - The prompt was got; `detail.result` has its `messages`.
- * @event mcp-error - Listing or getting the prompt failed; `detail.error` is the typed kit error.
+ * @event mcp-error - Listing or getting the prompt failed; `detail.error` is the typed kit error (also a failed read of a linked resource in the contents shown).
+ * @event mcp-app-ready - Never fired here: the `<mcp-tool-result>` inside shows no app (no tool is given it); listed because that element can.
+ * @event mcp-app-message - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-model-context - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-open-link - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-log - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-display-mode - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-close - Never fired here (see `mcp-app-ready`).
  *
  * @csspart form - The `<form>`.
  * @csspart picker - The prompt picker (a `<select>`), without `prompt-name`.
@@ -90,7 +98,7 @@ const promptTitle = (prompt: Prompt) => prompt.title ?? prompt.name;
  * @cssstate done - Messages are shown.
  */
 export class McpPromptForm extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** Name of the prompt; its definition comes from `prompts/list`. Without it (and `.prompt`) a picker is shown. */
   @property({ attribute: 'prompt-name' }) promptName = '';
@@ -117,6 +125,11 @@ export class McpPromptForm extends LitElement {
   readonly #completions = new CompletionController(this);
   readonly #sources = new Map<string, CompletionSource>();
   #internals = this.attachInternals();
+
+  constructor() {
+    super();
+    new PageSchemeController(this, this.#internals);
+  }
   #abort: AbortController | undefined;
   #listedFor: McpClient | undefined;
   #offChanged: (() => void) | undefined;
@@ -307,7 +320,7 @@ export class McpPromptForm extends LitElement {
       ${typeof result.description === 'string' && result.description ? html`<p part="result-description">${result.description}</p>` : nothing}
       ${messages.length === 0 ? html`<p part="status">The prompt has no messages.</p>` : nothing}
       <ol class="messages">
-        ${messages.map((message, index) => {
+        ${messages.map((message) => {
           const role = typeof message?.role === 'string' ? message.role : 'unknown role';
           return html`<li part="message" data-role=${role}>
             <span part="role">${role}</span>

@@ -31,6 +31,8 @@ async function connected(attributes: [string, string][] = []): Promise<{ connect
   for (const [name, value] of attributes) log.setAttribute(name, value);
   const dialog = document.createElement('mcp-elicitation-dialog');
   dialog.policy = 'accept-defaults';
+  // A call another test left unanswered is not offered here (a modal would cover the page).
+  dialog.noResume = true;
   connection.append(log, dialog);
   connection.serverUrl = privateUrl;
   document.body.append(connection);

@@ -5,6 +5,7 @@ import { McpError, type McpClient, type RoundEvent, type TrafficEvent } from '..
 import type { LoggingLevel } from '../../src/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpCopyEvent, McpErrorEvent } from '../events.js';
 import { toggleState } from '../internal/dom.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
@@ -126,7 +127,7 @@ function kindOf(event: TrafficEvent): RecordKind {
  * @cssstate imported - The log shows a session read from a file.
  */
 export class McpProtocolLog extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** The client to watch; default: the one of the enclosing `<mcp-connection>`. */
   @property({ attribute: false }) client: McpClient | undefined;
@@ -169,6 +170,7 @@ export class McpProtocolLog extends LitElement {
 
   constructor() {
     super();
+    new PageSchemeController(this, this.#internals);
     // Watch a connection's new client at once (not at the next render): its first request is logged too.
     new ContextConsumer(this, {
       context: clientContext,

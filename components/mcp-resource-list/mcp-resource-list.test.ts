@@ -89,7 +89,7 @@ describe('<mcp-resource-list>', () => {
     const template = list.shadowRoot!.querySelector<HTMLElement>('[part~="template"][data-uri-template="demo://notes/{name}"]')!;
     const name = template.querySelector<HTMLInputElement>('input[role="combobox"]')!;
     expect(template.querySelector(`label[for="${name.id}"]`)!.textContent).toBe('name');
-    name.focus();
+    await userEvent.click(name);
     await userEvent.keyboard('w');
     await vi.waitFor(() => expect([...template.querySelectorAll('[role="option"]')].map((o) => o.textContent!.trim())).toEqual(['welcome']), WAIT);
     await userEvent.keyboard('{ArrowDown}{Enter}');
@@ -103,7 +103,7 @@ describe('<mcp-resource-list>', () => {
   test('the filter narrows the list; a failed read is shown', async () => {
     const { list } = await connected();
     const filter = list.shadowRoot!.querySelector<HTMLInputElement>('[part~="filter"]')!;
-    filter.focus();
+    await userEvent.click(filter);
     await userEvent.keyboard('logo');
     await list.updateComplete;
     expect([...list.shadowRoot!.querySelectorAll<HTMLElement>('[part~="resource"]')].map((r) => r.dataset.uri)).toEqual(['demo://logo.png']);

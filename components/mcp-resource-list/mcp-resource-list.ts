@@ -4,6 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import { McpClientError, McpError, McpRpcError, type McpClient, type ReadResourceResult, type Resource, type ResourceTemplate, type Subscription } from '../../src/index.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpErrorEvent, McpResourceReadEvent, McpResourceUpdatedEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { formatBytes, idFor, toggleState } from '../internal/dom.js';
@@ -65,7 +66,14 @@ function usableTemplate(value: unknown): ResourceTemplate | undefined {
  *
  * @event mcp-resource-read - A resource was read; `detail.uri`, `detail.result`.
  * @event mcp-resource-updated - A subscribed resource changed (`notifications/resources/updated`); `detail.uri`.
- * @event mcp-error - Listing, reading or subscribing failed; `detail.error` is the typed kit error.
+ * @event mcp-error - Listing, reading or subscribing failed; `detail.error` is the typed kit error (also a failed read of a linked resource in the contents shown).
+ * @event mcp-app-ready - Never fired here: the `<mcp-tool-result>` inside shows no app (no tool is given it); listed because that element can.
+ * @event mcp-app-message - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-model-context - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-open-link - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-log - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-display-mode - Never fired here (see `mcp-app-ready`).
+ * @event mcp-app-close - Never fired here (see `mcp-app-ready`).
  *
  * @csspart toolbar - Filter and refresh.
  * @csspart filter - The filter input.
@@ -107,7 +115,7 @@ function usableTemplate(value: unknown): ResourceTemplate | undefined {
  * @cssstate error - The last operation failed.
  */
 export class McpResourceList extends LitElement {
-  static override styles = styles;
+  static override styles = [schemeStyles, styles];
 
   /** The client; default: the one of the enclosing `<mcp-connection>`. */
   @property({ attribute: false }) client: McpClient | undefined;
@@ -134,6 +142,11 @@ export class McpResourceList extends LitElement {
   readonly #completions = new CompletionController(this);
   readonly #sources = new Map<string, CompletionSource>();
   #internals = this.attachInternals();
+
+  constructor() {
+    super();
+    new PageSchemeController(this, this.#internals);
+  }
   #for: McpClient | undefined;
   #off: (() => void)[] = [];
   #subscription: Subscription | undefined;

@@ -20,7 +20,7 @@ afterEach(() => cleanup());
 describe('<mcp-roots-editor>', () => {
   test('inside a connection: roots added and removed by keyboard are the roots the server gets', async () => {
     const connection = mount<McpConnection>(
-      `<mcp-connection server-url="${url}" no-listen><mcp-roots-editor></mcp-roots-editor><mcp-elicitation-dialog policy="accept-defaults"></mcp-elicitation-dialog></mcp-connection>`,
+      `<mcp-connection server-url="${url}" no-listen><mcp-roots-editor></mcp-roots-editor><mcp-elicitation-dialog policy="accept-defaults" no-resume></mcp-elicitation-dialog></mcp-connection>`,
     );
     connection.roots = [{ uri: 'file:///home/ada/first', name: 'first' }];
     await nextEvent(connection, 'mcp-connect');
@@ -30,7 +30,7 @@ describe('<mcp-roots-editor>', () => {
 
     const changes: unknown[] = [];
     connection.addEventListener('mcp-roots-change', (event) => event.target === connection && changes.push(event.detail.roots));
-    editor.shadowRoot!.querySelector<HTMLInputElement>('#root-uri')!.focus();
+    await userEvent.click(editor.shadowRoot!.querySelector<HTMLInputElement>('#root-uri')!);
     await userEvent.keyboard('file:///home/ada/second{Tab}second{Enter}');
     await editor.updateComplete;
     expect(connection.roots).toEqual([
@@ -55,7 +55,7 @@ describe('<mcp-roots-editor>', () => {
     editor.roots = [];
     await editor.updateComplete;
     expect(editor.matches(':state(empty)')).toBe(true);
-    editor.shadowRoot!.querySelector<HTMLInputElement>('#root-uri')!.focus();
+    await userEvent.click(editor.shadowRoot!.querySelector<HTMLInputElement>('#root-uri')!);
     await userEvent.keyboard('https://example.com/repo{Enter}');
     await editor.updateComplete;
     expect(editor.shadowRoot!.querySelector('[part~="error"]')!.textContent).toBe('A root must be a file:// URI.');

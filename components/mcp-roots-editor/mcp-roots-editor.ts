@@ -4,6 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import type { Root } from '../../src/index.js';
 import { connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
+import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpRootsChangeEvent } from '../events.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { toggleState } from '../internal/dom.js';
@@ -45,6 +46,7 @@ import { baseStyles } from '../internal/base-styles.js';
  */
 export class McpRootsEditor extends LitElement {
   static override styles = [
+    schemeStyles,
     baseStyles,
     css`
       [part~='roots'] {
@@ -96,6 +98,11 @@ export class McpRootsEditor extends LitElement {
   @state() private _error = '';
 
   #internals = this.attachInternals();
+
+  constructor() {
+    super();
+    new PageSchemeController(this, this.#internals);
+  }
 
   /** The roots shown: `.roots`, else the connection's. */
   get effectiveRoots(): Root[] {

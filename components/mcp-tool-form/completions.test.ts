@@ -27,7 +27,7 @@ describe('<mcp-tool-form> completions', () => {
     const input = () => form.shadowRoot!.querySelector<HTMLInputElement>('[data-pointer="/uri"] input')!;
     await vi.waitFor(() => expect(input().getAttribute('role')).toBe('combobox'), WAIT);
     const options = () => [...form.shadowRoot!.querySelectorAll('[role="option"]')].map((o) => o.textContent!.trim());
-    input().focus();
+    await userEvent.click(input());
     await userEvent.keyboard('demo://');
     await vi.waitFor(() => expect(options()).toEqual(expect.arrayContaining(['demo://notes/', 'demo://readme', 'demo://notes/welcome'])), WAIT);
     await userEvent.keyboard('notes/w');
