@@ -91,9 +91,13 @@ describe('<mcp-protocol-log>', () => {
     expect(new Set(rows(log).map((row) => row.dataset.method))).toEqual(new Set(['tools/list']));
     await select(log, 'method-filter', '');
     await select(log, 'level-filter', '');
-    // The Notifications view: the server's notifications only.
+    // The Notifications view: the server's notifications only — its log messages, and the call's
+    // progress collapsed into the call's row (the client asks for progress by default: it resets the timeout).
+    expect(call.progress?.count).toBe(3);
     await userEvent.click(log.shadowRoot!.querySelector<HTMLElement>('#tab-notifications')!);
-    expect(new Set(rows(log).map((row) => row.dataset.method))).toEqual(new Set(['notifications/message']));
+    expect(new Set(rows(log).map((row) => row.dataset.method))).toEqual(new Set(['notifications/message', 'tools/call']));
+    const progressRows = rows(log).filter((row) => row.dataset.method === 'tools/call');
+    expect(progressRows.map((row) => row.querySelector('[part~="progress"]')?.textContent)).toEqual([expect.stringMatching(/^progress 3 \/ 3\b/)]);
     // Tabs move with the arrow keys.
     await userEvent.keyboard('{ArrowLeft}');
     expect(log.shadowRoot!.querySelector('#tab-messages')!.getAttribute('aria-selected')).toBe('true');
