@@ -9,6 +9,8 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpErrorEvent, McpPromptResultEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { idFor, toggleState } from '../internal/dom.js';
+import { clip } from '../internal/json.js';
+import { LABEL_CHARS } from '../internal/long-list.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { styles } from './mcp-prompt-form.styles.js';
 
@@ -32,7 +34,9 @@ function usablePrompt(value: unknown): Prompt | undefined {
   };
 }
 
-const promptTitle = (prompt: Prompt) => prompt.title ?? prompt.name;
+const promptTitle = (prompt: Prompt) => clip(String(prompt.title ?? prompt.name), LABEL_CHARS);
+/** Prompts, arguments and messages rendered at most (issue 19: a server's lists are bounded on the page). */
+const LISTED = 100;
 
 /**
  * A form for an MCP prompt (spec: server/prompts "Getting a Prompt"): one text
@@ -320,7 +324,7 @@ export class McpPromptForm extends LitElement {
       ${typeof result.description === 'string' && result.description ? html`<p part="result-description">${result.description}</p>` : nothing}
       ${messages.length === 0 ? html`<p part="status">The prompt has no messages.</p>` : nothing}
       <ol class="messages">
-        ${messages.map((message) => {
+        ${messages.slice(0, LISTED).map((message) => {
           const role = typeof message?.role === 'string' ? message.role : 'unknown role';
           return html`<li part="message" data-role=${role}>
             <span part="role">${role}</span>
@@ -328,6 +332,7 @@ export class McpPromptForm extends LitElement {
           </li>`;
         })}
       </ol>
+      ${messages.length > LISTED ? html`<p part="status">${LISTED} of ${messages.length.toLocaleString('en')} messages shown.</p>` : nothing}
     </section>`;
   }
 
@@ -350,8 +355,9 @@ export class McpPromptForm extends LitElement {
               }}
             >
               <option value="">${this._phase === 'loading' ? 'Loading prompts…' : this._prompts.length ? 'Choose a prompt…' : 'No prompts'}</option>
-              ${this._prompts.map((p) => html`<option value=${p.name} ?selected=${p.name === this._picked}>${promptTitle(p)}</option>`)}
+              ${this._prompts.slice(0, LISTED).map((p) => html`<option value=${p.name} ?selected=${p.name === this._picked}>${promptTitle(p)}</option>`)}
             </select>
+            ${this._prompts.length > LISTED ? html`<p part="status">${LISTED} of ${this._prompts.length.toLocaleString('en')} prompts listed.</p>` : nothing}
           </div>`
         : nothing;
     const missing = !prompt && (this.prompt || this.promptName) && this._phase !== 'loading' && this.effectiveClient;
@@ -366,7 +372,7 @@ export class McpPromptForm extends LitElement {
               <fieldset class="fields" ?disabled=${pending}>
                 <legend class="mcp-visually-hidden">Arguments of ${prompt.name}</legend>
                 ${(prompt.arguments ?? []).length === 0 ? html`<p part="status">This prompt takes no arguments.</p>` : nothing}
-                ${(prompt.arguments ?? []).map((arg) => this.#field(prompt, arg))}
+                ${(prompt.arguments ?? []).slice(0, LISTED).map((arg) => this.#field(prompt, arg))}
               </fieldset>
               <div part="actions">
                 <button part="submit-button" type="submit" ?disabled=${pending}>Get prompt</button>

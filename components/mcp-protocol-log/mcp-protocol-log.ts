@@ -17,6 +17,7 @@ import {
   notificationRows,
   parseSession,
   progressToken,
+  ENTRY_CHARS,
   RecordRing,
   requestKey,
   rowMethod,
@@ -535,7 +536,7 @@ export class McpProtocolLog extends LitElement {
             ? html`<p class="section">${response.kind === 'error' ? 'Error' : 'Response'} at ${clock(response.time)}</p>
                 <pre part="json" tabindex="0">${toJson(response)}</pre>`
             : nothing}
-          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json" tabindex="0">${stringifyBounded(view.progress.last).text}</pre>` : nothing}`,
+          ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json" tabindex="0">${stringifyBounded(view.progress.last, ENTRY_CHARS).text}</pre>` : nothing}`,
       )}
     </li>`;
   }
@@ -567,7 +568,7 @@ export class McpProtocolLog extends LitElement {
     const level = levelOf(record);
     const params = isRecord(record.message) && isRecord(record.message.params) ? record.message.params : undefined;
     const label = this.#label(record);
-    const data = level && params ? (typeof params.data === 'string' ? params.data : JSON.stringify(params.data)) : undefined;
+    const data = level && params ? (typeof params.data === 'string' ? params.data : stringifyBounded(params.data, 300).text) : undefined;
     return html`<li part="entry entry-${record.kind}" data-seq=${record.seq} data-method=${record.method ?? ''} data-level=${level ?? ''}>
       ${this.#details(
         `m${record.seq}`,
@@ -575,7 +576,7 @@ export class McpProtocolLog extends LitElement {
           ${level ? html`<span part="level" data-level=${level}>${level}</span>` : nothing}
           ${data !== undefined ? html`<span part="log-data">${typeof params?.logger === 'string' ? `${params.logger}: ` : ''}${data.slice(0, 300)}</span>` : nothing}
           ${this.#progress(view.progress)}`,
-        () => html`<pre part="json" tabindex="0">${view.progress ? stringifyBounded(view.progress.last).text : toJson(record)}</pre>
+        () => html`<pre part="json" tabindex="0">${view.progress ? stringifyBounded(view.progress.last, ENTRY_CHARS).text : toJson(record)}</pre>
           ${this.#copyButtons(record, label)}`,
       )}
     </li>`;

@@ -3,7 +3,7 @@
  * quoting and the checks on session files (untrusted input).
  */
 import { describe, expect, test } from 'vitest';
-import { maskHeaders, parseSession, RecordRing, toCurl, type LogRecord } from './records.js';
+import { ENTRY_CHARS, maskHeaders, parseSession, RecordRing, toCurl, toJson, type LogRecord } from './records.js';
 
 const record = (seq: number, extra: Partial<LogRecord> = {}): LogRecord => ({ seq, time: 1_700_000_000_000 + seq, direction: 'out', kind: 'request', client: 1, message: { jsonrpc: '2.0', id: seq, method: 'ping' }, ...extra });
 
@@ -36,6 +36,16 @@ describe('protocol log records', () => {
     expect(text).toContain(`curl 'https://example.com/m'\\''cp'`);
     expect(text).toContain(`-H 'X-Note: it'\\''s'`);
     expect(text).toContain(`--data-raw '{"text":"a'\\''b"}'`);
+  });
+
+  test('a message of megabytes is printed up to ENTRY_CHARS (20,000), with a line saying it was cut', () => {
+    const tools = Array.from({ length: 50_000 }, (_, i) => ({ name: `tool_${i}`, description: 'x'.repeat(100) }));
+    const text = toJson(record(9, { direction: 'in', kind: 'response', message: { jsonrpc: '2.0', id: 9, result: { tools } } }));
+    expect(ENTRY_CHARS).toBe(20_000);
+    expect(text.length).toBeGreaterThan(ENTRY_CHARS);
+    expect(text.length).toBeLessThan(ENTRY_CHARS + 100);
+    expect(text).toMatch(/\n… \(cut at 20,000 characters\)$/);
+    expect(toJson(record(10))).toBe(JSON.stringify(record(10).message, null, 2));
   });
 
   test('a session file is checked, its headers masked again, and cut to the capacity', () => {

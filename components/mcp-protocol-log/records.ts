@@ -145,9 +145,12 @@ export function toCurl(record: LogRecord): string {
   return lines.join(' \\\n');
 }
 
-/** A record's message as indented JSON (bounded). */
+/** Characters of a message printed in the log at most (issue 19: a 20 MB tools/list must not cost its full text). */
+export const ENTRY_CHARS = 20_000;
+
+/** A record's message as indented JSON, printed up to {@link ENTRY_CHARS}. */
 export function toJson(record: LogRecord): string {
-  return stringifyBounded(record.message).text;
+  return stringifyBounded(record.message, ENTRY_CHARS).text;
 }
 
 /** The session file: what `exportSession()` writes and `importSession()` reads. */

@@ -438,8 +438,9 @@ export class McpResourceList extends LitElement {
       ${this._templates.length > 0
         ? html`<p part="section-title">Templates</p>
             <ul part="templates" aria-label="Resource templates">
-              ${this._templates.map((t, i) => this.#template(t, i))}
-            </ul>`
+              ${this._templates.slice(0, PAGE).map((t, i) => this.#template(t, i))}
+            </ul>
+            ${this._templates.length > PAGE ? html`<p part="count">${PAGE} of ${this._templates.length.toLocaleString('en')} templates listed.</p>` : nothing}`
         : nothing}
     `;
   }
