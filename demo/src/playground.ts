@@ -551,19 +551,25 @@ async function start(): Promise<void> {
   savedPanel.className = 'panel saved';
   savedPanel.setAttribute('aria-labelledby', 'saved-heading');
   app.append(tablist, panels, savedPanel);
+  let opened!: () => void;
+  const ready = new Promise<void>((resolve) => (opened = resolve));
+  // A stdio server through the bridge: its URL (token included) goes to the active connection.
+  // Set up before anything is awaited, so the header's button works as soon as the page shows it.
+  setupStdioChoice(document.getElementById('stdio-choice') as HTMLButtonElement, (url) => {
+    void ready.then(() => {
+      const workspace = active ?? openWorkspace(defaults(''), { connect: false });
+      workspace.settings = { ...settingsFor(url), url };
+      workspace.select(undefined);
+      void workspace.connect();
+    });
+  });
   servers = await loadServers();
   renderServers();
   // The inspector elements (their own entry); loaded before the first connection so its log sees every message.
   await import('../../components/inspector.js');
   const query = new URLSearchParams(location.search);
   openWorkspace(settingsFor(initialServerUrl()), { tool: query.get('tool') ?? undefined });
-  // A stdio server through the bridge: its URL (token included) goes to the active connection.
-  setupStdioChoice(document.getElementById('stdio-choice') as HTMLButtonElement, (url) => {
-    const workspace = active ?? openWorkspace(defaults(''), { connect: false });
-    workspace.settings = { ...settingsFor(url), url };
-    workspace.select(undefined);
-    void workspace.connect();
-  });
+  opened();
 }
 
 void start();
