@@ -105,8 +105,14 @@ export const styles = css`
     background: var(--mcp-app-frame-surface);
   }
 
-  [part~='prompt-text'] {
+  [part~='prompt-text'],
+  [part~='prompt-note'] {
     margin: 0;
+  }
+
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
   }
 
   [part~='prompt-detail'] {

@@ -125,7 +125,7 @@ describe('against the demo server', () => {
     const { client } = await demo();
     const { frame, logs } = await probe([callTool('save_chart_note', { metric: 'probe', total: 7 })]);
     const prompt = hostLocator(frame).getByRole('alertdialog');
-    await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('“Probe” wants to call the tool Save chart note with these arguments:');
+    await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('“Probe” wants to call the tool Save chart note (save_chart_note) with these arguments:');
     await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('"total": 7');
     expect(frame.matches(':state(asking)')).toBe(true);
     expect(frame.shadowRoot!.activeElement?.textContent).toBe('Deny');
@@ -133,6 +133,28 @@ describe('against the demo server', () => {
     const result = await outcome(logs, 0);
     expect(result).toMatchObject({ ok: true, result: expect.objectContaining({ content: [{ type: 'text', text: 'Saved note chart-probe: total probe 7' }] }) });
     expect(JSON.stringify(await client.readResource('demo://notes/chart-probe'))).toContain('Total probe: 7');
+  });
+
+  test('arguments longer than the question shows: Allow waits until the user has shown them all; the tool\'s name is shown beside its title', async () => {
+    // A hostile app puts a screenful of padding first, so the part that matters would be cut off.
+    const padding = 'p'.repeat(6_000);
+    const { frame, logs } = await probe([callTool('save_chart_note', { padding, metric: 'hidden-after-padding', total: 1 })]);
+    const host = hostLocator(frame);
+    const prompt = host.getByRole('alertdialog');
+    await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('wants to call the tool Save chart note (save_chart_note) with these arguments:');
+    const detail = part(frame, 'prompt-detail')!;
+    expect(detail.textContent).not.toContain('hidden-after-padding');
+    const allow = part<HTMLButtonElement>(frame, 'allow-button')!;
+    expect(allow.disabled).toBe(true);
+    // A click on it (a script's, or one aimed there) does not run the call.
+    allow.click();
+    expect(part(frame, 'prompt')).not.toBeNull();
+    expect(frame.matches(':state(asking)')).toBe(true);
+    await host.getByRole('button', { name: /^Show all [\d,]+ characters$/ }).click();
+    await expect.poll(() => part(frame, 'prompt-detail')?.textContent ?? '').toContain('"metric": "hidden-after-padding"');
+    expect(part(frame, 'prompt-note')).toBeNull();
+    await host.getByRole('button', { name: 'Allow' }).click();
+    expect((await outcome(logs, 0)).ok).toBe(true);
   });
 
   test('a question that would open under a sticky bar the page declares (scroll-padding) opens above it, focused on Deny', async () => {

@@ -49,7 +49,7 @@ export type AppToolPolicy = 'ask' | 'read-only' | 'allow' | 'deny' | ((call: App
 
 type Status = 'idle' | 'loading' | 'ready' | 'error' | 'closed';
 type Prompt =
-  | { kind: 'tool'; title: string; args: string; resolve(allowed: boolean): void }
+  | { kind: 'tool'; title: string; name: string; args: string; resolve(allowed: boolean): void }
   | { kind: 'link'; url: URL; resolve(allowed: boolean): void };
 
 /** Largest HTML resource rendered, in bytes of text. */
@@ -58,6 +58,12 @@ const MAX_HTML_CHARS = 5 * 1024 * 1024;
 const MAX_PAYLOAD_CHARS = 1024 * 1024;
 /** Questions to the user waiting at once; more are refused. */
 const MAX_PROMPTS = 4;
+/**
+ * Characters of a call's arguments shown in the question at first. Longer ones
+ * are shown in part, and Allow waits until the user has shown all of them: an
+ * app must not hide what it sends behind a screenful of padding.
+ */
+const PROMPT_PREVIEW_CHARS = 4000;
 /** How long the app gets to answer `ui/resource-teardown`, in ms. */
 const TEARDOWN_WAIT_MS = 2_000;
 /** Height of the frame before the app reports its size, in CSS pixels. */
@@ -120,6 +126,8 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * @csspart prompt - A question to the user (a tool call or a link the app asks for); opens focused on Deny, scrolled into view within the page's `scroll-padding`.
  * @csspart prompt-text - The question.
  * @csspart prompt-detail - The tool's arguments or the link's full URL.
+ * @csspart prompt-note - Says that only part of long arguments is shown (Allow waits until all are).
+ * @csspart show-all-button - Shows long arguments in full.
  * @csspart allow-button - Allows the call or opens the link.
  * @csspart deny-button - Refuses.
  *
@@ -195,6 +203,8 @@ export class McpAppFrame extends LitElement {
   @state() private _mode: AppDisplayMode = 'inline';
   @state() private _height = INITIAL_HEIGHT;
   @state() private _prompts: Prompt[] = [];
+  /** The question whose long arguments the user chose to see in full. */
+  @state() private _expandedPrompt: Prompt | undefined;
   @state() private _resolvedTool: Tool | undefined;
 
   #internals = this.attachInternals();
@@ -733,7 +743,8 @@ export class McpAppFrame extends LitElement {
     else if (policy === 'allow') decision = true;
     else if (policy === 'deny') decision = false;
     else if (policy === 'read-only') decision = readOnly;
-    if (decision === undefined) decision = readOnly || (await this.#ask({ kind: 'tool', title: tool.title ?? tool.name, args: stringifyBounded(args, 4000).text }));
+    // The whole arguments (already bounded by #checkSize): the question shows them all before Allow works.
+    if (decision === undefined) decision = readOnly || (await this.#ask({ kind: 'tool', title: tool.title ?? tool.name, name: tool.name, args: stringifyBounded(args, MAX_PAYLOAD_CHARS).text }));
     if (!decision) throw new AppRpcError(RpcCode.refused, `The call to "${name}" was refused by the host's policy or the user`);
     if (signal.aborted) throw new AppRpcError(RpcCode.refused, 'Cancelled by the app');
     return this.#withClient((client) => client.callTool(name, args, { signal, tool }));
@@ -788,6 +799,7 @@ export class McpAppFrame extends LitElement {
         ...prompt,
         resolve: (allowed: boolean) => {
           this._prompts = this._prompts.filter((p) => p !== entry);
+          if (this._expandedPrompt === entry) this._expandedPrompt = undefined;
           resolve(allowed);
         },
       } as Prompt;
@@ -798,15 +810,23 @@ export class McpAppFrame extends LitElement {
 
   #prompt(prompt: Prompt): TemplateResult {
     const app = this.#appInfo?.name ? `“${this.#appInfo.name}”` : 'This app';
+    // The tool's own name too when its title says something else: the title is the server's words.
+    const tool = prompt.kind === 'tool' ? html`<strong>${prompt.title}</strong>${prompt.title !== prompt.name ? html` (<code>${prompt.name}</code>)` : nothing}` : nothing;
     const text =
       prompt.kind === 'tool'
-        ? html`${app} wants to call the tool <strong>${prompt.title}</strong> with these arguments:`
+        ? html`${app} wants to call the tool ${tool} with these arguments:`
         : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
+    const partial = prompt.kind === 'tool' && prompt.args.length > PROMPT_PREVIEW_CHARS && this._expandedPrompt !== prompt;
+    const detail = prompt.kind === 'tool' ? (partial ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…` : prompt.args) : prompt.url.href;
     return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
       <p part="prompt-text" id="prompt-text">${text}</p>
-      <pre part="prompt-detail" id="prompt-detail">${prompt.kind === 'tool' ? prompt.args : prompt.url.href}</pre>
+      <pre part="prompt-detail" id="prompt-detail">${detail}</pre>
+      ${partial
+        ? html`<p part="prompt-note">Only the first ${PROMPT_PREVIEW_CHARS.toLocaleString('en')} of ${prompt.args.length.toLocaleString('en')} characters are shown: show all of them to allow the call.</p>
+            <button type="button" part="show-all-button" @click=${() => (this._expandedPrompt = prompt)}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
+        : nothing}
       <div class="actions">
-        <button type="button" part="allow-button" @click=${() => prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
+        <button type="button" part="allow-button" ?disabled=${partial} @click=${() => !partial && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
         <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
       </div>
     </div>`;
