@@ -34,7 +34,8 @@ Options:
                          "args", "env", "cwd" } } }, each at /mcp/<name>
   --idle-timeout <s>     end a session idle this long (default 600)
   --max-message-bytes <n> longest message either way (default 8388608)
-  --max-sessions <n>     concurrent sessions (default 16)
+  --max-sessions <n>     concurrent sessions (default 16); at the limit the one
+                         whose client left longest ago makes room
   -h, --help             this text
 `;
 

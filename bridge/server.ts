@@ -42,7 +42,11 @@ export interface BridgeOptions {
   maxMessageBytes?: number;
   /** Most bytes waiting in a child's stdin before the bridge refuses more; default 8 MiB. */
   maxPendingBytes?: number;
-  /** Concurrent sessions (children) across all servers; default 16. */
+  /**
+   * Concurrent sessions (children) across all servers; default 16. At the limit,
+   * a new session ends the one whose client has been gone longest (no
+   * connection open); only when every client is connected is it refused (503).
+   */
   maxSessions?: number;
   /** stderr lines kept per child for crash reports; default 20. */
   stderrLines?: number;
@@ -168,6 +172,24 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     emit({ type: 'end', server: session.server, session: session.id, pid: session.child.pid, reason, exit });
   };
 
+  /**
+   * Room for one more session. At the limit, the session whose client has been
+   * gone longest (no connection open: a reloaded or closed page, which never
+   * says DELETE) is ended to make room, instead of refusing every new client
+   * until the idle timeout; sessions whose clients are connected are never
+   * taken. False when there is no room and nothing to take.
+   */
+  async function makeRoom(): Promise<boolean> {
+    const live = () => [...sessions.values()].filter((session) => !session.ending);
+    if (live().length < maxSessions) return true;
+    const idle = live().filter((session) => session.idleSince !== undefined);
+    if (idle.length === 0) return false;
+    const victim = idle.reduce((a, b) => (b.idleSince! < a.idleSince! ? b : a));
+    log(`[${victim.server} ${victim.id.slice(0, 8)}] ended to make room for a new session (--max-sessions ${maxSessions}): its client has been gone ${Math.round((Date.now() - victim.idleSince!) / 1000)} s`);
+    await victim.end('capacity');
+    return live().length < maxSessions;
+  }
+
   const readBody = (request: IncomingMessage): Promise<Buffer | 'too-large'> =>
     new Promise((resolve, reject) => {
       const declared = Number(request.headers['content-length']);
@@ -290,9 +312,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         );
       }
       if (closing) return refuse(request, response, 503, 'capacity', 'mcp-elements bridge: shutting down', cors, message.id);
-      if (sessions.size >= maxSessions) {
-        return refuse(request, response, 503, 'capacity', `mcp-elements bridge: ${sessions.size} sessions are running, the limit (--max-sessions); end one (DELETE) or wait for an idle one to end`, cors, message.id);
+      if (!(await makeRoom())) {
+        return refuse(request, response, 503, 'capacity', `mcp-elements bridge: ${maxSessions} sessions are running and their clients are connected, the limit (--max-sessions); end one (DELETE) or start the bridge with a larger --max-sessions`, cors, message.id);
       }
+      if (closing) return refuse(request, response, 503, 'capacity', 'mcp-elements bridge: shutting down', cors, message.id);
       const id = randomUUID();
       const created = new BridgeSession(id, endpoint.name, endpoint.spec, limits, { log, ended });
       sessions.set(id, created);

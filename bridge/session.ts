@@ -30,7 +30,7 @@ const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read', 'c
 export const MAX_QUEUED = 256;
 
 /** Why a session ended. */
-export type EndReason = 'delete' | 'idle' | 'shutdown' | 'exit' | 'initialize-failed';
+export type EndReason = 'delete' | 'idle' | 'capacity' | 'shutdown' | 'exit' | 'initialize-failed';
 
 export interface SessionHooks {
   log(line: string): void;
@@ -68,6 +68,7 @@ export class BridgeSession {
   readonly #queue: Record<string, unknown>[] = [];
   #connections = 0;
   #idleTimer: NodeJS.Timeout | undefined;
+  #idleSince: number | undefined;
   #ending: EndReason | undefined;
   #ended = false;
 
@@ -90,6 +91,19 @@ export class BridgeSession {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** Asked to end (its child is stopping) or ended. */
+  get ending(): boolean {
+    return this.#ending !== undefined || this.#ended;
+  }
+
+  /**
+   * Since when no connection of its client has been open (ms since the epoch),
+   * or undefined while one is: the idle countdown runs from then.
+   */
+  get idleSince(): number | undefined {
+    return this.#idleSince;
   }
 
   /** Client requests the child has not answered yet. */
@@ -347,12 +361,14 @@ export class BridgeSession {
   #touch(): void {
     clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
+    this.#idleSince = undefined;
   }
 
   /** Starts the idle countdown when the client has nothing open. */
   #armIdle(): void {
     if (this.#ended || this.busy) return;
     clearTimeout(this.#idleTimer);
+    this.#idleSince ??= Date.now();
     this.#idleTimer = setTimeout(() => {
       if (!this.busy) {
         this.#hooks.log(`${this.#label} idle for ${Math.round(this.#limits.idleTimeoutMs / 1000)} s: stopping its stdio server`);

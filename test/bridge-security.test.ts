@@ -173,6 +173,43 @@ describe('children\'s lifecycle', () => {
     }
   });
 
+  test('at --max-sessions, a new session takes the place of the one whose client left longest ago (a reloaded page never sends DELETE); connected ones are never taken', async () => {
+    const t = await startTestBridge({ server: everything, maxSessions: 2 });
+    const streams: Response[] = [];
+    const listen = async (session: string) => {
+      const stream = await fetch(t.bridge.endpoints[0]!.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': session } });
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+    };
+    const info = (id: string) => t.bridge.sessions().find((s) => s.id === id);
+    try {
+      // The first page initialized and went away (its answer was read, nothing stays open).
+      const left = await open(t);
+      await waitFor(() => info(left)?.idle === true);
+      const connected = await open(t);
+      await listen(connected);
+      // The page comes back: a third session, at the limit of two.
+      const back = await open(t);
+      expect(t.ends()).toEqual([expect.objectContaining({ session: left, reason: 'capacity', exit: expect.objectContaining({ requested: true }) })]);
+      expect(alive(t.ends()[0]!.pid)).toBe(false);
+      expect(t.bridge.sessions().map((s) => s.id).sort()).toEqual([connected, back].sort());
+      // The old session's client is told what happened to it.
+      const gone = await raw(t.bridge.port, 'POST', '/mcp', postHeaders(t.bridge.token, { 'Mcp-Session-Id': left }), JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+      expect(gone.status).toBe(404);
+      expect(JSON.parse(gone.body).error.message).toContain('session ended: capacity');
+      // Both clients connected: nothing to take, the new one is refused and nothing is spawned.
+      await listen(back);
+      const spawned = t.spawned();
+      const refused = await raw(t.bridge.port, 'POST', '/mcp', postHeaders(t.bridge.token), initializeBody());
+      expect(refused.status).toBe(503);
+      expect(t.spawned()).toBe(spawned);
+      expect(t.bridge.sessions()).toHaveLength(2);
+    } finally {
+      for (const stream of streams) await stream.body?.cancel().catch(() => {});
+      await t.bridge.close();
+    }
+  });
+
   /**
    * A stdio program that answers initialize, prints a line that is not JSON,
    * then never reads its stdin again: a fault no real server produces on demand.
