@@ -146,6 +146,26 @@ describe('<mcp-tool-result>', () => {
     expect(element.shadowRoot!.querySelectorAll('[part~="block"]')[199]!.textContent!.trim()).toBe('block 199');
   });
 
+  test('a linked resource read as 50,000 contents: 100 rendered, then 100 more on request', async () => {
+    const element = document.createElement('mcp-tool-result') as McpToolResult;
+    element.client = new McpClient(inject('hostileServerUrl'), { onWarning: () => {} });
+    element.result = { content: [{ type: 'resource_link', uri: 'hostile://many', name: 'Many' }] } as CallToolResult;
+    document.body.append(element);
+    await element.updateComplete;
+    await userEvent.click(part(element.shadowRoot!, 'read-button'));
+    await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part~="read-contents"]')).not.toBeNull(), { timeout: 15_000 });
+    const shown = () => element.shadowRoot!.querySelectorAll('[part~="read-contents"] [part~="resource-text"]');
+    expect(shown()).toHaveLength(100);
+    // About 14 nodes a content (URI, type, text and the whitespace between them).
+    expect(nodeCount(element)).toBeLessThan(100 * 14 + 100);
+    const more = part(element.shadowRoot!, 'show-more-button');
+    expect(more.textContent).toContain('(49,900 not shown yet)');
+    await userEvent.click(more);
+    await element.updateComplete;
+    expect(shown()).toHaveLength(200);
+    expect(shown()[199]!.textContent).toBe('content 199');
+  });
+
   test('blocks of 5 MiB of text: the first is cut, and the budget of text holds the rest back', async () => {
     const element = document.createElement('mcp-tool-result') as McpToolResult;
     element.result = { content: Array.from({ length: 10 }, () => ({ type: 'text', text: 't'.repeat(5 * MiB) })) } as CallToolResult;

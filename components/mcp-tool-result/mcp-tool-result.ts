@@ -20,7 +20,22 @@ const TEXT_BUDGET_CHARS = 400_000;
 /** Names, URIs and descriptions are shown up to this many characters. */
 const LABEL_CHARS = 2_000;
 
-type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceView | { kind: 'invalid'; reason: string; json: string })[] } | { status: 'error'; message: string };
+/** A `resources/read` of a linked resource: its contents as the server sent them (described when shown), and how many are shown. */
+type ReadState = { status: 'loading' } | { status: 'done'; contents: unknown[]; shown: number } | { status: 'error'; message: string };
+
+/**
+ * How many of `items` to show: at most `limit`, and no more text (each item's
+ * cut at TEXT_PREVIEW_CHARS) than TEXT_BUDGET_CHARS, but always the first.
+ */
+function shownWithinBudget(items: readonly unknown[], limit: number, textOf: (item: unknown) => unknown): number {
+  let count = 0;
+  let chars = 0;
+  while (count < items.length && count < limit && (chars < TEXT_BUDGET_CHARS || count === 0)) {
+    const text = textOf(items[count++]);
+    chars += typeof text === 'string' ? Math.min(text.length, TEXT_PREVIEW_CHARS) : 0;
+  }
+  return count;
+}
 
 /**
  * Shows a tool result (spec: server/tools "Tool Result"): every content block
@@ -65,7 +80,7 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @csspart badge - A small label (e.g. "for the assistant").
  * @csspart placeholder - What stands in for a block that is not shown.
  * @csspart read-button - Reads a linked resource through the client.
- * @csspart read-contents - The contents read.
+ * @csspart read-contents - The contents read (a page of 100 at a time).
  * @csspart read-error - Why reading failed.
  * @csspart download-button - Saves a binary resource.
  * @csspart empty - Shown when the result has no content.
@@ -76,7 +91,7 @@ type ReadState = { status: 'loading' } | { status: 'done'; contents: (ResourceVi
  * @csspart show-all-button - Shows the rest of a long text.
  * @csspart app - The `<mcp-app-frame>` of a tool with an MCP App.
  * @csspart app-fallback - The folded text result under an app.
- * @csspart show-more-button - Shows the next content blocks of a result with many (a page of 100 at a time).
+ * @csspart show-more-button - Shows the next content blocks of a result with many, or the next contents of a read (a page of 100 at a time).
  *
  * @cssproperty --mcp-color-text - Text colour.
  * @cssproperty --mcp-color-muted-text - Secondary text.
@@ -201,8 +216,8 @@ export class McpToolResult extends LitElement {
     let next: ReadState;
     try {
       const read = (await client.readResource(uri)) as ReadResourceResult;
-      const contents = Array.isArray(read.contents) ? read.contents.map((content) => describeResource(content)) : [];
-      next = { status: 'done', contents };
+      // Described when shown: a server may send any number of them.
+      next = { status: 'done', contents: Array.isArray(read.contents) ? read.contents : [], shown: BLOCKS_PER_PAGE };
     } catch (error) {
       next = { status: 'error', message: McpError.isInstance(error) ? `${error.message}${typeof error.code === 'number' ? ` (JSON-RPC error ${error.code})` : ` (${error.code})`}` : String(error) };
     }
@@ -244,6 +259,25 @@ export class McpToolResult extends LitElement {
       case 'invalid':
         return html`<span part="placeholder">Cannot show this resource: ${view.reason}</span>`;
     }
+  }
+
+  /**
+   * The contents a read returned, within the same budget as the result's blocks
+   * (a page of them, and no more text than TEXT_BUDGET_CHARS at first), then
+   * more on request: a server may answer one read with any number of contents.
+   */
+  #readContents(index: number, read: Extract<ReadState, { status: 'done' }>): TemplateResult {
+    if (read.contents.length === 0) return html`<div part="read-contents"><span part="note">The resource is empty.</span></div>`;
+    const count = shownWithinBudget(read.contents, read.shown, (content) => (content as { text?: unknown } | undefined)?.text);
+    const hidden = read.contents.length - count;
+    return html`<div part="read-contents">
+      ${read.contents.slice(0, count).map((content) => this.#resource(describeResource(content)))}
+      ${hidden > 0
+        ? html`<button type="button" part="show-more-button" @click=${() => (this._reads = new Map(this._reads).set(index, { ...read, shown: count + BLOCKS_PER_PAGE }))}>
+            Show ${Math.min(hidden, BLOCKS_PER_PAGE)} more contents (${hidden.toLocaleString('en')} not shown yet)
+          </button>`
+        : nothing}
+    </div>`;
   }
 
   #text(index: number, text: string): TemplateResult {
@@ -288,11 +322,7 @@ export class McpToolResult extends LitElement {
             : nothing}
           ${read?.status === 'loading' ? html`<span part="note" role="status">Reading…</span>` : nothing}
           ${read?.status === 'error' ? html`<span part="read-error" role="alert">Could not read ${clip(view.uri, LABEL_CHARS)}: ${clip(read.message, LABEL_CHARS)}</span>` : nothing}
-          ${read?.status === 'done'
-            ? html`<div part="read-contents">
-                ${read.contents.length === 0 ? html`<span part="note">The resource is empty.</span>` : read.contents.map((content) => this.#resource(content))}
-              </div>`
-            : nothing}
+          ${read?.status === 'done' ? this.#readContents(index, read) : nothing}
         </li>`;
       }
       case 'resource-text':
@@ -347,13 +377,10 @@ export class McpToolResult extends LitElement {
     const blocks = Array.isArray(content) ? content : [];
     const empty = blocks.length === 0 && !('structuredContent' in result);
     // Within a budget whatever the server sent: a page of blocks, and no more text than TEXT_BUDGET_CHARS, at first.
-    let count = 0;
-    let chars = 0;
-    while (count < blocks.length && count < this._shownBlocks && (chars < TEXT_BUDGET_CHARS || count === 0)) {
-      const block = blocks[count++] as { text?: unknown; resource?: { text?: unknown } } | undefined;
-      const text = typeof block?.text === 'string' ? block.text : typeof block?.resource?.text === 'string' ? block.resource.text : '';
-      chars += Math.min(text.length, TEXT_PREVIEW_CHARS);
-    }
+    const count = shownWithinBudget(blocks, this._shownBlocks, (block) => {
+      const item = block as { text?: unknown; resource?: { text?: unknown } } | undefined;
+      return typeof item?.text === 'string' ? item.text : item?.resource?.text;
+    });
     const hidden = blocks.length - count;
     const shown = html`${result.isError === true ? html`<p part="error-label">The tool reported an error.</p>` : nothing}
       ${malformed ? html`<span part="placeholder">The result's content is not a list and cannot be shown.</span>` : nothing}

@@ -13,6 +13,8 @@
  * each answers the retry with a summary of the `inputResponses` it received
  * (`"1000 answers: decline ×1000"`).
  *
+ * `resources/read` of `hostile://many` answers with 50,000 contents.
+ *
  * `/huge/mcp` is the same server whose `server/discover` carries a 5 MiB name
  * and 10 MiB of instructions, and whose tools have 5 MiB descriptions.
  */
@@ -119,6 +121,12 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       if (!make) return { resultType: 'complete', content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true };
       return { resultType: 'input_required', inputRequests: make(), requestState: `state-of-${name}` };
     }
+    case 'resources/read':
+      // One read answered with 50,000 contents.
+      if (message.params?.uri === 'hostile://many') {
+        return { resultType: 'complete', contents: Array.from({ length: 50_000 }, (_, i) => ({ uri: `hostile://many/${i}`, mimeType: 'text/plain', text: `content ${i}` })) };
+      }
+      return undefined;
     default:
       return undefined;
   }
