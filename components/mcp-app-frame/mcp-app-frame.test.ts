@@ -157,6 +157,36 @@ describe('against the demo server', () => {
     expect((await outcome(logs, 0)).ok).toBe(true);
   });
 
+  test('a click that lands on Allow as the question opens (one the app invited) does not answer it; Allow works once the question has been seen', async () => {
+    const seenAtOpen: boolean[] = [];
+    let observer: MutationObserver | undefined;
+    const { frame, logs } = await probe([callTool('save_chart_note', { metric: 'instant', total: 2 })], (f) => {
+      // Watches the question appear: this runs right after the render that shows it, as a
+      // double click's second click could.
+      observer = new MutationObserver(() => {
+        const allow = f.shadowRoot?.querySelector<HTMLButtonElement>('[part~="allow-button"]');
+        if (!allow || seenAtOpen.length > 0) return;
+        seenAtOpen.push(allow.disabled);
+        allow.click();
+      });
+      queueMicrotask(() => observer!.observe(f.shadowRoot!, { childList: true, subtree: true, attributes: true }));
+    });
+    try {
+      await expect.poll(() => seenAtOpen.length, { timeout: 10_000 }).toBe(1);
+      expect(seenAtOpen).toEqual([true]);
+      // The click answered nothing: the question is still open.
+      await frame.updateComplete;
+      expect(part(frame, 'prompt')).not.toBeNull();
+      expect(frame.matches(':state(asking)')).toBe(true);
+      // Enabled a moment later: a deliberate click allows the call.
+      await expect.poll(() => part<HTMLButtonElement>(frame, 'allow-button')?.disabled, { timeout: 10_000 }).toBe(false);
+      await hostLocator(frame).getByRole('button', { name: 'Allow' }).click();
+      expect((await outcome(logs, 0)).ok).toBe(true);
+    } finally {
+      observer?.disconnect();
+    }
+  });
+
   test('a question that would open under a sticky bar the page declares (scroll-padding) opens above it, focused on Deny', async () => {
     // The chat sample's case: the frame near the bottom, a sticky composer over the last
     // pixels of the viewport. A question hidden under it leaves the user with an app that

@@ -48,9 +48,14 @@ export interface AppToolCall {
 export type AppToolPolicy = 'ask' | 'read-only' | 'allow' | 'deny' | ((call: AppToolCall) => boolean | undefined | Promise<boolean | undefined>);
 
 type Status = 'idle' | 'loading' | 'ready' | 'error' | 'closed';
-type Prompt =
+type Prompt = (
   | { kind: 'tool'; title: string; name: string; args: string; resolve(allowed: boolean): void }
-  | { kind: 'link'; url: URL; resolve(allowed: boolean): void };
+  | { kind: 'link'; url: URL; resolve(allowed: boolean): void }
+) & {
+  /** Allow works: the question has been on screen for PROMPT_ARM_MS. */
+  armed?: boolean;
+  armTimer?: ReturnType<typeof setTimeout>;
+};
 
 /** Largest HTML resource rendered, in bytes of text. */
 const MAX_HTML_CHARS = 5 * 1024 * 1024;
@@ -64,6 +69,14 @@ const MAX_PROMPTS = 4;
  * app must not hide what it sends behind a screenful of padding.
  */
 const PROMPT_PREVIEW_CHARS = 4000;
+/**
+ * How long a question is on screen before its Allow button works, in ms. The
+ * app has the user's pointer and decides when to ask and how tall it is, so it
+ * can open a question under a click it invited (a double click, a game): as
+ * browsers do for their own permission prompts, the first instants of a
+ * question do not count as an answer.
+ */
+const PROMPT_ARM_MS = 500;
 /** How long the app gets to answer `ui/resource-teardown`, in ms. */
 const TEARDOWN_WAIT_MS = 2_000;
 /** Height of the frame before the app reports its size, in CSS pixels. */
@@ -128,7 +141,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * @csspart prompt-detail - The tool's arguments or the link's full URL.
  * @csspart prompt-note - Says that only part of long arguments is shown (Allow waits until all are).
  * @csspart show-all-button - Shows long arguments in full.
- * @csspart allow-button - Allows the call or opens the link.
+ * @csspart allow-button - Allows the call or opens the link; disabled for the question's first 500 ms on screen (a click the app invited must not answer it).
  * @csspart deny-button - Refuses.
  *
  * @cssproperty --mcp-color-text - Text colour.
@@ -307,6 +320,13 @@ export class McpAppFrame extends LitElement {
     toggleState(this.#internals, 'error', this._status === 'error');
     toggleState(this.#internals, 'closed', this._status === 'closed');
     toggleState(this.#internals, 'asking', this._prompts.length > 0);
+    const shown = this._prompts[0];
+    if (shown && !shown.armed && shown.armTimer === undefined) {
+      shown.armTimer = setTimeout(() => {
+        shown.armed = true;
+        this.requestUpdate();
+      }, PROMPT_ARM_MS);
+    }
     toggleState(this.#internals, 'fullscreen', this._mode === 'fullscreen');
     toggleState(this.#internals, 'pip', this._mode === 'pip');
     const viewport = this.renderRoot.querySelector<HTMLElement>('[part~="viewport"]');
@@ -798,6 +818,7 @@ export class McpAppFrame extends LitElement {
       const entry = {
         ...prompt,
         resolve: (allowed: boolean) => {
+          clearTimeout(entry.armTimer);
           this._prompts = this._prompts.filter((p) => p !== entry);
           if (this._expandedPrompt === entry) this._expandedPrompt = undefined;
           resolve(allowed);
@@ -826,7 +847,7 @@ export class McpAppFrame extends LitElement {
             <button type="button" part="show-all-button" @click=${() => (this._expandedPrompt = prompt)}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
         : nothing}
       <div class="actions">
-        <button type="button" part="allow-button" ?disabled=${partial} @click=${() => !partial && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
+        <button type="button" part="allow-button" ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
         <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
       </div>
     </div>`;
