@@ -77,7 +77,12 @@ export async function followRedirects(first: Response, url: URL, init: RequestIn
       target = await discover(current, method, init.signal ?? undefined);
     } else {
       status = response.status;
-      target = new URL(response.headers.get('location')!, current);
+      const location = response.headers.get('location')!;
+      try {
+        target = new URL(location, current);
+      } catch {
+        throw refuse(method, current, undefined, status, `its Location ${JSON.stringify(location.slice(0, 200))} is not a URL`);
+      }
     }
     if (target.origin !== origin) throw refuse(method, current, target, status);
     current = target;

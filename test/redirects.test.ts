@@ -101,6 +101,15 @@ describe('same-origin redirects keep working', () => {
     });
   }
 
+  test('a Location that is not a URL is a redirect error naming it, not "the server may be down"', async () => {
+    const server = await startModernServer({ redirect: () => ({ status: 307, location: 'http://[not-a-host' }) });
+    open.push(server);
+    const error = await new McpClient(`${server.origin}/mcp`, quiet).connect().catch((e) => e);
+    expect(error).toBeInstanceOf(McpClientError);
+    expect(error).toMatchObject({ code: 'redirect', data: { status: 307 } });
+    expect(error.message).toContain('its Location "http://[not-a-host" is not a URL');
+  });
+
   test('a redirect loop on the same origin stops after five hops with a typed error', async () => {
     const server = await startModernServer({ redirect: ({ url }) => ({ status: 307, location: url === '/a' ? '/b' : '/a' }) });
     open.push(server);
