@@ -102,7 +102,9 @@ export function allowedHosts(boundHost: string, port: number): Set<string> {
       for (const address of addresses ?? []) names.add(address.family === 'IPv6' ? `[${address.address}]` : address.address);
     }
   }
-  return new Set([...names].map((name) => `${name.toLowerCase()}:${port}`));
+  const withPort = [...names].map((name) => `${name.toLowerCase()}:${port}`);
+  // On the default port a browser sends the Host without it.
+  return new Set(port === 80 ? [...withPort, ...[...names].map((name) => name.toLowerCase())] : withPort);
 }
 
 /** Request headers a page may send (CORS has no prefix wildcard, so `Mcp-Param-*` names are echoed as requested). */

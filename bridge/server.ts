@@ -126,12 +126,16 @@ function accepts(header: string | undefined, type: string): boolean {
 
 /**
  * Starts a bridge.
- * @throws Error when no server is given, an allowed origin is malformed, or the port cannot be bound.
+ * @throws Error when no server is given, a server is named `.` or `..`, an allowed origin is malformed, or the port cannot be bound.
  */
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const endpoints: Endpoint[] = [];
   if (options.server) endpoints.push({ name: 'default', path: '/mcp', spec: options.server });
-  for (const [name, spec] of Object.entries(options.servers ?? {})) endpoints.push({ name, path: `/mcp/${encodeURIComponent(name)}`, spec });
+  for (const [name, spec] of Object.entries(options.servers ?? {})) {
+    // A URL path drops "." and ".." segments: such a server could never be reached.
+    if (name === '.' || name === '..') throw new Error(`startBridge: a server cannot be named ${JSON.stringify(name)} (its path /mcp/${name} would be /mcp or /); rename it`);
+    endpoints.push({ name, path: `/mcp/${encodeURIComponent(name)}`, spec });
+  }
   if (endpoints.length === 0) throw new Error('startBridge: give a server ({ server }) or several ({ servers })');
   const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
   const host = options.host ?? '127.0.0.1';

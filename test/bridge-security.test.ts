@@ -8,8 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_ALLOWED_ORIGINS, parseBridgeArgs, type StdioServerSpec } from '../bridge/index.js';
-import { OriginPolicy, tokenMatches } from '../bridge/guard.js';
+import { DEFAULT_ALLOWED_ORIGINS, parseBridgeArgs, startBridge, type StdioServerSpec } from '../bridge/index.js';
+import { allowedHosts, OriginPolicy, tokenMatches } from '../bridge/guard.js';
 import { McpClient, MemoryEraCache } from '../src/index.js';
 import { alive, everything, initializeBody, postHeaders, raw, startTestBridge, waitFor, type TestBridge } from './support/bridge.js';
 
@@ -115,6 +115,21 @@ describe('requests the bridge refuses, with nothing spawned', () => {
     expect(anyPort.allows('http://localhost.attacker.example:3000')).toBe(false);
     expect(() => new OriginPolicy(['*'])).toThrow(/not an origin/);
     expect(() => new OriginPolicy(['http://example.test/path'])).toThrow(/not an origin/);
+  });
+
+  test('Host: the bridge\'s own names with its port; on port 80 also without it, as browsers send it there', () => {
+    const hosts = allowedHosts('127.0.0.1', 80);
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.0.0.1:80', 'localhost:80']) expect(hosts.has(host), host).toBe(true);
+    expect(hosts.has('attacker.example')).toBe(false);
+    const other = allowedHosts('127.0.0.1', 8080);
+    expect(other.has('127.0.0.1:8080')).toBe(true);
+    expect(other.has('127.0.0.1')).toBe(false);
+  });
+
+  test('a server named "." or ".." (whose path a URL drops) is refused at start', async () => {
+    for (const name of ['.', '..']) {
+      await expect(startBridge({ servers: { [name]: everything } })).rejects.toThrow(/cannot be named/);
+    }
   });
 });
 
