@@ -357,17 +357,37 @@ describe('against the demo server', () => {
     }
   });
 
-  test('display mode: the app asks for full screen, gets it, and the host\'s button brings it back', async () => {
+  test('display mode: the app asks for full screen after a click in it, gets it, and the host\'s button brings it back; unprompted, it stays inline', async () => {
     const { client } = await demo();
-    const { frame, logs } = await mountFrame((f) => {
-      f.client = client;
-      f.resource = probeResource();
-      f.arguments = { actions: [{ do: 'request', method: 'ui/request-display-mode', params: { mode: 'fullscreen' } }, { do: 'request', method: 'ui/request-display-mode', params: { mode: 'pip' } }] };
-    });
-    const first = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 0);
+    const fullscreen = { do: 'request', method: 'ui/request-display-mode', params: { mode: 'fullscreen' } };
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    let frame!: McpAppFrame;
+    let logs!: unknown[];
+    // A click of an earlier test still counts as a gesture for a few seconds: let it expire.
+    await expect.poll(() => navigator.userActivation.isActive, { timeout: 15_000 }).toBe(false);
+    try {
+      ({ frame, logs } = await mountFrame((f) => {
+        f.client = client;
+        f.resource = probeResource({}, 160);
+        f.arguments = {
+          actions: [fullscreen, { do: 'on-click', label: 'Full screen', then: fullscreen }, { do: 'request', method: 'ui/request-display-mode', params: { mode: 'pip' } }],
+        };
+      }));
+      // Asked as soon as it loads, with no click: an app must not cover the page by itself.
+      const unprompted = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 0);
+      expect(unprompted.outcome.result).toEqual({ mode: 'inline' });
+      expect(frame.displayMode).toBe('inline');
+      expect(warnings.join('\n')).toContain('without a user gesture in the app');
+    } finally {
+      console.warn = warn;
+    }
+    await page.frameLocator(page.elementLocator(iframeOf(frame))).getByRole('button', { name: 'Full screen' }).click();
+    const first = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 1);
     expect(first.outcome.result).toEqual({ mode: 'fullscreen' });
     // The app declared inline and fullscreen only: pip is not granted.
-    const second = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 1);
+    const second = await logged<{ outcome: { result: unknown } }>(logs, (e) => e.action === 2);
     expect(second.outcome.result).toEqual({ mode: 'fullscreen' });
     expect(frame.matches(':state(fullscreen)')).toBe(true);
     await page.elementLocator(frame).getByRole('button', { name: 'Exit full screen' }).click();

@@ -116,7 +116,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * The frame is the host side of the app protocol: the `ui/initialize` handshake
  * (host info, capabilities, theme, display mode, container size, locale), tool
  * input (partial, then complete) and result notifications, size changes (the
- * frame follows the app's height up to `max-height`), display modes, theme
+ * frame follows the app's height up to `max-height`), display modes (full screen and picture-in-picture at the app's request only right after a click in it), theme
  * changes and teardown. The app may call the server's tools that are visible to
  * apps (`_meta.ui.visibility`) through `policy`, read resources, ask to open a
  * link (the user confirms, seeing the host), add a message or update the model
@@ -799,6 +799,13 @@ export class McpAppFrame extends LitElement {
   #requestMode(requested: unknown): AppDisplayMode {
     const mode = requested as AppDisplayMode;
     if (!this.#availableModes().includes(mode)) return this._mode;
+    // Over the page only on the user's say-so: a click in the app activates this page too
+    // (HTML "activation notification" reaches every ancestor), an app alone does not. Without
+    // it, an app could cover the page with a copy of it the moment it loads.
+    if (mode !== 'inline' && mode !== this._mode && navigator.userActivation && !navigator.userActivation.isActive) {
+      this.#warn(`ui/request-display-mode ${mode} without a user gesture in the app; it stays ${this._mode}`);
+      return this._mode;
+    }
     this.#setMode(mode);
     return mode;
   }

@@ -6,6 +6,8 @@
  * - `{ do: 'request', method, params, retry? }`: a JSON-RPC request to the host
  *   (with `retry`, tried again while the host answers that it is rate-limited);
  * - `{ do: 'raw', message }`: posts `message` as is (malformed and hostile messages);
+ * - `{ do: 'on-click', label, then }`: shows a button labelled `label` and runs the action
+ *   `then` once it is clicked (a user gesture in the app);
  * - `{ do: 'flood', count }`: `count` pings in one go (their answers are collected, not logged);
  * - `{ do: 'summary' }`: sends what the flood got back as `ui/update-model-context`;
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
@@ -43,6 +45,15 @@ const PROBE_SCRIPT = String.raw`
           }
         }
       case 'raw': post(action.message); return { sent: true };
+      case 'on-click': {
+        // A button; the action inside runs when the user clicks it (a user gesture in the app).
+        const button = document.createElement('button');
+        button.textContent = action.label;
+        document.body.append(button);
+        await new Promise((r) => button.addEventListener('click', r, { once: true }));
+        button.remove();
+        return act(action.then);
+      }
       case 'flood': quiet = true; for (let i = 0; i < action.count; i++) send({ id: 'f' + i, method: 'ping' }); return { flooded: action.count };
       case 'summary': {
         // Reported through a request (retried while rate-limited): log notifications may be dropped after a flood.
