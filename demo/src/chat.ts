@@ -17,7 +17,9 @@ setupThemeToggle();
 configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
 type Message =
-  | { id: number; role: 'user' | 'assistant'; text: string }
+  /** `via`: the MCP App whose `ui/message` this is (not typed by the user). */
+  | { id: number; role: 'user'; text: string; via?: string }
+  | { id: number; role: 'assistant'; text: string }
   | { id: number; role: 'tool-form'; tool: Tool; arguments?: Record<string, unknown>; done?: boolean }
   | { id: number; role: 'tool-result'; tool: string; result: CallToolResult; definition?: Tool; arguments?: Record<string, unknown> }
   | { id: number; role: 'error'; text: string };
@@ -62,14 +64,17 @@ connection.addEventListener('mcp-tools-changed', (event) => {
   tools = event.detail.tools.filter((tool) => appVisibility(tool).includes('model'));
   update();
 });
-// An app asks to say something in the conversation: it becomes the user's next message.
+// An app asks to say something in the conversation: it becomes the next message, marked as the
+// app's. The app is not the user: a tool call it leads to is offered as a form, never run unasked
+// (else an app could run, through the chat, tools its visibility and the frame's policy deny it).
 connection.addEventListener('mcp-app-message', (event) => {
   event.preventDefault();
   const text = event.detail.content
     .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
     .filter(Boolean)
     .join('\n');
-  if (text) void send(text);
+  const app = event.detail.app.appInfo?.name?.trim().slice(0, 80) || event.detail.app.tool?.title || event.detail.app.tool?.name || 'an app';
+  if (text) void send(text, app);
 });
 /** What the app last wanted the model to know (a real model would get it with the next turn). */
 export let appContext: unknown;
@@ -103,9 +108,13 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<vo
   }
 }
 
-async function send(text: string): Promise<void> {
-  post({ role: 'user', text });
-  const turn = await model({ text, tools });
+/** Sends a message to the model; `via` names the app it came from, when it did not come from the user. */
+async function send(text: string, via?: string): Promise<void> {
+  post(via ? { role: 'user', text, via } : { role: 'user', text });
+  let turn = await model({ text, tools });
+  if (via && turn.kind === 'call') {
+    turn = { kind: 'form', tool: turn.tool, arguments: turn.arguments, text: `${via} asked for ${turn.tool}. Check the arguments and call it yourself if you want to.` };
+  }
   if (turn.text || turn.kind === 'reply') post({ role: 'assistant', text: turn.kind === 'reply' ? turn.text : turn.text! });
   if (turn.kind === 'call') await callTool(turn.tool, turn.arguments);
   else if (turn.kind === 'form') {
@@ -134,8 +143,9 @@ function onPickTool(event: Event): void {
 function renderMessage(message: Message) {
   switch (message.role) {
     case 'user':
+      return html`<li class="user"><span class="who">${message.via ? `From the app ${message.via}` : 'You'}</span><p>${message.text}</p></li>`;
     case 'assistant':
-      return html`<li class=${message.role}><span class="who">${message.role === 'user' ? 'You' : 'Assistant'}</span><p>${message.text}</p></li>`;
+      return html`<li class="assistant"><span class="who">Assistant</span><p>${message.text}</p></li>`;
     case 'error':
       return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p></li>`;
     case 'tool-form':
