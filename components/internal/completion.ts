@@ -22,6 +22,8 @@ import { html, nothing, css, type ReactiveController, type ReactiveControllerHos
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { McpRpcError, type McpClient } from '../../src/index.js';
 import type { CompletionReference } from '../../src/types.js';
+import { clip } from './json.js';
+import { LABEL_CHARS } from './long-list.js';
 
 /** Suggestions for one value (a `CompleteResult`'s `completion`). */
 export interface Suggestions {
@@ -63,7 +65,7 @@ export function serverCompletions(client: McpClient, ref: CompletionReference, n
       // Untrusted: only strings, at most the spec's 100.
       const values = Array.isArray(completion?.values) ? completion.values.filter((v): v is string => typeof v === 'string').slice(0, MAX_VALUES) : [];
       const suggestions: Suggestions = { values };
-      if (typeof completion?.total === 'number') suggestions.total = completion.total;
+      if (Number.isSafeInteger(completion?.total) && (completion!.total as number) >= 0) suggestions.total = completion!.total as number;
       if (completion?.hasMore === true) suggestions.hasMore = true;
       cache.set(key, suggestions);
       if (cache.size > 50) cache.delete(cache.keys().next().value!);
@@ -277,7 +279,8 @@ export class CompletionController implements ReactiveController {
     const state = this.#fields.get(field.id);
     const open = state?.open === true;
     const values = open ? state!.values : [];
-    const more = open && state!.hasMore ? `; ${state!.total !== undefined ? `${state!.total} in all` : 'more exist'}, type more to narrow them` : '';
+    const total = state?.total;
+    const more = open && state!.hasMore ? `; ${total !== undefined ? `${total.toLocaleString('en')} in all` : 'more exist'}, type more to narrow them` : '';
     return html`<ul part="listbox" class="mcp-listbox" role="listbox" id="${field.id}-listbox" aria-label=${label} ?hidden=${!open}>
         ${values.map(
           (value, index) =>
@@ -289,7 +292,7 @@ export class CompletionController implements ReactiveController {
               @pointerdown=${(event: Event) => event.preventDefault()}
               @click=${() => this.#take(field, value)}
             >
-              ${value}
+              ${clip(value, LABEL_CHARS)}
             </li>`,
         )}
       </ul>

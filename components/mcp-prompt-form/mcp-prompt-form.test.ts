@@ -107,6 +107,27 @@ describe('<mcp-prompt-form>', () => {
     expect(input(form, 'language').matches(':invalid')).toBe(true);
   });
 
+  test('completions from a hostile server: 100 values of 50,000 characters are listed cut to 200, and the one chosen is taken whole', async () => {
+    // The raw hostile server's completions path (components/test-support/hostile-server.ts).
+    const client = new McpClient(new URL('/completions/mcp', inject('hostileServerUrl')).href, { onWarning: () => {} });
+    await client.connect();
+    const form = document.createElement('mcp-prompt-form');
+    form.client = client;
+    form.prompt = { name: 'pick', arguments: [{ name: 'word' }] };
+    document.body.append(form);
+    await form.updateComplete;
+    await userEvent.click(input(form, 'word'));
+    await userEvent.keyboard('a');
+    await vi.waitFor(() => expect(options(form, 'word')).toHaveLength(100), WAIT);
+    const longest = Math.max(...options(form, 'word').map((o) => o.textContent!.trim().length));
+    expect(longest).toBe(201);
+    const status = form.shadowRoot!.querySelector('[role="status"]')!.textContent!;
+    expect(status).toContain('1,000,000,000 in all');
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(input(form, 'word').value).toBe(`0 ${'w'.repeat(50_000)}`);
+    await client.close();
+  });
+
   test('standalone with .client: a server error is shown and the values are kept', async () => {
     const client = new McpClient(url, { onWarning: () => {} });
     const form = document.createElement('mcp-prompt-form');

@@ -17,6 +17,9 @@
  *
  * `/huge/mcp` is the same server whose `server/discover` carries a 5 MiB name
  * and 10 MiB of instructions, and whose tools have 5 MiB descriptions.
+ *
+ * `/completions/mcp` also offers completions: `completion/complete` answers
+ * with 100 values of 50,000 characters each and a `total` of a billion.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,12 +98,13 @@ function summary(responses: Record<string, { action?: string; content?: unknown 
 
 function handle(path: string, message: { id?: number; method?: string; params?: Record<string, any> }): unknown {
   const huge = path.startsWith('/huge/');
+  const completions = path.startsWith('/completions/');
   switch (message.method) {
     case 'server/discover':
       return {
         resultType: 'complete',
         supportedVersions: ['2026-07-28'],
-        capabilities: { tools: {} },
+        capabilities: completions ? { tools: {}, prompts: {}, completions: {} } : { tools: {} },
         serverInfo: huge ? { name: `Huge ${'n'.repeat(5 * MiB)}`, version: '1.0.0' } : { name: 'hostile-test-server', version: '1.0.0' },
         ...(huge ? { instructions: 'i'.repeat(10 * MiB) } : {}),
       };
@@ -127,6 +131,12 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
         return { resultType: 'complete', contents: Array.from({ length: 50_000 }, (_, i) => ({ uri: `hostile://many/${i}`, mimeType: 'text/plain', text: `content ${i}` })) };
       }
       return undefined;
+    case 'completion/complete':
+      if (!completions) return undefined;
+      return {
+        resultType: 'complete',
+        completion: { values: Array.from({ length: 100 }, (_, i) => `${i} ${'w'.repeat(50_000)}`), total: 1_000_000_000, hasMore: true },
+      };
     default:
       return undefined;
   }
