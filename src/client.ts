@@ -27,8 +27,16 @@ import { ModernSession, type ServerDescription, type Session, type SessionHost, 
 import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './era.js';
 import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
 import type { HandlerLookup } from './input.js';
+import { type StoredTasks, type TaskCallOptions, type TaskEvent, type TaskHandle, type TaskInfo, type TaskOptions, type TaskState } from './task-types.js';
+import type * as TaskModule from './tasks.js';
+
+type TaskHost = TaskModule.TaskHost;
+type TaskModule = typeof TaskModule;
+/** The arguments of a task entry point after its host. */
+type TaskArgs<K extends keyof TaskModule> = TaskModule[K] extends (host: TaskHost, ...rest: infer A) => unknown ? A : never;
 import {
   LATEST_PROTOCOL_VERSION,
+  TASKS_EXTENSION,
   type CallToolResult,
   type ClientCapabilities,
   type CompleteResult,
@@ -138,6 +146,13 @@ export interface McpClientOptions {
   eraCache?: EraCache;
   /** Receives warnings instead of `console.warn`. */
   onWarning?: (warning: McpWarning) => void;
+  /**
+   * Long-running calls (tasks). `true` or options: declare the 2026-07-28 Tasks
+   * extension on every request and follow task results to their outcome;
+   * on 2025-11-25 servers, call tools whose `execution.taskSupport` is
+   * `required` as tasks. Default off (the elements turn it on). See {@link TaskOptions}.
+   */
+  tasks?: boolean | TaskOptions;
 }
 
 /** Options common to every request. */
@@ -208,6 +223,8 @@ export type ToolCallResult = CallToolResult & { readonly outputValidation?: Outp
 export interface CallToolOptions extends InputRequiredOptions {
   /** The tool definition, if the caller has it (otherwise the last listing is used). */
   tool?: Tool;
+  /** When the server runs the call as a task (`tasks` client option): the handle, status updates, detaching. */
+  task?: TaskCallOptions;
 }
 
 /** Context handed to input handlers. */
@@ -228,6 +245,8 @@ export interface InputContext {
   /** The server asking, and its endpoint (the authoritative identity). */
   server: ServerDescription;
   url: string;
+  /** The task that asks, when the request came from a running task (`tasks/update` answers it). */
+  taskId?: string;
 }
 
 /**
@@ -278,6 +297,8 @@ export interface ClientEvents {
   resourceUpdated: { uri: string };
   /** The declared client capabilities changed (a handler was added or removed). */
   capabilities: { capabilities: ClientCapabilities };
+  /** A task was created, changed status, needed input, ended… (see {@link TaskEvent}). */
+  task: TaskEvent;
   warning: McpWarning;
 }
 
@@ -369,6 +390,8 @@ export class McpClient {
       onWarning: (warning: TransportWarning) => this.#warn(warning.code, warning.message),
     });
     this.#cache = new ResultCache();
+    // The Tasks extension is declared on every request while the client follows tasks.
+    if (options.tasks) this.#extensions.push([TASKS_EXTENSION, {}]);
   }
 
   // --- state ------------------------------------------------------------------------
@@ -665,7 +688,7 @@ export class McpClient {
     return {
       ...this.#sessionHost(),
       url: this.url,
-      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string }) => {
+      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string; taskId?: string }) => {
         const input = await import('./input.js');
         return input.answerOne(this.#lookup, input.checkAnswerable(this.#lookup, this.url.href, context.key, request), {
           key: context.key,
@@ -674,6 +697,7 @@ export class McpClient {
           round: 0,
           method: context.method ?? request.method,
           target: context.target,
+          taskId: context.taskId,
           callId: 0,
           signal: context.signal,
           server: this.#session?.description ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
@@ -862,6 +886,8 @@ export class McpClient {
     const type = result.resultType;
     if (type === undefined || type === 'complete') return;
     if (type === 'input_required' && INPUT_METHODS.has(method)) return;
+    // Tasks extension "Supported Methods": only tools/call, and only when the client declared the extension.
+    if (type === 'task' && method === 'tools/call' && this.#options.tasks) return;
     throw new McpClientError(
       'protocol',
       type === 'input_required'
@@ -1069,7 +1095,10 @@ export class McpClient {
           tool = this.#tools.get(name);
           return this.#paramHeaders(name, args, undefined);
         };
-    const result = await this.#withInputs('tools/call', { name, arguments: args }, name, { ...options, headers, onHeaderMismatch });
+    const params: JsonObject = { name, arguments: args };
+    // 2025-11-25 servers learn at each call whether it is a task (basic/utilities/tasks "Tool-Level Negotiation").
+    if (this.server?.capabilities.tasks) await this.#taskCall('augment', params, tool, options);
+    const result = await this.#withInputs('tools/call', params, name, { ...options, headers, onHeaderMismatch });
     if (result.resultType === 'input_required') return result as InputRequiredResult;
     const final = result as ToolCallResult;
     Object.defineProperty(final, 'outputValidation', { value: await this.#validateOutput(tool, final), enumerable: false, configurable: true });
@@ -1138,6 +1167,50 @@ export class McpClient {
     return (await this.request('completion/complete', { ref, argument, ...(context ? { context } : {}) }, options)) as CompleteResult;
   }
 
+  // --- tasks -----------------------------------------------------------------------------------------
+
+  /** Runs an entry point of the lazily loaded task machinery (`./tasks.ts`) with what it needs from this client. */
+  async #taskCall<K extends 'attach' | 'storedTasks' | 'listTasks' | 'augment' | 'follow'>(name: K, ...args: TaskArgs<K>): Promise<Awaited<ReturnType<TaskModule[K]>>> {
+    const host: TaskHost = {
+      client: this,
+      lookup: this.#lookup,
+      options: this.#options.tasks,
+      warn: (code, message) => this.#warn(code, message),
+      emit: (event) => this.#emitter.emit('task', event),
+      authContext: () => this.#authContext(),
+    };
+    return ((await import('./tasks.js'))[name] as (host: TaskHost, ...rest: unknown[]) => never)(host, ...args);
+  }
+
+  /**
+   * A handle to a task by id, to re-attach to it: after a reload (see
+   * {@link storedTasks}), from another client instance, or after `detach()`.
+   * `handle.result()` polls it to its outcome (Tasks extension "Task Polling";
+   * 2025-11-25 basic/utilities/tasks).
+   * @param info - the request the task stands for, if not stored (shown in input dialogs and events).
+   */
+  task(taskId: string, info?: TaskInfo): Promise<TaskHandle> {
+    return this.#taskCall('attach', taskId, info);
+  }
+
+  /**
+   * The task handles stored for this server and authorization context (IndexedDB
+   * in browsers), newest first; those past their TTL are deleted and returned
+   * apart, to report them.
+   */
+  storedTasks(): Promise<StoredTasks> {
+    return this.#taskCall('storedTasks');
+  }
+
+  /**
+   * Lists the server's tasks, following all pages: 2025-11-25 `tasks/list`, for
+   * servers that declare `tasks.list` (2026-07-28 has no listing).
+   * @throws McpRpcError from the server (-32601 when it has no `tasks/list`); McpClientError `pagination`.
+   */
+  listTasks(options: RequestOptions = {}): Promise<TaskState[]> {
+    return this.#taskCall('listTasks', options);
+  }
+
   // --- multi round-trip requests --------------------------------------------------------------------
 
   /**
@@ -1149,7 +1222,7 @@ export class McpClient {
     method: string,
     params: JsonObject,
     target: string | undefined,
-    options: InputRequiredOptions & { headers?: Record<string, string>; onHeaderMismatch?: () => Promise<Record<string, string>> },
+    options: CallToolOptions & { headers?: Record<string, string>; onHeaderMismatch?: () => Promise<Record<string, string>> },
   ): Promise<ResultBase> {
     const callId = this.#nextCall++;
     const maxRounds = options.maxRounds ?? this.#options.maxRounds ?? 10;
@@ -1236,7 +1309,10 @@ export class McpClient {
       }
       if (result.resultType !== 'input_required') {
         emit({ round, requestId: result.__id, phase: 'complete' });
-        return result;
+        // A task (2026-07-28 `resultType: "task"`; 2025-11-25: any answer to a task-augmented request): follow it.
+        return result.resultType === 'task' || params.task
+          ? (this.#taskCall('follow', method, params, target, result, options, callId) as Promise<ResultBase>)
+          : result;
       }
       const next = result as InputRequiredResult;
       if (next.inputRequests !== undefined && !isObject(next.inputRequests)) {

@@ -6,7 +6,7 @@
  * @module
  */
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
-import { MemoryEraCache, type EraCache } from './era.js';
+import type { EraCache } from './era.js';
 
 /** What {@link IdbEraCache} stores per key. */
 interface StoredVerdict {
@@ -32,7 +32,7 @@ export interface IdbEraCacheOptions {
  * missing verdict only costs a probe.
  */
 export class IdbEraCache implements EraCache {
-  readonly #memory = new MemoryEraCache();
+  readonly #memory = new Map<string, 'modern' | 'legacy'>();
   readonly #options: IdbEraCacheOptions;
   #store: UseStore | undefined;
 

@@ -54,7 +54,13 @@ export type McpClientErrorCode =
   /** The client was closed, or is not connected. */
   | 'closed'
   /** Authorization failed or is required. */
-  | 'auth';
+  | 'auth'
+  /** A task ended as `cancelled` without this client cancelling it (Tasks extension "Task Status"). */
+  | 'task_cancelled'
+  /** The server does not know a task id (any more): it expired (TTL) or never existed; `data.taskId`, `data.expired`. */
+  | 'task_not_found'
+  /** The caller stopped waiting for a task (`handle.detach()`); the task goes on at the server (`data.taskId`). */
+  | 'detached';
 
 /** Extra facts attached to errors; every field is optional. */
 export interface McpErrorData {

@@ -26,6 +26,20 @@ export {
   type Subscription,
   type ToolCallResult,
 } from './client.js';
+export type {
+  StoredTask,
+  StoredTasks,
+  TaskCallOptions,
+  TaskEvent,
+  TaskHandle,
+  TaskInfo,
+  TaskOptions,
+  TaskPhase,
+  TaskState,
+  TaskStatus,
+  TaskStore,
+  TaskWaitOptions,
+} from './task-types.js';
 export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './errors.js';
 export { HttpTransport, type FetchLike } from './transport.js';
 export type { ServerDescription, TrafficEvent } from './session.js';

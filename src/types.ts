@@ -24,6 +24,9 @@ export const MetaKey = {
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
+/** The Tasks extension's identifier, declared in per-request capabilities (ext-tasks "Extension Identifier"). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 /** A JSON object as parsed from the wire: its values are not trusted to have any shape. */
 export type JsonObject = { [key: string]: unknown };
@@ -470,4 +473,6 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: `notifications/tasks` for these task ids ("Task Status Notifications"). */
+  taskIds?: string[];
 }

@@ -22,6 +22,7 @@ import { implementationInfo, type ServerDescription, type Session, type SessionH
 import {
   LEGACY_PROTOCOL_VERSIONS,
   MetaKey,
+  TASKS_EXTENSION,
   MODERN_PROTOCOL_VERSIONS,
   type ClientCapabilities,
   type InputRequest,
@@ -48,6 +49,8 @@ export interface LegacyInputContext {
   method?: string;
   /** Tool or prompt name, or resource URI, of that request. */
   target?: string;
+  /** The task the request belongs to (2025-11-25 `io.modelcontextprotocol/related-task`), e.g. on a `tasks/result` stream. */
+  taskId?: string;
 }
 
 /** What a legacy session needs from its client, beyond {@link SessionHost}. */
@@ -101,6 +104,12 @@ export { sleep } from '../sleep.js';
 export function legacyCapabilities(host: SessionHost): ClientCapabilities {
   const capabilities = structuredClone(host.capabilities());
   if (capabilities.roots) capabilities.roots = { ...capabilities.roots, listChanged: true };
+  // The 2026-07-28 Tasks extension means nothing at a legacy initialize (2025-11-25 has no `extensions`;
+  // its `tasks` capability is about the client running tasks, which this kit does not).
+  if (capabilities.extensions) {
+    delete capabilities.extensions[TASKS_EXTENSION];
+    if (Object.keys(capabilities.extensions).length === 0) delete capabilities.extensions;
+  }
   return capabilities;
 }
 
@@ -499,7 +508,9 @@ export abstract class LegacySessionBase implements Session {
 
   async #handle(request: JsonRpcRequest, signal: AbortSignal, via: PendingRequest | undefined): Promise<JsonObject> {
     const params = request.params ?? {};
-    const context: LegacyInputContext = { key: String(request.id), signal, method: via?.method, target: via?.target };
+    const related = (params._meta as JsonObject | undefined)?.['io.modelcontextprotocol/related-task'];
+    const taskId = isObject(related) && typeof related.taskId === 'string' ? related.taskId : undefined;
+    const context: LegacyInputContext = { key: String(request.id), signal, method: via?.method, target: via?.target, ...(taskId !== undefined ? { taskId } : {}) };
     switch (request.method) {
       case 'ping':
         return {};

@@ -1,0 +1,711 @@
+/**
+ * Following tasks: a request the server answered with a durable handle instead
+ * of its result. Loaded by the client the first time a task appears (or a page
+ * asks for its stored tasks), so pages that never meet one don't download it.
+ *
+ * - 2026-07-28, Tasks extension (`io.modelcontextprotocol/tasks`, ext-tasks
+ *   specification/draft/tasks.md): a `resultType: "task"` result; `tasks/get`
+ *   polled at the server's `pollIntervalMs` ("Task Polling") or
+ *   `notifications/tasks` through `subscriptions/listen` once the server
+ *   acknowledges the task id ("Task Status Notifications": then no polling);
+ *   `input_required` answered through the input handlers (the MRTR ones) and
+ *   sent with `tasks/update`, each key once ("Task Update Requests");
+ *   `tasks/cancel` when the caller aborts ("Task Cancellation"); the final
+ *   `result`, or the JSON-RPC `error` of a failed task, delivered as the
+ *   original request would have delivered it. `Mcp-Name` carries the task id
+ *   ("Streamable HTTP: Routing Headers").
+ * - 2025-11-25 (basic/utilities/tasks): task-augmented requests (`params.task`,
+ *   "Creating Tasks"; tools whose `execution.taskSupport` is `required` always,
+ *   "Tool-Level Negotiation"), `tasks/get` polling, `tasks/result` for the
+ *   outcome and for input requests ("Input Required Status": they arrive on
+ *   its stream and go to the same handlers), `notifications/tasks/status` as a
+ *   hint only (requestors must not rely on it), `tasks/cancel`.
+ *
+ * Polling starts at the server's suggestion (never faster than it, nor than
+ * `minPollMs`), backs off ×1.5 with up to 20 % jitter while nothing changes
+ * (up to `maxPollMs`), pauses while the page is hidden or offline and resumes
+ * at once on `visibilitychange`/`online`. Every wait is bounded by `maxWaitMs`
+ * (and by the task's TTL, through the server's answers); a task id the server
+ * no longer knows ends the wait with `task_not_found`.
+ *
+ * Handles are stored (server URL, authorization context, task id, request,
+ * start time) so a reloaded page can pick the result up: IndexedDB in
+ * browsers (`./task-idb.ts`), memory elsewhere.
+ *
+ * @module
+ */
+import { ErrorCode, McpClientError, McpError, McpRpcError } from './errors.js';
+import { encodeHeaderValue } from './headers.js';
+import { untilAborted } from './sleep.js';
+import type { CallToolOptions, McpClient, RequestOptions, Subscription } from './client.js';
+import type { HandlerLookup } from './input.js';
+import {
+  type StoredTask,
+  type StoredTasks,
+  type TaskEvent,
+  type TaskHandle,
+  type TaskInfo,
+  type TaskOptions,
+  type TaskState,
+  type TaskStatus,
+  type TaskStore,
+  type TaskWaitOptions,
+} from './task-types.js';
+import { isObject, TASKS_EXTENSION, type InputRequests, type JsonObject, type JsonRpcNotification, type Tool } from './types.js';
+
+/** What the task machinery needs from its client. */
+export interface TaskHost {
+  client: McpClient;
+  /** The input handlers (those of MRTR). */
+  lookup: HandlerLookup;
+  /** The client's `tasks` option (see {@link taskOptions}). */
+  options: boolean | TaskOptions | undefined;
+  warn(code: string, message: string): void;
+  emit(event: TaskEvent): void;
+  /** Identifies the authorization context of the next request (a hash), if any. */
+  authContext(): Promise<string | undefined>;
+}
+
+/** The task options in force (the `tasks` client option, `true` meaning the defaults). */
+function taskOptions(host: TaskHost): TaskOptions {
+  return typeof host.options === 'object' ? host.options : {};
+}
+
+const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+/** How long a cancellation sent on abort may take before it is given up, in ms. */
+const CANCEL_TIMEOUT_MS = 10_000;
+
+/** Whether a status is terminal (`completed`, `failed`, `cancelled`): it never changes again. */
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/**
+ * Reads a task object from the server, either era, into a {@link TaskState}.
+ * On 2026-07-28 the status-specific members are required: `inputRequests`
+ * (`input_required`), `result` (`completed`), `error` (`failed`).
+ * @throws McpClientError `protocol` naming what is wrong.
+ */
+export function parseTask(value: unknown, context: { url: string; method: string; modern: boolean }): TaskState {
+  const bad = (what: string) => new McpClientError('protocol', `The server sent a malformed task in ${context.method}: ${what}`, { url: context.url, method: context.method });
+  if (!isObject(value)) throw bad('it is not an object');
+  const { taskId, status } = value;
+  if (typeof taskId !== 'string' || taskId === '') throw bad('"taskId" is not a non-empty string');
+  if (typeof status !== 'string' || !STATUSES.includes(status)) throw bad(`unknown status ${JSON.stringify(status)}`);
+  const ttl = context.modern ? value.ttlMs : value.ttl;
+  const poll = context.modern ? value.pollIntervalMs : value.pollInterval;
+  const state: TaskState = { taskId, status: status as TaskStatus, ttlMs: typeof ttl === 'number' && ttl >= 0 ? ttl : null };
+  if (typeof poll === 'number' && poll >= 0) state.pollIntervalMs = poll;
+  for (const key of ['statusMessage', 'createdAt', 'lastUpdatedAt'] as const) if (typeof value[key] === 'string') state[key] = value[key] as string;
+  if (!context.modern) return state;
+  if (status === 'input_required') {
+    if (!isObject(value.inputRequests)) throw bad('an input_required task has no "inputRequests" object');
+    state.inputRequests = value.inputRequests as InputRequests;
+  } else if (status === 'completed') {
+    if (!isObject(value.result)) throw bad('a completed task has no "result" object');
+    state.result = value.result;
+  } else if (status === 'failed') {
+    const error = value.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') throw bad('a failed task has no JSON-RPC "error" ({ code, message })');
+    state.error = { code: error.code as number, message: error.message, ...('data' in error ? { data: error.data } : {}) };
+  }
+  return state;
+}
+
+// --- storage -------------------------------------------------------------------------------------
+
+/** Task handles in memory: the default where there is no IndexedDB (Node, some workers). */
+export class MemoryTaskStore implements TaskStore {
+  readonly #records = new Map<string, StoredTask>();
+  async put(record: StoredTask): Promise<void> {
+    this.#records.set(storeKey(record), structuredClone(record));
+  }
+  async delete(record: Pick<StoredTask, 'url' | 'auth' | 'taskId'>): Promise<void> {
+    this.#records.delete(storeKey(record));
+  }
+  async list(url: string, auth: string | undefined): Promise<StoredTask[]> {
+    return [...this.#records.values()].filter((r) => r.url === url && r.auth === auth).map((r) => structuredClone(r));
+  }
+}
+
+/** The key of a record: endpoint, authorization context and task id. */
+export function storeKey(record: Pick<StoredTask, 'url' | 'auth' | 'taskId'>): string {
+  return JSON.stringify([record.url, record.auth ?? null, record.taskId]);
+}
+
+let sharedStore: Promise<TaskStore> | undefined;
+
+/** The store in use: the option, or one shared by the page (IndexedDB where there is one). */
+function storeOf(host: TaskHost): Promise<TaskStore | undefined> {
+  const option = taskOptions(host).store;
+  if (option === false) return Promise.resolve(undefined);
+  if (option) return Promise.resolve(option);
+  sharedStore ??=
+    typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'object'
+      ? import('./task-idb.js').then(
+          ({ IdbTaskStore }) => new IdbTaskStore(),
+          () => new MemoryTaskStore(),
+        )
+      : Promise.resolve(new MemoryTaskStore());
+  return sharedStore;
+}
+
+/** Whether a record's task is past its TTL by this page's clock. */
+function expired(record: StoredTask, now: number): boolean {
+  if (record.ttlMs === null) return false;
+  const created = record.createdAt ? Date.parse(record.createdAt) : NaN;
+  return (Number.isFinite(created) ? created : record.startedAt) + record.ttlMs < now;
+}
+
+/** The stored tasks of the host's server and authorization context; expired ones are deleted and returned apart. */
+export async function storedTasks(host: TaskHost): Promise<StoredTasks> {
+  const store = await storeOf(host);
+  if (!store) return { tasks: [], expired: [] };
+  const records = await store.list(host.client.url.href, await host.authContext()).catch(() => [] as StoredTask[]);
+  const now = Date.now();
+  const out: StoredTasks = { tasks: [], expired: [] };
+  for (const record of records) {
+    if (expired(record, now)) {
+      out.expired.push(record);
+      await store.delete(record).catch(() => {});
+    } else out.tasks.push(record);
+  }
+  out.tasks.sort((a, b) => b.startedAt - a.startedAt);
+  return out;
+}
+
+// --- waiting -------------------------------------------------------------------------------------
+
+/** A timer that events can cut short (a notification, an acknowledgement). */
+class Waiter {
+  #wake: (() => void) | undefined;
+
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** Resolves after `ms` or at the next `wake()`; rejects with the signal's reason on abort. */
+  wait(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.#wake = undefined;
+        resolve();
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        reject(signal.reason);
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.#wake = done;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+interface PageEnvironment {
+  document?: { visibilityState?: string; addEventListener?(type: string, listener: () => void): void; removeEventListener?(type: string, listener: () => void): void };
+  navigator?: { onLine?: boolean };
+  addEventListener?(type: string, listener: () => void): void;
+  removeEventListener?(type: string, listener: () => void): void;
+}
+
+/** The page's visibility and network, where there are such things (not in Node). */
+const page = globalThis as unknown as PageEnvironment;
+const blocked = () => page.document?.visibilityState === 'hidden' || page.navigator?.onLine === false;
+
+/**
+ * Waits while the page is hidden or offline: no request goes out until
+ * `visibilitychange` makes it visible or `online` fires (or `until`, or a wake).
+ * @returns whether it waited.
+ */
+function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promise<boolean> {
+  if (!blocked()) return Promise.resolve(false);
+  return new Promise<boolean>((resolve, reject) => {
+    const woken = new AbortController();
+    const check = () => {
+      if (!blocked()) finish();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      woken.abort();
+      page.document?.removeEventListener?.('visibilitychange', check);
+      page.removeEventListener?.('online', check);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const finish = () => {
+      cleanup();
+      resolve(true);
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(signal.reason);
+    };
+    const timer = setTimeout(finish, Math.max(0, until - Date.now()));
+    page.document?.addEventListener?.('visibilitychange', check);
+    page.addEventListener?.('online', check);
+    signal.addEventListener('abort', onAbort, { once: true });
+    // A pushed status or an acknowledgement needs no request: let the loop look at it.
+    waiter.wait(until - Date.now(), woken.signal).then(finish, () => {});
+  });
+}
+
+/** A task this client follows. */
+class Task implements TaskHandle {
+  readonly taskId: string;
+  readonly method: string;
+  readonly target: string | undefined;
+  state: TaskState | undefined;
+  readonly #host: TaskHost;
+  readonly #params: JsonObject | undefined;
+  readonly #callId: number;
+  readonly #detach = new AbortController();
+  /** Input request keys already answered (each is answered once: "Task Update Requests"). */
+  readonly #answered = new Set<string>();
+  #inputRounds = 0;
+  /** Errors already reported through an event (the task's own failure). */
+  readonly #reported = new WeakSet<object>();
+  #startedAt: number;
+  #onStatus: ((state: TaskState) => void) | undefined;
+  #auth: Promise<string | undefined> | undefined;
+
+  constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number }) {
+    this.#host = host;
+    this.taskId = taskId;
+    this.method = info.method ?? 'tools/call';
+    this.target = info.target ?? (typeof info.params?.name === 'string' ? info.params.name : undefined);
+    this.#params = info.params;
+    this.#callId = info.callId ?? 0;
+    this.#startedAt = info.startedAt ?? Date.now();
+  }
+
+  get #url(): string {
+    return this.#host.client.url.href;
+  }
+
+  get #modern(): boolean {
+    return this.#host.client.server?.era !== 'legacy';
+  }
+
+  #emit(phase: TaskEvent['phase'], error?: McpError): void {
+    this.#host.emit({ phase, taskId: this.taskId, method: this.method, target: this.target, ...(this.state ? { state: this.state } : {}), ...(error ? { error } : {}) });
+  }
+
+  /** One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's routing key). */
+  #request(method: string, params: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number; maxTotalTimeoutMs?: number }) {
+    return this.#host.client.request(method, params, { ...options, ...(this.#modern ? { headers: { 'Mcp-Name': encodeHeaderValue(this.taskId) } } : {}) });
+  }
+
+  // --- storage ---
+
+  async #record(): Promise<StoredTask | undefined> {
+    const state = this.state;
+    if (!state) return undefined;
+    this.#auth ??= this.#host.authContext();
+    const auth = await this.#auth;
+    return {
+      taskId: this.taskId,
+      url: this.#url,
+      ...(auth !== undefined ? { auth } : {}),
+      method: this.method,
+      ...(this.target !== undefined ? { target: this.target } : {}),
+      ...(this.#params ? { params: this.#params } : {}),
+      startedAt: this.#startedAt,
+      status: state.status,
+      ...(state.statusMessage !== undefined ? { statusMessage: state.statusMessage } : {}),
+      ...(state.createdAt !== undefined ? { createdAt: state.createdAt } : {}),
+      ttlMs: state.ttlMs,
+      updatedAt: Date.now(),
+    };
+  }
+
+  async remember(): Promise<void> {
+    const [store, record] = await Promise.all([storeOf(this.#host), this.#record()]);
+    if (store && record) await store.put(record).catch(() => {});
+  }
+
+  async #forget(): Promise<void> {
+    const store = await storeOf(this.#host);
+    this.#auth ??= this.#host.authContext();
+    if (store) await store.delete({ url: this.#url, auth: await this.#auth, taskId: this.taskId }).catch(() => {});
+  }
+
+  // --- state ---
+
+  /** Takes a state the server sent; a terminal status never changes again. */
+  adopt(next: TaskState): TaskState {
+    const previous = this.state;
+    if (previous && isTerminal(previous.status) && !isTerminal(next.status)) {
+      this.#host.warn('task-status-after-terminal', `Task ${this.taskId} was ${previous.status} and then reported ${next.status}; kept ${previous.status}`);
+      return previous;
+    }
+    this.state = next;
+    if (!previous || previous.status !== next.status || previous.statusMessage !== next.statusMessage) {
+      this.#emit('status');
+      this.#onStatus?.(next);
+      if (!isTerminal(next.status)) void this.remember();
+    }
+    return next;
+  }
+
+  /** A `tasks/get` refused with -32602 (invalid params): the server does not know the id (any more). */
+  #lost(error: unknown): McpClientError | undefined {
+    if (!McpRpcError.isInstance(error) || error.code !== ErrorCode.InvalidParams) return undefined;
+    const state = this.state;
+    const created = state?.createdAt ? Date.parse(state.createdAt) : this.#startedAt;
+    const late = state?.ttlMs != null && Number.isFinite(created) && created + state.ttlMs < Date.now();
+    return new McpClientError(
+      'task_not_found',
+      `${this.#describe()} is unknown to ${this.#url}${late ? ': its TTL has elapsed, so the server may have deleted it' : ''} (the server said: ${error.message})`,
+      { url: this.#url, method: 'tasks/get', taskId: this.taskId, expired: late },
+      { cause: error },
+    );
+  }
+
+  #describe(): string {
+    return `Task ${this.taskId}${this.target ? ` (${this.method} ${this.target})` : ''}`;
+  }
+
+  async get(options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+    await this.#host.client.connect(options);
+    let raw: JsonObject;
+    try {
+      raw = await this.#request('tasks/get', { taskId: this.taskId }, options);
+    } catch (error) {
+      throw this.#lost(error) ?? error;
+    }
+    const state = parseTask(raw, { url: this.#url, method: 'tasks/get', modern: this.#modern });
+    if (state.taskId !== this.taskId) {
+      throw new McpClientError('protocol', `tasks/get for ${this.taskId} was answered with task ${state.taskId}`, { url: this.#url, method: 'tasks/get', taskId: this.taskId });
+    }
+    return this.adopt(state);
+  }
+
+  async cancel(options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.#host.client.connect(options);
+    try {
+      await this.#request('tasks/cancel', { taskId: this.taskId }, options);
+    } finally {
+      await this.#forget();
+    }
+    this.#emit('cancelled');
+  }
+
+  detach(): void {
+    this.#detach.abort(new McpClientError('detached', `Stopped waiting for ${this.#describe()}; it goes on at the server`, { url: this.#url, taskId: this.taskId }));
+  }
+
+  // --- the wait ---
+
+  async result(options: TaskWaitOptions = {}): Promise<JsonObject> {
+    const host = this.#host;
+    const client = host.client;
+    const opts = taskOptions(host);
+    const closed = new AbortController();
+    const signal = AbortSignal.any([closed.signal, this.#detach.signal, ...(options.signal ? [options.signal] : [])]);
+    // Closing the client is not the user cancelling: the task stays, stored, to be picked up later.
+    const offStatus = client.on('status', ({ status }) => {
+      if (status === 'closed') closed.abort(new McpClientError('closed', 'The client was closed', { url: this.#url }));
+    });
+    const maxWait = options.maxWaitMs ?? opts.maxWaitMs ?? 3_600_000;
+    const deadline = Date.now() + maxWait;
+    const waiter = new Waiter();
+    const previousListener = this.#onStatus;
+    this.#onStatus = options.onStatus ?? previousListener;
+    let pushed = false;
+    let sync = false;
+    let incoming: unknown;
+    let subscription: Subscription | undefined;
+    let offNotification: (() => void) | undefined;
+    try {
+      await client.connect({ signal });
+      const modern = this.#modern;
+      const context = { url: this.#url, method: modern ? 'notifications/tasks' : 'notifications/tasks/status', modern };
+      const onNotification = (notification: JsonRpcNotification) => {
+        if (notification.method === context.method && notification.params?.taskId === this.taskId) {
+          incoming = notification.params;
+          waiter.wake();
+        }
+      };
+      if (modern && opts.notifications !== false && isObject(client.server?.capabilities.extensions?.[TASKS_EXTENSION])) {
+        // Notification-driven while the server has acknowledged this task id; polling otherwise.
+        subscription = client.listen(
+          { taskIds: [this.taskId] },
+          {
+            onAcknowledged: (filter) => {
+              pushed = Array.isArray(filter.taskIds) && filter.taskIds.includes(this.taskId);
+              // A status change before the acknowledgement would be missed: one tasks/get catches up.
+              sync = pushed;
+              waiter.wake();
+            },
+            onNotification,
+            onState: (state) => {
+              if (state !== 'open' && pushed) {
+                pushed = false;
+                waiter.wake();
+              }
+            },
+          },
+        );
+      } else if (!modern) {
+        // 2025-11-25: a hint that shortens the wait; polling goes on (requestors must not rely on it).
+        offNotification = client.on('notification', onNotification);
+      }
+      let state = this.state ?? (await this.get({ signal }));
+      const base = (s: TaskState) => Math.max(opts.minPollMs ?? 50, s.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
+      let delay = base(state);
+      for (;;) {
+        if (incoming !== undefined) {
+          const raw = incoming;
+          incoming = undefined;
+          try {
+            state = this.adopt(parseTask(raw, context));
+          } catch (error) {
+            host.warn('task-notification-malformed', (error as Error).message);
+          }
+        }
+        if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal))) delay = base(state);
+        if (Date.now() >= deadline) {
+          throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
+            url: this.#url,
+            method: this.method,
+            taskId: this.taskId,
+            timeoutMs: maxWait,
+          });
+        }
+        if (pushed && !sync) {
+          await waiter.wait(deadline - Date.now(), signal);
+          continue;
+        }
+        if (!sync) {
+          await waiter.wait(Math.min(delay * (1 + Math.random() * 0.2), deadline - Date.now()), signal);
+          if (incoming !== undefined || (pushed && !sync)) continue;
+          if (blocked()) this.#emit('paused');
+          await whileBlocked(signal, waiter, deadline);
+          if (incoming !== undefined || (pushed && !sync)) continue;
+        }
+        sync = false;
+        const previous = state;
+        state = await this.get({ signal });
+        const same = previous.status === state.status && previous.statusMessage === state.statusMessage && previous.lastUpdatedAt === state.lastUpdatedAt;
+        delay = same ? Math.min(Math.max(opts.maxPollMs ?? 30_000, base(state)), delay * 1.5) : base(state);
+      }
+    } catch (error) {
+      throw await this.#failed(error, signal);
+    } finally {
+      this.#onStatus = previousListener;
+      subscription?.close();
+      offNotification?.();
+      offStatus();
+    }
+  }
+
+  /** Answers the input requests not answered yet and sends them with `tasks/update`. @returns whether it sent any. */
+  async #answer(state: TaskState, signal: AbortSignal): Promise<boolean> {
+    const open = Object.entries(state.inputRequests ?? {}).filter(([key]) => !this.#answered.has(key));
+    if (open.length === 0) return false;
+    const client = this.#host.client;
+    const { answerAll } = await import('./input.js');
+    let responses;
+    try {
+      responses = await untilAborted(
+        answerAll(this.#host.lookup, Object.fromEntries(open) as InputRequests, {
+          callId: this.#callId,
+          method: this.method,
+          target: this.target,
+          round: ++this.#inputRounds,
+          signal,
+          server: client.server!,
+          url: this.#url,
+          taskId: this.taskId,
+        }),
+        signal,
+      );
+    } catch (error) {
+      // The task would wait for this input forever: cancel it, then report why.
+      if (!signal.aborted) await this.#cancelQuietly();
+      throw error;
+    }
+    for (const [key] of open) this.#answered.add(key);
+    await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal });
+    this.#emit('answered');
+    return true;
+  }
+
+  /** The outcome of a terminal task (and, on 2025-11-25, of one that needs input: `tasks/result` carries its requests). */
+  async #finish(state: TaskState, signal: AbortSignal, deadline: number): Promise<JsonObject> {
+    if (state.status === 'cancelled') {
+      await this.#forget();
+      throw this.#report('cancelled', new McpClientError('task_cancelled', `${this.#describe()} was cancelled${state.statusMessage ? `: ${state.statusMessage}` : ''}`, { url: this.#url, method: this.method, taskId: this.taskId }));
+    }
+    if (this.#modern) {
+      if (state.status === 'failed') {
+        const error = state.error!;
+        await this.#forget();
+        // The original request's JSON-RPC error, as a synchronous call would have thrown it.
+        throw this.#report('failed', new McpRpcError(error.code, error.message, error.data, { url: this.#url }));
+      }
+      const result = state.result!;
+      if (result.resultType !== undefined && result.resultType !== 'complete') {
+        throw new McpClientError('protocol', `The result of ${this.#describe()} has resultType ${JSON.stringify(result.resultType)}`, { url: this.#url, method: this.method, taskId: this.taskId });
+      }
+      await this.#forget();
+      this.#emit('completed');
+      return result;
+    }
+    // 2025-11-25: tasks/result blocks until the task is terminal and returns exactly what the request would have.
+    const watch = new AbortController();
+    if (!isTerminal(state.status)) void this.#watch(AbortSignal.any([signal, watch.signal]), deadline);
+    try {
+      const remaining = Math.max(1, deadline - Date.now());
+      const result = await this.#host.client.request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining });
+      await this.#forget();
+      this.#emit('completed');
+      return result;
+    } catch (error) {
+      if (McpRpcError.isInstance(error) && !signal.aborted) {
+        const lost = error.code === ErrorCode.InvalidParams && !isTerminal(this.state?.status ?? 'working') ? this.#lost(error) : undefined;
+        if (lost) throw lost;
+        await this.#forget();
+        throw this.#report('failed', error);
+      }
+      throw error;
+    } finally {
+      watch.abort();
+    }
+  }
+
+  /** While a 2025-11-25 `tasks/result` is open: keep polling `tasks/get` for the status (and its message). */
+  async #watch(signal: AbortSignal, deadline: number): Promise<void> {
+    const waiter = new Waiter();
+    let delay = Math.max(taskOptions(this.#host).minPollMs ?? 50, this.state?.pollIntervalMs ?? taskOptions(this.#host).defaultPollMs ?? 1000);
+    try {
+      while (!isTerminal(this.state?.status ?? 'working') && Date.now() < deadline) {
+        await waiter.wait(delay, signal);
+        await whileBlocked(signal, waiter, deadline);
+        await this.get({ signal });
+        delay = Math.min(delay * 1.5, Math.max(taskOptions(this.#host).maxPollMs ?? 30_000, delay));
+      }
+    } catch {
+      // Status only: the outcome comes from tasks/result.
+    }
+  }
+
+  #report(phase: 'failed' | 'cancelled', error: McpError): McpError {
+    this.#reported.add(error);
+    this.#emit(phase, error);
+    return error;
+  }
+
+  async #cancelQuietly(): Promise<void> {
+    try {
+      await this.cancel({ signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) });
+    } catch (error) {
+      this.#host.warn('task-cancel-failed', `Could not cancel ${this.#describe()} at ${this.#url}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Turns a failure of the wait into what the caller gets, cancelling the task when the caller gave up. */
+  async #failed(error: unknown, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) {
+      const reason = signal.reason as unknown;
+      if (McpClientError.isInstance(reason) && reason.code === 'detached') {
+        this.#emit('detached');
+        return reason;
+      }
+      if (McpClientError.isInstance(reason) && reason.code === 'closed') return reason;
+      // The caller aborted: that is a cancellation of the task (tasks/cancel, never notifications/cancelled).
+      await this.#cancelQuietly();
+      return McpError.isInstance(reason) ? reason : new McpClientError('aborted', `${this.#describe()} was cancelled`, { url: this.#url, method: this.method, taskId: this.taskId }, { cause: reason });
+    }
+    const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.#url, taskId: this.taskId });
+    if (this.#reported.has(failure)) return failure;
+    if (McpClientError.isInstance(failure) && failure.code === 'task_not_found') {
+      await this.#forget();
+      this.#emit('lost', failure);
+    } else this.#emit('error', failure);
+    return failure;
+  }
+}
+
+// --- entry points (called by the client) ---------------------------------------------------------
+
+/**
+ * 2025-11-25 "Tool-Level Negotiation": adds `params.task` to a `tools/call` when
+ * the server declares `tasks.requests.tools.call` and the tool's
+ * `execution.taskSupport` is `required` (or `optional` and the caller asked).
+ */
+export function augment(host: TaskHost, params: JsonObject, tool: Tool | undefined, options: CallToolOptions): void {
+  const capability = host.client.server?.capabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  if (!host.options || !isObject(capability?.requests?.tools?.call)) return;
+  const support = isObject(tool?.execution) ? tool.execution.taskSupport : undefined;
+  if (support === 'required' || (support === 'optional' && options.task?.augment)) {
+    const ttl = taskOptions(host).ttlMs;
+    params.task = ttl !== undefined ? { ttl } : {};
+  }
+}
+
+/**
+ * Follows the task a request was answered with, to its outcome.
+ * @param created - the `CreateTaskResult` (2026-07-28: flat, `resultType: "task"`; 2025-11-25: `{ task }`).
+ */
+export async function follow(host: TaskHost, method: string, params: JsonObject, target: string | undefined, created: JsonObject, options: CallToolOptions, callId: number): Promise<JsonObject> {
+  const modern = host.client.server?.era !== 'legacy';
+  // A 2025-11-25 server that ignored the task augmentation answered with the result itself.
+  if (!modern && !isObject(created.task)) return created;
+  const state = parseTask(modern ? created : created.task, { url: host.client.url.href, method, modern });
+  const task = new Task(host, state.taskId, { method, target, params, callId });
+  host.emit({ phase: 'created', taskId: task.taskId, method, target, state });
+  task.adopt(state);
+  await task.remember();
+  options.task?.onCreated?.(task);
+  return task.result({ signal: options.signal, onStatus: options.task?.onStatus, maxWaitMs: options.task?.maxWaitMs });
+}
+
+/** A handle to a task by id (re-attach); what is stored about it fills in the request it stands for. */
+export async function attach(host: TaskHost, taskId: string, info: TaskInfo = {}): Promise<TaskHandle> {
+  const stored = (await storedTasks(host)).tasks.find((record) => record.taskId === taskId);
+  return new Task(host, taskId, {
+    method: info.method ?? stored?.method,
+    target: info.target ?? stored?.target,
+    params: info.params ?? stored?.params,
+    startedAt: stored?.startedAt,
+  });
+}
+
+/**
+ * 2025-11-25 `tasks/list`, every page (cursors are opaque; a repeated one ends
+ * the listing with a warning, as for the other lists). Malformed entries are
+ * left out with a warning.
+ */
+export async function listTasks(host: TaskHost, options: RequestOptions): Promise<TaskState[]> {
+  const url = host.client.url.href;
+  const states: TaskState[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await host.client.request('tasks/list', cursor === undefined ? {} : { cursor }, options);
+    if (!Array.isArray(result.tasks)) throw new McpClientError('protocol', 'The tasks/list result has no "tasks" array', { url, method: 'tasks/list' });
+    for (const entry of result.tasks) {
+      try {
+        states.push(parseTask(entry, { url, method: 'tasks/list', modern: false }));
+      } catch (error) {
+        host.warn('task-list-malformed', (error as Error).message);
+      }
+    }
+    const next = result.nextCursor;
+    if (typeof next !== 'string') return states;
+    if (seen.has(next)) {
+      host.warn('pagination-stuck', `tasks/list returned cursor ${JSON.stringify(next)} again; stopped following it`);
+      return states;
+    }
+    seen.add(next);
+    cursor = next;
+  }
+  throw new McpClientError('pagination', 'tasks/list did not finish within 1000 pages', { url, method: 'tasks/list' });
+}
