@@ -83,11 +83,12 @@ export function isTerminal(status: TaskStatus): boolean {
 
 /**
  * Reads a task object from the server, either era, into a {@link TaskState}.
- * On 2026-07-28 the status-specific members are required: `inputRequests`
+ * On 2026-07-28 the status-specific members of a detailed task (`tasks/get`,
+ * `notifications/tasks`; not a `CreateTaskResult`) are required: `inputRequests`
  * (`input_required`), `result` (`completed`), `error` (`failed`).
  * @throws McpClientError `protocol` naming what is wrong.
  */
-export function parseTask(value: unknown, context: { url: string; method: string; modern: boolean }): TaskState {
+export function parseTask(value: unknown, context: { url: string; method: string; modern: boolean; detailed?: boolean }): TaskState {
   const bad = (what: string) => new McpClientError('protocol', `The server sent a malformed task in ${context.method}: ${what}`, { url: context.url, method: context.method });
   if (!isObject(value)) throw bad('it is not an object');
   const { taskId, status } = value;
@@ -98,7 +99,8 @@ export function parseTask(value: unknown, context: { url: string; method: string
   const state: TaskState = { taskId, status: status as TaskStatus, ttlMs: typeof ttl === 'number' && ttl >= 0 ? ttl : null };
   if (typeof poll === 'number' && poll >= 0) state.pollIntervalMs = poll;
   for (const key of ['statusMessage', 'createdAt', 'lastUpdatedAt'] as const) if (typeof value[key] === 'string') state[key] = value[key] as string;
-  if (!context.modern) return state;
+  // A CreateTaskResult is a plain Task; tasks/get and notifications/tasks carry the detailed variants.
+  if (!context.modern || context.detailed === false) return state;
   if (status === 'input_required') {
     if (!isObject(value.inputRequests)) throw bad('an input_required task has no "inputRequests" object');
     state.inputRequests = value.inputRequests as InputRequests;
@@ -185,23 +187,23 @@ class Waiter {
     this.#wake?.();
   }
 
-  /** Resolves after `ms` or at the next `wake()`; rejects with the signal's reason on abort. */
-  wait(ms: number, signal: AbortSignal): Promise<void> {
+  /** Resolves after `ms` (with true) or at the next `wake()` (with false); rejects with the signal's reason on abort. */
+  wait(ms: number, signal: AbortSignal): Promise<boolean> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
-      const done = () => {
+      const done = (elapsed: boolean) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         this.#wake = undefined;
-        resolve();
+        resolve(elapsed);
       };
       const onAbort = () => {
         clearTimeout(timer);
         this.#wake = undefined;
         reject(signal.reason);
       };
-      const timer = setTimeout(done, Math.max(0, ms));
-      this.#wake = done;
+      const timer = setTimeout(() => done(true), Math.max(0, ms));
+      this.#wake = () => done(false);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -250,7 +252,7 @@ function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promi
     page.addEventListener?.('online', check);
     signal.addEventListener('abort', onAbort, { once: true });
     // A pushed status or an acknowledgement needs no request: let the loop look at it.
-    waiter.wait(until - Date.now(), woken.signal).then(finish, () => {});
+    waiter.wait(until - Date.now(), woken.signal).then(() => finish(), () => {});
   });
 }
 
@@ -458,6 +460,9 @@ class Task implements TaskHandle {
       let state = this.state ?? (await this.get({ signal }));
       const base = (s: TaskState) => Math.max(opts.minPollMs ?? 50, s.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
       let delay = base(state);
+      // The next tasks/get; a status that arrives on its own (a notification) does not move it.
+      let nextPoll = Date.now() + delay;
+      let paused = false;
       for (;;) {
         if (incoming !== undefined) {
           const raw = incoming;
@@ -469,7 +474,7 @@ class Task implements TaskHandle {
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
-        if (modern && state.status === 'input_required' && (await this.#answer(state, signal))) delay = base(state);
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal))) nextPoll = Date.now() + (delay = base(state));
         if (Date.now() >= deadline) {
           throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
             url: this.#url,
@@ -483,17 +488,22 @@ class Task implements TaskHandle {
           continue;
         }
         if (!sync) {
-          await waiter.wait(Math.min(delay * (1 + Math.random() * 0.2), deadline - Date.now()), signal);
-          if (incoming !== undefined || (pushed && !sync)) continue;
-          if (blocked()) this.#emit('paused');
-          await whileBlocked(signal, waiter, deadline);
-          if (incoming !== undefined || (pushed && !sync)) continue;
+          if (!(await waiter.wait(Math.min(nextPoll, deadline) - Date.now(), signal))) continue;
+          if (blocked()) {
+            if (!paused) this.#emit('paused');
+            paused = true;
+            await whileBlocked(signal, waiter, deadline);
+            continue;
+          }
         }
         sync = false;
+        paused = false;
         const previous = state;
         state = await this.get({ signal });
         const same = previous.status === state.status && previous.statusMessage === state.statusMessage && previous.lastUpdatedAt === state.lastUpdatedAt;
         delay = same ? Math.min(Math.max(opts.maxPollMs ?? 30_000, base(state)), delay * 1.5) : base(state);
+        // Jitter upwards only: never faster than the server suggests.
+        nextPoll = Date.now() + delay * (1 + Math.random() * 0.2);
       }
     } catch (error) {
       throw await this.#failed(error, signal);
@@ -658,7 +668,7 @@ export async function follow(host: TaskHost, method: string, params: JsonObject,
   const modern = host.client.server?.era !== 'legacy';
   // A 2025-11-25 server that ignored the task augmentation answered with the result itself.
   if (!modern && !isObject(created.task)) return created;
-  const state = parseTask(modern ? created : created.task, { url: host.client.url.href, method, modern });
+  const state = parseTask(modern ? created : created.task, { url: host.client.url.href, method, modern, detailed: false });
   const task = new Task(host, state.taskId, { method, target, params, callId });
   host.emit({ phase: 'created', taskId: task.taskId, method, target, state });
   task.adopt(state);

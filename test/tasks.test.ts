@@ -1,0 +1,358 @@
+/**
+ * Tasks: the 2026-07-28 Tasks extension against a server built with the
+ * official SDK plus the extension (test/support/task-server.ts), the
+ * 2025-11-25 experimental tasks against server-everything, and raw servers for
+ * malformed answers a real server does not send.
+ */
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { McpClient, McpClientError, McpRpcError, type InputContext, type TaskEvent, type TaskHandle, type TaskState, type ToolCallResult } from '../src/index.js';
+import { startRawServer } from './support/servers.js';
+import { startTaskServer, type TaskServer } from './support/task-server.js';
+import { recordingFetch, startEverything, type ChildServer } from './support/legacy-servers.js';
+
+const quiet = { onWarning: () => {} };
+const textOf = (result: unknown) => ((result as ToolCallResult).content?.[0] as { text: string }).text;
+
+describe('2026-07-28 Tasks extension', () => {
+  let server: TaskServer;
+  beforeAll(async () => {
+    server = await startTaskServer({ pollIntervalMs: 20 });
+  });
+  afterAll(() => server.close());
+
+  const posts = (taskId?: string) => server.bodies().filter((b) => b && (!taskId || b.params?.taskId === taskId));
+  const methodsFor = (taskId: string) => posts(taskId).map((b) => b.method);
+
+  test('a long tool runs as a task: status messages, polling at the server interval with Mcp-Name, the result as a synchronous call returns it', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const events: TaskEvent[] = [];
+    client.on('task', (event) => events.push(event));
+    const statuses: TaskState[] = [];
+    let handle: TaskHandle | undefined;
+    const result = await client.callTool('long_job', { steps: 3, delayMs: 30 }, { task: { onCreated: (h) => (handle = h), onStatus: (s) => statuses.push(s) } });
+
+    expect(textOf(result)).toBe('done after 3 steps');
+    expect(result.resultType).not.toBe('task');
+    const taskId = handle!.taskId;
+    expect(events[0]).toMatchObject({ phase: 'created', taskId, method: 'tools/call', target: 'long_job' });
+    expect(events.at(-1)).toMatchObject({ phase: 'completed', taskId });
+    expect(statuses.at(-1)?.status).toBe('completed');
+    expect(statuses.map((s) => s.statusMessage)).toContain('step 3 of 3');
+
+    const call = server.bodies().find((b) => b.method === 'tools/call' && b.params.name === 'long_job');
+    expect(call.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    const gets = server.requests.filter((r) => r.body?.method === 'tasks/get' && r.body.params.taskId === taskId);
+    expect(gets.length).toBeGreaterThan(0);
+    for (const get of gets) {
+      // Tasks extension "Streamable HTTP: Routing Headers".
+      expect(get.headers['mcp-name']).toBe(taskId);
+      expect(get.headers['mcp-method']).toBe('tasks/get');
+      expect(get.body.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions['io.modelcontextprotocol/tasks']).toEqual({});
+    }
+    expect(methodsFor(taskId).filter((m) => m !== 'tasks/get')).toEqual([]);
+    // Delivered: the stored handle is gone.
+    expect((await client.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
+  });
+
+  test('without the tasks option the extension is not declared and the server answers inline', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    expect(textOf(await client.callTool('long_job', { steps: 1, delayMs: 1 }))).toBe('done after 1 steps');
+    const call = server.bodies().filter((b) => b.method === 'tools/call').at(-1);
+    expect(call.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions).toBeUndefined();
+  });
+
+  test('input_required: the request goes to the input handler once and the answer is sent with tasks/update', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const seen: { params: unknown; context: InputContext }[] = [];
+    client.setInputHandler('elicitation/create', {
+      modes: ['form'],
+      handle: async (params, context) => {
+        seen.push({ params, context });
+        return { action: 'accept', content: { approve: true, comment: 'ship it' } };
+      },
+    });
+    let taskId = '';
+    const result = await client.callTool('approval', { change: 'v2' }, { task: { onCreated: (h) => (taskId = h.taskId) } });
+    expect(textOf(result)).toBe('approved v2 (ship it)');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.params).toMatchObject({ message: 'Approve v2?', requestedSchema: { required: ['approve'] } });
+    expect(seen[0]!.context).toMatchObject({ key: 'approve', method: 'tools/call', target: 'approval', taskId, round: 1, url: server.url });
+    const updates = server.requests.filter((r) => r.body?.method === 'tasks/update' && r.body.params.taskId === taskId);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.body.params.inputResponses).toEqual({ approve: { action: 'accept', content: { approve: true, comment: 'ship it' } } });
+    expect(updates[0]!.headers['mcp-name']).toBe(taskId);
+  });
+
+  test('a task input the client cannot answer cancels the task and fails the call with the reason', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    let taskId = '';
+    const error = await client.callTool('approval', {}, { task: { onCreated: (h) => (taskId = h.taskId) } }).catch((e) => e);
+    expect(error).toBeInstanceOf(McpClientError);
+    expect(error.code).toBe('input_unsupported');
+    expect(server.registry.status(taskId)).toBe('cancelled');
+  });
+
+  test('cancellation: aborting the call sends tasks/cancel and rejects with aborted', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const controller = new AbortController();
+    let taskId = '';
+    const call = client.callTool('gated_job', {}, { signal: controller.signal, task: { onCreated: (h) => (taskId = h.taskId) } });
+    await vi.waitFor(() => expect(taskId && methodsFor(taskId)).toContain('tasks/get'));
+    controller.abort();
+    const error = await call.catch((e) => e);
+    expect(error.code).toBe('aborted');
+    expect(server.registry.status(taskId)).toBe('cancelled');
+    const cancel = server.requests.find((r) => r.body?.method === 'tasks/cancel' && r.body.params.taskId === taskId);
+    expect(cancel?.headers['mcp-name']).toBe(taskId);
+    // Never notifications/cancelled for a task (Tasks extension "Task Cancellation").
+    expect(server.bodies().some((b) => b.method === 'notifications/cancelled')).toBe(false);
+    expect((await client.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
+  });
+
+  test('a failed task rejects with its JSON-RPC error, as the synchronous call would', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const events: TaskEvent[] = [];
+    client.on('task', (event) => events.push(event));
+    const error = await client.callTool('failing_job', {}).catch((e) => e);
+    expect(error).toBeInstanceOf(McpRpcError);
+    expect(error.code).toBe(-32603);
+    expect(error.message).toBe('The build broke');
+    expect(error.data).toEqual({ step: 'compile' });
+    expect(events.at(-1)).toMatchObject({ phase: 'failed', target: 'failing_job' });
+  });
+
+  test('detached, then resumed by id from a second client instance', async () => {
+    const first = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const detached = await first.callTool('gated_job', {}, { task: { onCreated: (h) => h.detach() } }).catch((e) => e);
+    expect(detached.code).toBe('detached');
+    const taskId = detached.data.taskId as string;
+    expect(server.registry.status(taskId)).toBe('working');
+    const stored = (await first.storedTasks()).tasks.find((t) => t.taskId === taskId);
+    expect(stored).toMatchObject({ method: 'tools/call', target: 'gated_job', params: { name: 'gated_job', arguments: {} }, url: server.url });
+
+    const second = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const handle = await second.task(taskId);
+    expect(handle.target).toBe('gated_job');
+    const statuses: string[] = [];
+    const result = handle.result({ onStatus: (s) => statuses.push(s.status) });
+    await vi.waitFor(() => expect(statuses).toContain('working'));
+    server.release();
+    expect(textOf(await result)).toBe('released');
+    expect((await second.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
+  });
+
+  test('an unknown task id ends with task_not_found, not a poll loop', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    const error = await (await client.task('no-such-task')).result().catch((e) => e);
+    expect(error.code).toBe('task_not_found');
+    expect(error.data).toMatchObject({ taskId: 'no-such-task', expired: false });
+    expect(error.cause).toBeInstanceOf(McpRpcError);
+    expect(error.cause.code).toBe(-32602);
+    expect(server.requests.filter((r) => r.body?.params?.taskId === 'no-such-task')).toHaveLength(1);
+  });
+
+  test('a server that never reaches a terminal state: the total cap ends the wait and leaves the task running', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: { maxWaitMs: 200 }, ...quiet });
+    const error = await client.callTool('gated_job', {}).catch((e) => e);
+    expect(error.code).toBe('timeout');
+    const taskId = error.data.taskId as string;
+    expect(error.message).toMatch(/did not finish within 200 ms; it may still be running/);
+    expect(server.registry.status(taskId)).toBe('working');
+    expect((await client.storedTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
+    await (await client.task(taskId)).cancel();
+    expect(server.registry.status(taskId)).toBe('cancelled');
+    server.release();
+  });
+
+  test('polling never goes faster than the server suggests, and backs off while nothing changes', async () => {
+    const slow = await startTaskServer({ pollIntervalMs: 40 });
+    try {
+      const client = new McpClient(slow.url, { protocol: 'modern', tasks: true, ...quiet });
+      let taskId = '';
+      const call = client.callTool('gated_job', {}, { task: { onCreated: (h) => (taskId = h.taskId) } });
+      const times = () => slow.requests.filter((r) => r.body?.method === 'tasks/get' && r.body.params.taskId === taskId).map((r) => r.time);
+      await vi.waitFor(() => expect(times().length).toBeGreaterThanOrEqual(5), { timeout: 10_000 });
+      slow.release();
+      await call;
+      const t = times();
+      const gaps = t.slice(1, 5).map((time, i) => time - t[i]!);
+      // Lower bounds only (a busy machine makes them longer): 40 ms, then ×1.5 while the status stays the same.
+      expect(gaps[0]).toBeGreaterThanOrEqual(40 * 1.5 - 2);
+      expect(gaps[1]).toBeGreaterThanOrEqual(40 * 1.5 ** 2 - 2);
+      expect(gaps[2]).toBeGreaterThanOrEqual(40 * 1.5 ** 3 - 2);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('2026-07-28 notifications/tasks through subscriptions/listen', () => {
+  let server: TaskServer;
+  beforeAll(async () => {
+    server = await startTaskServer({ pollIntervalMs: 20, notifications: true });
+  });
+  afterAll(() => server.close());
+
+  test('once the server acknowledges the task id, status changes and completion arrive as notifications: no polling', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    let taskId = '';
+    const messages: (string | undefined)[] = [];
+    const call = client.callTool('gated_job', { gates: 2 }, { task: { onCreated: (h) => (taskId = h.taskId), onStatus: (s) => messages.push(s.statusMessage) } });
+    const gets = () => server.registry.log.filter((entry) => entry.method === 'tasks/get' && entry.taskId === taskId).length;
+    // After the acknowledgement the client catches up once with tasks/get.
+    await vi.waitFor(() => expect(gets()).toBe(1));
+    const listen = server.bodies().find((b) => b.method === 'subscriptions/listen' && b.params.notifications.taskIds?.includes(taskId));
+    expect(listen.params.notifications).toEqual({ taskIds: [taskId] });
+    server.release();
+    await vi.waitFor(() => expect(messages).toContain('passed gate 1 of 2'));
+    server.release();
+    expect(textOf(await call)).toBe('released');
+    expect(messages).toContain('passed gate 2 of 2');
+    expect(gets()).toBe(1);
+  });
+
+  test('a server that does not acknowledge the task id is polled', async () => {
+    const plain = await startTaskServer({ pollIntervalMs: 20, notifications: false });
+    try {
+      const client = new McpClient(plain.url, { protocol: 'modern', tasks: true, ...quiet });
+      expect(textOf(await client.callTool('long_job', { steps: 2, delayMs: 20 }))).toBe('done after 2 steps');
+      // The SDK's own listen router acknowledged nothing for taskIds: polling took over.
+      expect(plain.bodies().some((b) => b.method === 'subscriptions/listen')).toBe(true);
+      expect(plain.registry.log.filter((e) => e.method === 'tasks/get').length).toBeGreaterThan(0);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('expired tasks', () => {
+  test('a task past its TTL is reported as expired and its stored handle is cleaned up', async () => {
+    const short = await startTaskServer({ pollIntervalMs: 20, ttlMs: 1 });
+    try {
+      const client = new McpClient(short.url, { protocol: 'modern', tasks: true, ...quiet });
+      const detached = await client.callTool('gated_job', {}, { task: { onCreated: (h) => h.detach() } }).catch((e) => e);
+      const taskId = detached.data.taskId as string;
+      // The stored handle is past its TTL by the page's clock too: reported apart and deleted.
+      await vi.waitFor(async () => expect((await client.storedTasks()).expired.map((t) => t.taskId)).toEqual([taskId]));
+      expect((await client.storedTasks()).expired).toEqual([]);
+      const error = await (await client.task(taskId, { target: 'gated_job' })).result().catch((e) => e);
+      expect(error.code).toBe('task_not_found');
+      expect(error.message).toMatch(/Task has expired/);
+    } finally {
+      short.release();
+      await short.close();
+    }
+  });
+});
+
+describe('malformed task answers', () => {
+  const answering = (answers: Record<string, unknown>) =>
+    startRawServer((req, res) => {
+      const message = req.json;
+      const result = message.method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } : message.method === 'tools/list' ? { tools: [{ name: 'x', inputSchema: { type: 'object' } }] } : answers[message.method];
+      if (result === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...(result as object) } }));
+    });
+  const now = new Date().toISOString();
+  const task = { taskId: 't1', status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 10 };
+
+  test.each([
+    ['a task id that is not a string', { 'tools/call': { ...task, resultType: 'task', taskId: 5 } }, /"taskId" is not a non-empty string/],
+    ['an unknown status', { 'tools/call': { ...task, resultType: 'task' }, 'tasks/get': { ...task, status: 'sleeping' } }, /unknown status "sleeping"/],
+    ['a completed task without a result', { 'tools/call': { ...task, resultType: 'task' }, 'tasks/get': { ...task, status: 'completed' } }, /completed task has no "result"/],
+    ['a failed task without an error', { 'tools/call': { ...task, resultType: 'task' }, 'tasks/get': { ...task, status: 'failed', error: 'boom' } }, /failed task has no JSON-RPC "error"/],
+    ['input_required without inputRequests', { 'tools/call': { ...task, resultType: 'task' }, 'tasks/get': { ...task, status: 'input_required' } }, /no "inputRequests"/],
+    ['another task than the one asked for', { 'tools/call': { ...task, resultType: 'task' }, 'tasks/get': { ...task, taskId: 't2' } }, /answered with task t2/],
+  ])('%s is a protocol error', async (_name, answers, message) => {
+    const raw = await answering(answers);
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: true, ...quiet });
+      const error = await client.callTool('x', {}).catch((e) => e);
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error.code).toBe('protocol');
+      expect(error.message).toMatch(message);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a task answer to a method the extension does not cover is a protocol error', async () => {
+    const raw = await answering({ 'prompts/get': { ...task, resultType: 'task' } });
+    try {
+      const error = await new McpClient(raw.url, { protocol: 'modern', tasks: true, ...quiet }).getPrompt('p').catch((e) => e);
+      expect(error.code).toBe('protocol');
+      expect(error.message).toMatch(/prompts\/get with an unknown resultType "task"/);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('2025-11-25 tasks (server-everything)', () => {
+  let everything: ChildServer;
+  beforeAll(async () => {
+    everything = await startEverything('streamableHttp');
+  }, 30_000);
+  afterAll(() => everything?.close());
+
+  test('a tool whose execution.taskSupport is required is called as a task: params.task, tasks/get with status messages, tasks/result', { timeout: 30_000 }, async () => {
+    const recorder = recordingFetch();
+    const client = new McpClient(everything.url, { protocol: 'legacy', tasks: true, fetch: recorder.fetch, ...quiet });
+    const messages: string[] = [];
+    const result = await client.callTool('simulate-research-query', { topic: 'durable handles' }, { task: { onStatus: (s) => s.statusMessage && messages.push(s.statusMessage) } });
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toMatch(/# Research Report: durable handles/);
+    const sent = recorder.posts();
+    const call = sent.find((b) => b.method === 'tools/call');
+    expect(call.params.task).toEqual({});
+    expect(sent.some((b) => b.method === 'tasks/get')).toBe(true);
+    expect(sent.filter((b) => b.method === 'tasks/result')).toHaveLength(1);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => /\.\.\.$/.test(m))).toBe(true);
+    // 2025-11-25 initialize carries no 2026-07-28 extension.
+    expect(sent.find((b) => b.method === 'initialize').params.capabilities.extensions).toBeUndefined();
+  });
+
+  test('a tool that does not support tasks is called normally', async () => {
+    const recorder = recordingFetch();
+    const client = new McpClient(everything.url, { protocol: 'legacy', tasks: true, fetch: recorder.fetch, ...quiet });
+    expect(textOf(await client.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
+    expect(recorder.posts().find((b) => b.method === 'tools/call').params.task).toBeUndefined();
+  });
+
+  test('input_required: the elicitation on the tasks/result stream goes to the same handler', { timeout: 30_000 }, async () => {
+    const client = new McpClient(everything.url, { protocol: 'legacy', tasks: true, ...quiet });
+    const seen: { message: string; context: InputContext }[] = [];
+    client.setInputHandler('elicitation/create', {
+      modes: ['form'],
+      handle: async (params, context) => {
+        seen.push({ message: params.message, context });
+        return { action: 'accept', content: { interpretation: 'historical' } };
+      },
+    });
+    let taskId = '';
+    const result = await client.callTool('simulate-research-query', { topic: 'tasks', ambiguous: true }, { task: { onCreated: (h) => (taskId = h.taskId) } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.message).toMatch(/multiple interpretations/);
+    expect(seen[0]!.context.taskId).toBe(taskId);
+    expect(textOf(result)).toMatch(/Clarification\*\*: historical/);
+  });
+
+  test('tasks/list shows a detached task; tasks/cancel cancels it', { timeout: 30_000 }, async () => {
+    const client = new McpClient(everything.url, { protocol: 'legacy', tasks: true, ...quiet });
+    const detached = await client.callTool('simulate-research-query', { topic: 'cancel me' }, { task: { onCreated: (h) => h.detach() } }).catch((e) => e);
+    expect(detached.code).toBe('detached');
+    const taskId = detached.data.taskId as string;
+    const listed = await client.listTasks();
+    expect(listed.find((t) => t.taskId === taskId)).toMatchObject({ status: 'working', ttlMs: 300_000, pollIntervalMs: 1000 });
+    const handle = await client.task(taskId);
+    await handle.cancel();
+    expect((await handle.get()).status).toBe('cancelled');
+    expect((await client.listTasks()).find((t) => t.taskId === taskId)?.status).toBe('cancelled');
+    const error = await handle.result().catch((e) => e);
+    expect(error.code).toBe('task_cancelled');
+  });
+});
