@@ -418,6 +418,7 @@ class Task implements TaskHandle {
     const waiter = new Waiter();
     const previousListener = this.#onStatus;
     this.#onStatus = options.onStatus ?? previousListener;
+    if (this.state) options.onStatus?.(this.state);
     let pushed = false;
     let sync = false;
     let incoming: unknown;

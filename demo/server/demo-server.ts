@@ -64,12 +64,12 @@ export interface DemoState {
 export const LANGUAGES = ['c', 'cpp', 'go', 'haskell', 'java', 'javascript', 'kotlin', 'python', 'ruby', 'rust', 'scala', 'swift', 'typescript'];
 
 /** One server instance (the handler builds one per request) over the shared state. */
-export function buildServer(state: DemoState): McpServer {
+export function buildServer(state: DemoState, extensions?: Record<string, object>): McpServer {
   const server = new McpServer(
     { name: 'mcp-elements demo', version: '1.0.0', title: 'mcp-elements demo server' },
     {
       instructions: 'A demo server for mcp-elements. Try create_ticket, plan_trip or book_table.',
-      capabilities: { logging: {}, resources: { subscribe: true, listChanged: true } },
+      capabilities: { logging: {}, resources: { subscribe: true, listChanged: true }, ...(extensions ? { extensions } : {}) } as never,
       cacheHints: {
         'tools/list': { ttlMs: 30_000, cacheScope: 'public' },
         'prompts/list': { ttlMs: 30_000, cacheScope: 'public' },
@@ -586,8 +586,16 @@ export function buildServer(state: DemoState): McpServer {
   return server;
 }
 
+/** What a host adds to the shared definitions (the Node server: the task tool, `./pipeline.ts`). */
+export interface DemoExtras {
+  /** Extensions the server declares (`capabilities.extensions`). */
+  extensions?: Record<string, object>;
+  /** Registers more on each server instance. */
+  extend?: (server: McpServer) => void;
+}
+
 /** The demo server as a web-standard handler, and the state it keeps. */
-export function createDemoHandler(): { handler: McpHttpHandler; state: DemoState } {
+export function createDemoHandler(extras: DemoExtras = {}): { handler: McpHttpHandler; state: DemoState } {
   const state: DemoState = {
     bonus: false,
     notes: new Map([
@@ -598,7 +606,11 @@ export function createDemoHandler(): { handler: McpHttpHandler; state: DemoState
     notifyResourceUpdated: () => {},
     notifyResourcesChanged: () => {},
   };
-  const handler = createMcpHandler(() => buildServer(state));
+  const handler = createMcpHandler(() => {
+    const server = buildServer(state, extras.extensions);
+    extras.extend?.(server);
+    return server;
+  });
   state.notifyToolsChanged = () => handler.notify.toolsChanged();
   state.notifyResourceUpdated = (uri) => handler.notify.resourceUpdated(uri);
   state.notifyResourcesChanged = () => handler.notify.resourcesChanged();

@@ -4,7 +4,9 @@
  * stateless legacy clients) on loopback, with CORS for the demo page. With
  * `privateToken`, a second endpoint (`/private/mcp`) serves the same server only
  * to requests carrying `Authorization: Bearer <token>` — a server reached with
- * an API key.
+ * an API key. The Node server adds `run_pipeline`, a long-running tool that
+ * runs as a task (Tasks extension, `./pipeline.ts`, `./tasks.ts`), and streams
+ * its `notifications/tasks` on `subscriptions/listen`.
  *
  * Used by `npm start`, the element tests and the end-to-end tests.
  */
@@ -13,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { createDemoHandler } from './demo-server.js';
+import { addPipeline } from './pipeline.js';
+import { TaskRegistry, TASKS_EXTENSION } from './tasks.js';
 
 export interface DemoServerOptions {
   /** Port to listen on; 0 picks a free one. Default 3001. */
@@ -33,6 +37,10 @@ export interface DemoServerOptions {
   withholdCorsHeaders?: string[];
   /** Also serve `/private/mcp`, only to requests with `Authorization: Bearer <privateToken>`. */
   privateToken?: string;
+  /** Polling interval the task tool suggests, ms; default 500. */
+  taskPollIntervalMs?: number;
+  /** Stream notifications/tasks on subscriptions/listen; default true. */
+  taskNotifications?: boolean;
 }
 
 export interface DemoServer {
@@ -54,8 +62,17 @@ const localOrigin = (origin: string) => /^https?:\/\/(localhost|127\.0\.0\.1|\[:
  * @returns its MCP URL and a `close()`.
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const { handler } = createDemoHandler();
-  const node = toNodeHandler(handler);
+  const tasks = new TaskRegistry({ pollIntervalMs: options.taskPollIntervalMs ?? 500, notifications: options.taskNotifications ?? true });
+  const { handler } = createDemoHandler({ extensions: { [TASKS_EXTENSION]: {} }, extend: (server) => addPipeline(server, tasks) });
+  const toNode = toNodeHandler(handler);
+  // Read the body first: a subscriptions/listen for task ids is served by the task registry.
+  const node = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'POST') return void toNode(req as never, res as never);
+    void readJson(req).then((body) => {
+      if (tasks.wantsListen(body)) tasks.serveListen(body as never, res);
+      else void toNode(req as never, res as never, body);
+    });
+  };
   const allowed = options.allowedOrigins ?? localOrigin;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -94,7 +111,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'This endpoint needs Authorization: Bearer <token>' } }));
         return;
       }
-      void node(req as never, res as never);
+      node(req, res);
       return;
     }
     if (url.pathname !== '/mcp') {
@@ -102,7 +119,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       res.end('Not found: the MCP endpoint is /mcp');
       return;
     }
-    void node(req as never, res as never);
+    node(req, res);
   });
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 3001, options.host ?? '127.0.0.1', resolve));
@@ -117,6 +134,22 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       await closeHttp(server);
     },
   };
+}
+
+/** A request body as JSON (undefined when it is not JSON: the SDK answers that). */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on('error', () => resolve(undefined));
+  });
 }
 
 function closeHttp(server: Server): Promise<void> {
