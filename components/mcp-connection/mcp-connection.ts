@@ -36,7 +36,9 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
  * It creates and owns an {@link McpClient} for `server-url`, connects (unless
  * `no-auto-connect`), lists the tools, keeps them fresh through
  * `subscriptions/listen` when the server announces list changes, and provides
- * the client through `@lit/context`. When a browser refuses a request the way it
+ * the client through `@lit/context`. Its client follows tasks (the `tasks`
+ * client option: long-running calls come back as durable handles the elements
+ * follow and pick up after a reload). When a browser refuses a request the way it
  * refuses CORS, the error says which header or origin the server must allow,
  * testing the headers the failing request sent (and, when the server's CORS
  * allows the other era's handshake, suggests connecting in that era).
@@ -216,6 +218,8 @@ export class McpConnection extends LitElement {
       if (attempt !== this.#attempt) return;
       client = new McpClient(this.serverUrl, {
         protocol: this.protocol,
+        // Long-running calls come back as tasks the elements follow (clientOptions `tasks: false` turns it off).
+        tasks: true,
         ...(this.headers ? { headers: this.headers } : {}),
         ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
         ...(auth ? { fetch: auth.fetch, authContext: auth.authContext } : {}),

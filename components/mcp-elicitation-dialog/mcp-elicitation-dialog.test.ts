@@ -53,13 +53,14 @@ describe('capabilities follow the dialog', () => {
     });
     dialog.remove();
     await client.callTool('get_weather', { city: 'Porto' });
-    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({});
+    // What stays is the connection's own: the Tasks extension.
+    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
   });
 
   test('no roots configured: roots is not declared; no-url and no-sampling drop theirs', async () => {
     await setup('no-url no-sampling', false);
     await client.callTool('get_weather', { city: 'Faro' });
-    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: { form: {} } });
+    expect((calls('get_weather').at(-1)!.params!._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
   });
 });
 

@@ -187,6 +187,7 @@ function activeElement(): HTMLElement | null {
  * @csspart title - The heading.
  * @csspart server - Which server asks (name and host).
  * @csspart server-host - The host of the server's URL.
+ * @csspart task - Says the request comes from a running task (Tasks extension `input_required`).
  * @csspart progress - Round and step counters.
  * @csspart message - The server's message (plain text).
  * @csspart fields - The form fields.
@@ -863,6 +864,7 @@ export class McpElicitationDialog extends LitElement {
     return html`<div part="header">
       <h2 id="title" part="title">${title}</h2>
       <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
+      ${ask.context.taskId ? html`<p part="task">For a task that is still running${ask.context.target ? html` (<code>${ask.context.target}</code>)` : nothing}: it goes on once you answer.</p>` : nothing}
       ${ask.context.round > 0 || ask.context.total > 1
         ? html`<p part="progress">${[ask.context.round > 0 ? `Round ${ask.context.round}` : '', ask.context.total > 1 ? `request ${ask.context.index + 1} of ${ask.context.total}` : ''].filter(Boolean).join(' · ')}</p>`
         : nothing}

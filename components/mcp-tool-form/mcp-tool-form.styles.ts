@@ -370,6 +370,15 @@ export const styles = css`
     accent-color: var(--mcp-tool-form-accent);
   }
 
+  [part~='task'] {
+    display: grid;
+    gap: 0.125rem;
+  }
+
+  [part~='task-message'] {
+    color: var(--mcp-color-muted-text, inherit);
+  }
+
   details[part~='preview'] summary {
     cursor: pointer;
     color: var(--mcp-tool-form-muted);

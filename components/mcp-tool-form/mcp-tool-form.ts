@@ -30,6 +30,7 @@ import { FieldRenderer, MEMBERS_PER_PAGE, type RenderHost, type SearchState } fr
 import { formIssues, type FormIssue } from './issues.js';
 import { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
+import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
 
 export type { FormIssue } from './issues.js';
 
@@ -107,6 +108,13 @@ function usableTool(tool: Tool): boolean {
  * a failed or cancelled call the previous result stays, marked as an earlier
  * call's (`resultStale`).
  *
+ * Long-running calls (tasks, when the client has the `tasks` option, as inside
+ * `<mcp-connection>`): the form shows the task's status and the server's status
+ * message, Cancel sends `tasks/cancel`, and after a reload it picks up the task
+ * a previous page left running for this tool ("Still running, started 4 min
+ * ago") and shows its result; tasks that expired meanwhile are reported
+ * (`no-resume` turns the pick-up off).
+ *
  * @tagname mcp-tool-form
  * @summary A form that calls an MCP tool.
  *
@@ -177,6 +185,9 @@ function usableTool(tool: Tool): boolean {
  * @csspart progress - Progress bar and message while the call runs.
  * @csspart progress-bar - The `<progress>`.
  * @csspart progress-message - The server's progress message.
+ * @csspart task - The task line while the call runs as a task.
+ * @csspart task-status - "Running as a task, started just now", "Still running, started 4 min ago"…
+ * @csspart task-message - The server's status message of the task.
  * @csspart status - A status line (loading, cancelled).
  * @csspart call-error - Why loading or the call failed.
  * @csspart announcer - The visually hidden polite live region that announces each call's outcome once.
@@ -223,6 +234,8 @@ export class McpToolForm extends LitElement {
   @property({ attribute: 'no-app', type: Boolean }) noApp = false;
   /** Don't ask for confirmation before calling a tool marked `destructiveHint: true`. */
   @property({ attribute: 'no-confirm', type: Boolean }) noConfirm = false;
+  /** Don't pick up a task a previous page left running for this tool. */
+  @property({ attribute: 'no-resume', type: Boolean }) noResume = false;
 
   @consume({ context: clientContext, subscribe: true })
   @state()
@@ -254,6 +267,7 @@ export class McpToolForm extends LitElement {
   @state() private _draftConflict: StoredDraft<Draft> | undefined;
   /** Drafts cannot be stored durably here (told once per page). */
   @state() private _storageNotice: string | undefined;
+  @state() private _task: FormTask | undefined;
 
   #internals = this.attachInternals();
   #model: FormModel | undefined;
@@ -279,6 +293,8 @@ export class McpToolForm extends LitElement {
   #validatorFailure: string | undefined;
   /** Suggestions for URI fields (completions.ts, loaded once the server declares `completions`). */
   #completions: CompletionSupport | undefined;
+  /** Refreshes "started N min ago" while a task runs. */
+  #tick: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -315,6 +331,11 @@ export class McpToolForm extends LitElement {
   /** The last result the tool returned (see {@link resultStale}). */
   get result(): ToolCallResult | undefined {
     return this._result;
+  }
+
+  /** The task the running call waits for, when the server runs it as one. */
+  get task(): FormTask | undefined {
+    return this._task;
   }
 
   /**
@@ -367,6 +388,7 @@ export class McpToolForm extends LitElement {
     window.removeEventListener('pagehide', this.#onPageHide);
     document.removeEventListener('visibilitychange', this.#onHidden);
     this.#flushDraft();
+    this.#setTask(undefined);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -469,6 +491,7 @@ export class McpToolForm extends LitElement {
       this.#fromArguments = undefined;
       this.#applyPendingArguments();
       if (tool) void this.#restoreDraft(tool);
+      if (tool) void this.#pickUp(tool);
     }
     this.#validator = undefined;
     this.#schemaError = undefined;
@@ -777,6 +800,10 @@ export class McpToolForm extends LitElement {
           };
         },
         ...(own ? {} : { tool }),
+        task: {
+          onCreated: (handle) => this.#setTask({ taskId: handle.taskId, status: handle.state?.status ?? 'working', statusMessage: handle.state?.statusMessage, startedAt: Date.now(), resumed: false }),
+          onStatus: (state) => this._task && this.#setTask(withState(this._task, state)),
+        },
       })) as ToolCallResult;
       this.#resultArguments = args;
       this._result = result;
@@ -799,6 +826,52 @@ export class McpToolForm extends LitElement {
       this._phase = 'idle';
       this._progress = undefined;
       if (focused) void this.updateComplete.then(() => this.#focusAfterCall());
+      this.#setTask(undefined);
+    }
+  }
+
+  // --- tasks -------------------------------------------------------------------------------
+
+  #setTask(task: FormTask | undefined): void {
+    this._task = task;
+    if (task && this.#tick === undefined) this.#tick = setInterval(() => this.requestUpdate(), 30_000);
+    if (!task && this.#tick !== undefined) {
+      clearInterval(this.#tick);
+      this.#tick = undefined;
+    }
+  }
+
+  /**
+   * Picks up the task a previous page left running for this tool (stored per
+   * server and authorization context by the client), and reports those that
+   * expired before their result could be picked up.
+   */
+  async #pickUp(tool: Tool): Promise<void> {
+    const client = this.effectiveClient;
+    if (this.noResume || !client) return;
+    const { running, expired } = await storedFor(client, tool.name);
+    if (this.effectiveTool !== tool || this.effectiveClient !== client || this._phase !== 'idle') return;
+    if (expired.length > 0) this._status = expiredNotice(tool.name, expired);
+    if (!running) return;
+    const controller = new AbortController();
+    this.#abort = controller;
+    this._phase = 'pending';
+    this.#setTask({ taskId: running.taskId, status: running.status, statusMessage: running.statusMessage, startedAt: running.startedAt, resumed: true });
+    const args = (running.params?.arguments ?? {}) as JsonRecord;
+    try {
+      const handle = await client.task(running.taskId);
+      const result = (await handle.result({ signal: controller.signal, onStatus: (state) => this._task && this.#setTask(withState(this._task, state)) })) as ToolCallResult;
+      this._result = result;
+      this._status = '';
+      this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
+    } catch (error) {
+      if (isAbortError(error) && controller.signal.aborted) this._status = 'Cancelled.';
+      else if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = `The call of ${tool.name} started ${this._task ? startedAgoText(this._task.startedAt) : 'earlier'} is no longer known to the server (it expired); its result is lost.`;
+      else this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
+    } finally {
+      if (this.#abort === controller) this.#abort = undefined;
+      this._phase = 'idle';
+      this.#setTask(undefined);
     }
   }
 
@@ -1045,7 +1118,8 @@ export class McpToolForm extends LitElement {
           <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
           <slot name="actions"></slot>
         </div>
-        ${this.#progressBar()} ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
+        ${this.#progressBar()} ${this._task && this._phase === 'pending' ? renderTask(this._task) : nothing}
+        ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
         ${this._callError ? html`<div part="call-error">${this.#errorText(this._callError)}</div>` : nothing}
       </form>
       <div part="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this._announcement}</div>
