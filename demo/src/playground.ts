@@ -3,7 +3,8 @@
  * connection is a tab with its own settings (era, timeouts, custom headers, a
  * bearer token), `<mcp-connection>`, a searchable tool list, `<mcp-tool-form>`,
  * `<mcp-resource-list>`, `<mcp-prompt-form>`, `<mcp-roots-editor>` and
- * `<mcp-protocol-log>`. Servers used are remembered (IndexedDB; credentials only
+ * `<mcp-protocol-log>`, and a Tasks panel (the tasks of long-running calls,
+ * picked up after a reload). Servers used are remembered (IndexedDB; credentials only
  * when asked); the active server and tool are written to the page's URL
  * (`?server=…&tool=…`), so a link reproduces the view. With no server chosen, a
  * static build talks to the demo server running inside the browser.
@@ -13,7 +14,7 @@ import { live } from 'lit/directives/live.js';
 import '../../components/index.js';
 import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
 import { clip } from '../../components/internal/json.js';
-import type { ProtocolPreference, Tool } from '../../src/index.js';
+import type { McpClient, ProtocolPreference, TaskEvent, TaskStatus, Tool } from '../../src/index.js';
 import { appSandboxUrl, initialServerUrl, inBrowserServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 import { deterministicDraft } from './sampling.js';
 import { forgetServer, loadServers, rememberServer, type SavedServer } from './servers.js';
@@ -27,8 +28,8 @@ configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
 /**
  * What a server may make this page render is bounded (issue 19): at most this
- * many tools are listed at once (the search finds the others); the inspector
- * elements bound their own lists and log entries.
+ * many tools (the search finds the others) and tasks are listed at once; the
+ * inspector elements bound their own lists and log entries.
  */
 const LISTED = 100;
 const ANNOTATION_BADGES = [
@@ -59,6 +60,31 @@ const workspaces: Workspace[] = [];
 let active: Workspace | undefined;
 const app = document.getElementById('app')!;
 
+/** A task of a connection, as the Tasks panel lists it. */
+interface TaskRow {
+  taskId: string;
+  tool: string | undefined;
+  status: TaskStatus;
+  statusMessage: string | undefined;
+  startedAt: number;
+  /** Left running by an earlier page (picked up from storage). */
+  earlier: boolean;
+  /** What the client last reported (detached, lost, error…), when it is not just a status. */
+  note?: string;
+}
+
+const TASK_NOTES: Partial<Record<TaskEvent['phase'], string>> = {
+  detached: 'detached: still running at the server',
+  lost: 'no longer known to the server',
+  error: 'stopped waiting',
+  paused: 'polling paused while the page is hidden',
+};
+
+function ago(time: number): string {
+  const minutes = Math.floor((Date.now() - time) / 60_000);
+  return minutes < 1 ? 'just now' : minutes < 60 ? `${minutes} min ago` : `${Math.floor(minutes / 60)} h ago`;
+}
+
 /** One open connection: its settings, its elements and what the page shows about them. */
 class Workspace {
   readonly id = nextId++;
@@ -71,6 +97,9 @@ class Workspace {
   ping = '';
   error = '';
   resumed: { tool: string; result: unknown } | undefined;
+  /** The connection's tasks (client task events, and those an earlier page left running). */
+  tasks = new Map<string, TaskRow>();
+  tasksError: string | undefined;
   settingsOpen: boolean;
   readonly panel = document.createElement('div');
   readonly connection = document.createElement('mcp-connection');
@@ -97,11 +126,15 @@ class Workspace {
       this.update();
     });
     connection.append(this.content, dialog);
-    connection.addEventListener('mcp-client-change', () => this.#watchAuth());
+    connection.addEventListener('mcp-client-change', (event) => {
+      this.#watchAuth();
+      this.#watchTasks(event.detail.client);
+    });
     connection.addEventListener('mcp-connect', () => {
       this.error = '';
       this.settingsOpen = false;
       void this.#remember();
+      void this.#loadStoredTasks();
       updateTabs();
       this.update();
     });
@@ -128,6 +161,66 @@ class Workspace {
 
   get log(): McpProtocolLog | null {
     return this.content.querySelector('mcp-protocol-log');
+  }
+
+  #taskClients = new WeakSet<object>();
+  #watchTasks(client: McpClient | undefined): void {
+    if (!client || this.#taskClients.has(client)) return;
+    this.#taskClients.add(client);
+    client.on('task', (event) => {
+      if (client !== this.connection.client) return;
+      const row = this.tasks.get(event.taskId) ?? { taskId: event.taskId, tool: event.target, status: 'working' as TaskStatus, statusMessage: undefined, startedAt: Date.now(), earlier: false };
+      if (event.state) {
+        row.status = event.state.status;
+        row.statusMessage = event.state.statusMessage;
+      }
+      if (event.phase === 'lost') row.status = 'failed';
+      row.note = TASK_NOTES[event.phase] ?? (event.error ? event.error.message : undefined);
+      this.tasks.set(event.taskId, row);
+      this.update();
+    });
+  }
+
+  /** Tasks an earlier page left running: listed, and the newest one's tool opened (its form picks the task up). */
+  async #loadStoredTasks(): Promise<void> {
+    const client = this.connection.client;
+    if (!client) return;
+    const { tasks, expired } = await client.storedTasks();
+    for (const record of [...tasks].reverse()) {
+      if (this.tasks.has(record.taskId)) continue;
+      this.tasks.set(record.taskId, { taskId: record.taskId, tool: record.target, status: record.status, statusMessage: record.statusMessage, startedAt: record.startedAt, earlier: true });
+    }
+    for (const record of expired) {
+      this.tasks.set(record.taskId, { taskId: record.taskId, tool: record.target, status: 'failed', statusMessage: record.statusMessage, startedAt: record.startedAt, earlier: true, note: 'expired before its result was picked up' });
+    }
+    const newest = tasks.find((t) => t.method === 'tools/call' && t.target && this.tools.some((tool) => tool.name === t.target));
+    if (newest && !this.selected) this.select(newest.target);
+    else this.update();
+  }
+
+  async #cancelTask(taskId: string): Promise<void> {
+    try {
+      await (await this.connection.client!.task(taskId)).cancel();
+    } catch (error) {
+      this.tasksError = (error as Error).message;
+    }
+    this.update();
+  }
+
+  /** 2025-11-25 servers that declare tasks.list can list their tasks. */
+  async #listServerTasks(): Promise<void> {
+    try {
+      for (const task of await this.connection.client!.listTasks()) {
+        const row = this.tasks.get(task.taskId) ?? { taskId: task.taskId, tool: undefined, startedAt: task.createdAt ? Date.parse(task.createdAt) : Date.now(), earlier: false, status: task.status, statusMessage: undefined };
+        row.status = task.status;
+        row.statusMessage = task.statusMessage;
+        this.tasks.set(task.taskId, row);
+      }
+      this.tasksError = undefined;
+    } catch (error) {
+      this.tasksError = (error as Error).message;
+    }
+    this.update();
   }
 
   #auths = new WeakSet<object>();
@@ -175,6 +268,8 @@ class Workspace {
     connection.oauthRedirectUri = headers.Authorization ? '' : new URL('./oauth-callback.html', location.href).href;
     connection.serverUrl = s.url;
     this.tools = [];
+    this.tasks = new Map();
+    this.tasksError = undefined;
     this.error = '';
     this.ping = '';
     updateTabs();
@@ -353,6 +448,31 @@ class Workspace {
         : nothing}`;
   }
 
+  #tasksPanel(): TemplateResult {
+    const rows = [...this.tasks.values()].reverse();
+    const running = (row: TaskRow) => row.status === 'working' || row.status === 'input_required';
+    const canList = Boolean((this.connection.client?.server?.capabilities.tasks as { list?: unknown } | undefined)?.list);
+    return html`<section class="panel tasks" aria-labelledby="tasks-heading-${this.id}">
+      <h2 id="tasks-heading-${this.id}">Tasks</h2>
+      ${rows.length === 0 ? html`<p class="muted">No tasks yet. Long-running tools (try <code>run_pipeline</code>) run as tasks; they are listed here and survive a reload.</p>` : nothing}
+      ${this.tasksError ? html`<p role="alert">${clip(this.tasksError, 1000)}</p>` : nothing}
+      <ul class="plain task-list">
+        ${rows.slice(0, LISTED).map(
+          (row) => html`<li data-task=${row.taskId}>
+            <strong>${clip(row.tool ?? row.taskId.slice(0, 8), 120)}</strong>
+            <span class="badge">${clip(row.status.replace('_', ' '), 40)}</span>
+            ${row.statusMessage ? html`<span class="task-message">${clip(row.statusMessage, 500)}</span>` : nothing}
+            <span class="muted">started ${ago(row.startedAt)}${row.earlier ? ' (before a reload)' : ''}${row.note ? ` · ${clip(row.note, 500)}` : ''}</span>
+            ${running(row) && row.tool && row.tool !== this.selected ? html`<button type="button" @click=${() => this.select(row.tool)}>Show</button>` : nothing}
+            ${running(row) ? html`<button type="button" @click=${() => void this.#cancelTask(row.taskId)}>Cancel task</button>` : nothing}
+          </li>`,
+        )}
+      </ul>
+      ${rows.length > LISTED ? html`<p class="muted">The newest ${LISTED} of ${rows.length.toLocaleString('en')} tasks listed.</p>` : nothing}
+      ${canList ? html`<button type="button" @click=${() => void this.#listServerTasks()}>List the server's tasks (tasks/list)</button>` : nothing}
+    </section>`;
+  }
+
   #contentView(): TemplateResult {
     const connection = this.connection;
     const connected = connection.status === 'connected';
@@ -375,6 +495,7 @@ class Workspace {
               </div>`
             : nothing}
         </section>
+        ${this.#tasksPanel()}
         <section class="panel resources" aria-labelledby="resources-heading-${this.id}">
           <h2 id="resources-heading-${this.id}">Resources</h2>
           <mcp-resource-list></mcp-resource-list>

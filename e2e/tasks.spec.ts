@@ -1,0 +1,41 @@
+/**
+ * Long-running calls in the playground (Tasks extension), in real Chromium
+ * against the demo server: a call that runs as a task survives a page reload.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { answerElicitation, waitForConnection } from './helpers/index.js';
+
+const form = (page: Page) => page.locator('mcp-tool-form');
+const tasksPanel = (page: Page) => page.getByRole('region', { name: 'Tasks' });
+
+test('a task started in the tool form is picked up after a reload, and its result shown', async ({ page }) => {
+  await page.goto('/');
+  await waitForConnection(page);
+  await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
+  await form(page).getByRole('textbox', { name: 'Service' }).fill('checkout');
+  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('300');
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(form(page).locator('[part="task-status"]')).toHaveText(/^Running as a task, started just now$/);
+  await expect(form(page).locator('[part="task-message"]')).toContainText('checkout…');
+  await expect(tasksPanel(page).locator('li')).toContainText('run_pipeline');
+
+  // The page goes away while the task runs; the task does not (no tasks/cancel is sent).
+  const cancels: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.postData()?.includes('"tasks/cancel"')) cancels.push(request.url());
+  });
+  await page.reload();
+  await waitForConnection(page);
+
+  // The Tasks panel lists it from storage; the form of its tool picks it up.
+  await expect(tasksPanel(page).locator('li').first()).toContainText('before a reload');
+  await expect(form(page).getByRole('heading', { name: 'Run a pipeline' })).toBeVisible();
+  await expect(form(page).locator('[part="task-status"]')).toHaveText(/^Still running, started (just now|1 min ago)$/);
+
+  // The task waits for an approval: the dialog asks for it after the reload.
+  await answerElicitation(page, { 'Release note': 'after a reload' }, { message: /checkout passed its tests/ });
+  await expect(form(page).locator('mcp-tool-result')).toContainText(/Deployed checkout build #\d+: after a reload\./);
+  await expect(form(page).locator('[part="task"]')).toHaveCount(0);
+  await expect(tasksPanel(page).locator('li').first()).toContainText('completed');
+  expect(cancels).toEqual([]);
+});
