@@ -1118,7 +1118,7 @@ export class McpToolForm extends LitElement {
           <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
           <slot name="actions"></slot>
         </div>
-        ${this.#progressBar()} ${this._task && this._phase === 'pending' ? renderTask(this._task) : nothing}
+        ${this._task && this._phase === 'pending' ? renderTask(this._task) : this.#progressBar()}
         ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
         ${this._callError ? html`<div part="call-error">${this.#errorText(this._callError)}</div>` : nothing}
       </form>

@@ -48,9 +48,10 @@ export function taskSummary(task: FormTask, now = Date.now()): string {
   return `${WORDS[task.status]}, ${started}`;
 }
 
-/** The task line of the form (a live region: status changes are announced). */
+/** The task line of the form, in place of the progress bar (a live region: status changes are announced). */
 export function renderTask(task: FormTask): TemplateResult {
   return html`<div part="task" role="status" aria-live="polite">
+    <progress part="progress-bar" aria-label="Task progress"></progress>
     <span part="task-status">${taskSummary(task)}</span>
     ${task.statusMessage ? html`<span part="task-message">${task.statusMessage}</span>` : nothing}
   </div>`;
