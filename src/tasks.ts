@@ -274,6 +274,9 @@ class Task implements TaskHandle {
   #startedAt: number;
   #onStatus: ((state: TaskState) => void) | undefined;
   #auth: Promise<string | undefined> | undefined;
+  /** Store writes, one after the other: a late write must not bring back a forgotten handle. */
+  #writes: Promise<void> = Promise.resolve();
+  #forgotten = false;
 
   constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number }) {
     this.#host = host;
@@ -325,15 +328,29 @@ class Task implements TaskHandle {
     };
   }
 
-  async remember(): Promise<void> {
-    const [store, record] = await Promise.all([storeOf(this.#host), this.#record()]);
-    if (store && record) await store.put(record).catch(() => {});
+  #write(operation: () => Promise<void>): Promise<void> {
+    // Storage is a convenience: a failure (quota, an authContext that throws) loses only the pick-up.
+    this.#writes = this.#writes.then(operation).catch(() => {});
+    return this.#writes;
   }
 
-  async #forget(): Promise<void> {
-    const store = await storeOf(this.#host);
-    this.#auth ??= this.#host.authContext();
-    if (store) await store.delete({ url: this.#url, auth: await this.#auth, taskId: this.taskId }).catch(() => {});
+  /** Stores (or updates) the handle, unless it was forgotten. */
+  remember(): Promise<void> {
+    return this.#write(async () => {
+      if (this.#forgotten) return;
+      const [store, record] = await Promise.all([storeOf(this.#host), this.#record()]);
+      if (store && record && !this.#forgotten) await store.put(record);
+    });
+  }
+
+  /** Deletes the stored handle: its outcome was delivered, or it is gone. */
+  #forget(): Promise<void> {
+    this.#forgotten = true;
+    return this.#write(async () => {
+      const store = await storeOf(this.#host);
+      this.#auth ??= this.#host.authContext();
+      if (store) await store.delete({ url: this.#url, auth: await this.#auth, taskId: this.taskId });
+    });
   }
 
   // --- state ---
