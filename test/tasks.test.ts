@@ -10,6 +10,9 @@ import { startRawServer } from './support/servers.js';
 import { startTaskServer, type TaskServer } from './support/task-server.js';
 import { recordingFetch, startEverything, type ChildServer } from './support/legacy-servers.js';
 
+/** Waits for real events; generous, for a busy machine. */
+const WAIT = { timeout: 15_000, interval: 25 };
+
 const quiet = { onWarning: () => {} };
 const textOf = (result: unknown) => ((result as ToolCallResult).content?.[0] as { text: string }).text;
 
@@ -97,7 +100,7 @@ describe('2026-07-28 Tasks extension', () => {
     const controller = new AbortController();
     let taskId = '';
     const call = client.callTool('gated_job', {}, { signal: controller.signal, task: { onCreated: (h) => (taskId = h.taskId) } });
-    await vi.waitFor(() => expect(taskId && methodsFor(taskId)).toContain('tasks/get'));
+    await vi.waitFor(() => expect(taskId && methodsFor(taskId)).toContain('tasks/get'), WAIT);
     controller.abort();
     const error = await call.catch((e) => e);
     expect(error.code).toBe('aborted');
@@ -135,7 +138,7 @@ describe('2026-07-28 Tasks extension', () => {
     expect(handle.target).toBe('gated_job');
     const statuses: string[] = [];
     const result = handle.result({ onStatus: (s) => statuses.push(s.status) });
-    await vi.waitFor(() => expect(statuses).toContain('working'));
+    await vi.waitFor(() => expect(statuses).toContain('working'), WAIT);
     server.release();
     expect(textOf(await result)).toBe('released');
     expect((await second.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
@@ -171,7 +174,7 @@ describe('2026-07-28 Tasks extension', () => {
       let taskId = '';
       const call = client.callTool('gated_job', {}, { task: { onCreated: (h) => (taskId = h.taskId) } });
       const times = () => slow.requests.filter((r) => r.body?.method === 'tasks/get' && r.body.params.taskId === taskId).map((r) => r.time);
-      await vi.waitFor(() => expect(times().length).toBeGreaterThanOrEqual(5), { timeout: 10_000 });
+      await vi.waitFor(() => expect(times().length).toBeGreaterThanOrEqual(5), { timeout: 15_000 });
       slow.release();
       await call;
       const t = times();
@@ -200,11 +203,11 @@ describe('2026-07-28 notifications/tasks through subscriptions/listen', () => {
     const call = client.callTool('gated_job', { gates: 2 }, { task: { onCreated: (h) => (taskId = h.taskId), onStatus: (s) => messages.push(s.statusMessage) } });
     const gets = () => server.registry.log.filter((entry) => entry.method === 'tasks/get' && entry.taskId === taskId).length;
     // After the acknowledgement the client catches up once with tasks/get.
-    await vi.waitFor(() => expect(gets()).toBe(1));
+    await vi.waitFor(() => expect(gets()).toBe(1), WAIT);
     const listen = server.bodies().find((b) => b.method === 'subscriptions/listen' && b.params.notifications.taskIds?.includes(taskId));
     expect(listen.params.notifications).toEqual({ taskIds: [taskId] });
     server.release();
-    await vi.waitFor(() => expect(messages).toContain('passed gate 1 of 2'));
+    await vi.waitFor(() => expect(messages).toContain('passed gate 1 of 2'), WAIT);
     server.release();
     expect(textOf(await call)).toBe('released');
     expect(messages).toContain('passed gate 2 of 2');
@@ -233,7 +236,7 @@ describe('expired tasks', () => {
       const detached = await client.callTool('gated_job', {}, { task: { onCreated: (h) => h.detach() } }).catch((e) => e);
       const taskId = detached.data.taskId as string;
       // The stored handle is past its TTL by the page's clock too: reported apart and deleted.
-      await vi.waitFor(async () => expect((await client.storedTasks()).expired.map((t) => t.taskId)).toEqual([taskId]));
+      await vi.waitFor(async () => expect((await client.storedTasks()).expired.map((t) => t.taskId)).toEqual([taskId]), WAIT);
       expect((await client.storedTasks()).expired).toEqual([]);
       const error = await (await client.task(taskId, { target: 'gated_job' })).result().catch((e) => e);
       expect(error.code).toBe('task_not_found');

@@ -12,6 +12,9 @@ import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import type { McpToolForm } from '../mcp-tool-form/mcp-tool-form.js';
 import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
 
+/** Waits for real events; generous, for a busy machine. */
+const WAIT = { timeout: 15_000, interval: 25 };
+
 afterEach(() => document.body.replaceChildren());
 
 test('a task asking for an approval is answered in the dialog, sent with tasks/update, and the form shows the result', async () => {
@@ -30,11 +33,11 @@ test('a task asking for an approval is answered in the dialog, sent with tasks/u
   const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
   connection.append(form, dialog);
   document.body.append(connection);
-  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="submit-button"]')).not.toBeNull(), { timeout: 10_000 });
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="submit-button"]')).not.toBeNull(), WAIT);
 
   form.arguments = { service: 'search', stepMs: 50 };
   const call = form.submit();
-  await vi.waitFor(() => expect(dialog.shadowRoot!.querySelector('dialog')!.open).toBe(true), { timeout: 10_000 });
+  await vi.waitFor(() => expect(dialog.shadowRoot!.querySelector('dialog')!.open).toBe(true), WAIT);
   const taskId = form.task!.taskId;
   expect(dialog.shadowRoot!.querySelector('[part="message"]')!.textContent).toMatch(/of search passed its tests\. Deploy it to production\?/);
   expect(dialog.shadowRoot!.querySelector('[part="task"]')!.textContent).toMatch(/For a task that is still running \(run_pipeline\)/);

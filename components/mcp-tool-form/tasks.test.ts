@@ -15,6 +15,9 @@ import '../index.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 import { startedAgo, taskSummary } from './task-status.js';
 
+/** Waits for real events; generous, for a busy machine. */
+const WAIT = { timeout: 15_000, interval: 25 };
+
 const demoUrl = () => inject('demoServerUrl');
 
 interface Sent {
@@ -46,7 +49,7 @@ async function mountForm(client: McpClient, toolName = 'run_pipeline'): Promise<
   form.toolName = toolName;
   form.noDrafts = true;
   document.body.append(form);
-  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="submit-button"]')).not.toBeNull());
+  await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="submit-button"]')).not.toBeNull(), WAIT);
   return form;
 }
 
@@ -70,14 +73,14 @@ describe('a call that runs as a task', () => {
     const form = await mountForm(client);
     form.arguments = { service: 'shop', stepMs: 600_000 };
     void form.submit();
-    await vi.waitFor(() => expect(text(form, 'task-status')).toBe('Running as a task, started just now'));
-    await vi.waitFor(() => expect(text(form, 'task-message')).toBe('Checking out shop…'));
+    await vi.waitFor(() => expect(text(form, 'task-status')).toBe('Running as a task, started just now'), WAIT);
+    await vi.waitFor(() => expect(text(form, 'task-message')).toBe('Checking out shop…'), WAIT);
     expect(form.task?.status).toBe('working');
     const taskId = form.task!.taskId;
     expect(part(form, 'task')!.getAttribute('role')).toBe('status');
 
     (part(form, 'cancel-button') as HTMLButtonElement).click();
-    await vi.waitFor(() => expect(text(form, 'status')).toMatch(/^Cancelled/));
+    await vi.waitFor(() => expect(text(form, 'status')).toMatch(/^Cancelled/), WAIT);
     expect(sent).toContainEqual({ method: 'tasks/cancel', taskId });
     expect(part(form, 'task')).toBeNull();
     expect(form.phase).toBe('idle');
@@ -99,7 +102,7 @@ describe('a call that runs as a task', () => {
     const form = await mountForm(client);
     form.arguments = { service: 'docs', stepMs: 100, approval: false };
     const submitted = form.submit();
-    await vi.waitFor(() => expect(events.map((e) => e.phase)).toContain('paused'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(events.map((e) => e.phase)).toContain('paused'), { timeout: 15_000 });
 
     // Meanwhile the task finishes at the server (seen through another client, with its own requests).
     const other = new McpClient(demoUrl(), { protocol: 'modern', tasks: true, onWarning: () => {} });
@@ -147,15 +150,15 @@ describe('after a reload', () => {
       },
     });
     const form = await mountForm(after.client);
-    await vi.waitFor(() => expect(text(form, 'task-status')).toBe('Still running, started 4 min ago'));
+    await vi.waitFor(() => expect(text(form, 'task-status')).toBe('Still running, started 4 min ago'), WAIT);
     expect(form.phase).toBe('pending');
-    await vi.waitFor(() => expect(asked).toMatch(new RegExp(`of billing passed its tests\\. Deploy it to production\\? \\(task ${taskId}\\)`)));
+    await vi.waitFor(() => expect(asked).toMatch(new RegExp(`of billing passed its tests\\. Deploy it to production\\? \\(task ${taskId}\\)`)), WAIT);
     expect(text(form, 'task-status')).toBe('Still running, started 4 min ago');
     expect(text(form, 'task-message')).toBe('Waiting for approval');
     approve();
     const shown = await new Promise<CustomEvent>((resolve) => form.addEventListener('mcp-tool-result', (event) => resolve(event as unknown as CustomEvent), { once: true }));
     expect((shown.detail as { result: ToolCallResult }).result.structuredContent).toMatchObject({ service: 'billing', deployed: true });
-    await vi.waitFor(() => expect(form.shadowRoot!.querySelector('mcp-tool-result')).not.toBeNull());
+    await vi.waitFor(() => expect(form.shadowRoot!.querySelector('mcp-tool-result')).not.toBeNull(), WAIT);
     expect(after.sent.filter((s) => s.method === 'tools/call')).toEqual([]);
     expect(after.sent.some((s) => s.method === 'tasks/get' && s.taskId === taskId)).toBe(true);
     expect((await after.client.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
@@ -168,7 +171,7 @@ describe('after a reload', () => {
     await store.put({ taskId: 'gone-1', url: demoUrl(), method: 'tools/call', target: 'run_pipeline', startedAt: hourAgo, status: 'working', createdAt: new Date(hourAgo).toISOString(), ttlMs: 60_000, updatedAt: hourAgo });
     const { client, sent } = recordingClient();
     const form = await mountForm(client);
-    await vi.waitFor(() => expect(text(form, 'status')).toBe('A call of run_pipeline started 1 h ago expired at the server before its result could be picked up.'));
+    await vi.waitFor(() => expect(text(form, 'status')).toBe('A call of run_pipeline started 1 h ago expired at the server before its result could be picked up.'), WAIT);
     expect(form.phase).toBe('idle');
     expect(sent.some((s) => s.taskId === 'gone-1')).toBe(false);
     expect((await store.list(demoUrl(), undefined)).map((r) => r.taskId)).not.toContain('gone-1');
