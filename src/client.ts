@@ -17,7 +17,7 @@
  */
 import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
-import { sleep, untilAborted } from './sleep.js';
+import { untilAborted } from './sleep.js';
 import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { checkHeaders, mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
@@ -35,7 +35,6 @@ type TaskModule = typeof TaskModule;
 /** The arguments of a task entry point after its host. */
 type TaskArgs<K extends keyof TaskModule> = TaskModule[K] extends (host: TaskHost, ...rest: infer A) => unknown ? A : never;
 import {
-  LATEST_PROTOCOL_VERSION,
   TASKS_EXTENSION,
   type CallToolResult,
   type ClientCapabilities,
@@ -1231,59 +1230,8 @@ export class McpClient {
       options.onRound?.(full);
       this.#emitter.emit('round', full);
     };
-    let inputResponses = options.inputResponses;
-    let requestState = options.requestState;
-    let interim = options.resumeFrom;
-    let stateOnlyRounds = 0;
-    /** Asks the registered handlers (loaded on first use: pages that never meet input don't download it). */
-    const answer = async (requests: InputRequests, round: number): Promise<InputResponses> => {
-      const { answerAll } = await import('./input.js');
-      // The handlers' signal: the caller's, and close() (a dialog must not stay open on a closed client).
-      const handlers = new AbortController();
-      this.#inflight.add(handlers);
-      const signal = options.signal ? AbortSignal.any([options.signal, handlers.signal]) : handlers.signal;
-      try {
-        // Raced with the signal: a handler that ignores it (awaits a user forever) must not hold the call.
-        return await untilAborted(answerAll(this.#lookup, requests, {
-          callId,
-          method,
-          target,
-          round,
-          signal,
-          server: this.server ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
-          url: this.url.href,
-        }, this.#options), signal, this.#abortReason(method, method));
-      } catch (error) {
-        const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
-        emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });
-        throw failure;
-      } finally {
-        this.#inflight.delete(handlers);
-      }
-    };
-    // A resumed call's interim result came from its first request: answering it is round 1.
-    for (let round = interim ? 1 : 0; ; round++) {
-      if (interim) {
-        // Answer the interim result, then retry.
-        // Manual mode hands back interim results this call received (not one it was asked to resume).
-        if (options.inputRequired === 'manual' && interim !== options.resumeFrom) return interim;
-        if (round > maxRounds) break;
-        requestState = typeof interim.requestState === 'string' ? interim.requestState : undefined;
-        const requests = interim.inputRequests;
-        if (requests && Object.keys(requests).length > 0) {
-          stateOnlyRounds = 0;
-          inputResponses = await answer(requests, round);
-          emit({ round, phase: 'answered', inputResponses, requestState });
-        } else {
-          // State only (e.g. load shedding): retry with growing backoff.
-          inputResponses = undefined;
-          await sleep(Math.min(250 * 2 ** stateOnlyRounds++, 5000), options.signal);
-        }
-        interim = undefined;
-      }
-      const roundParams: JsonObject = { ...params };
-      if (inputResponses !== undefined) roundParams.inputResponses = inputResponses;
-      if (requestState !== undefined) roundParams.requestState = requestState;
+    // One request of the call; a final result is reported and returned (a task is followed to its outcome).
+    const send = async (round: number, roundParams: JsonObject): Promise<(ResultBase & { __id?: RequestId }) | McpRpcError> => {
       let result: ResultBase & { __id?: RequestId };
       try {
         try {
@@ -1295,39 +1243,43 @@ export class McpClient {
           result = await this.request(method, roundParams, options);
         }
       } catch (error) {
-        // 2025-11-25 -32042: offer its URLs like URL-mode elicitation, then retry (input.ts).
-        if (McpRpcError.isInstance(error) && error.code === ErrorCode.UrlElicitationRequired && options.inputRequired !== 'manual' && round < maxRounds) {
-          const input = await import('./input.js');
-          const requests = input.urlElicitations(this.#lookup, error, (code, message) => this.#warn(code, message));
-          if (requests) {
-            input.requireAccepted(requests, await answer(requests, round), error, this.url.href, method);
-            continue;
-          }
-        }
+        // 2025-11-25 -32042: handed to the rounds, which offer its URLs like URL-mode elicitation, then retry.
+        if (McpRpcError.isInstance(error) && error.code === ErrorCode.UrlElicitationRequired && options.inputRequired !== 'manual' && round < maxRounds) return error;
         emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
         throw error;
       }
-      if (result.resultType !== 'input_required') {
-        emit({ round, requestId: result.__id, phase: 'complete' });
-        // A task (2026-07-28 `resultType: "task"`; 2025-11-25: any answer to a task-augmented request): follow it.
-        return result.resultType === 'task' || params.task
-          ? (this.#taskCall('follow', method, params, target, result, options, callId) as Promise<ResultBase>)
-          : result;
-      }
-      const next = result as InputRequiredResult;
-      if (next.inputRequests !== undefined && !isObject(next.inputRequests)) {
-        throw new McpClientError('protocol', `inputRequests of ${method} is not an object`, { url: this.url.href, method });
-      }
-      if (next.requestState !== undefined && typeof next.requestState !== 'string') {
-        throw new McpClientError('protocol', `requestState of ${method} is not a string`, { url: this.url.href, method });
-      }
-      if (next.inputRequests === undefined && next.requestState === undefined) {
-        throw new McpClientError('protocol', `The input_required result of ${method} has neither inputRequests nor requestState`, { url: this.url.href, method });
-      }
-      emit({ round, requestId: result.__id, phase: 'input_required', inputRequests: next.inputRequests, requestState: next.requestState });
-      interim = next;
-    }
-    throw new McpClientError('rounds_exceeded', `${method}${target ? ` ${target}` : ''} still required input after ${maxRounds} rounds`, { url: this.url.href, method, maxRounds });
+      if (result.resultType === 'input_required') return result;
+      emit({ round, requestId: result.__id, phase: 'complete' });
+      // A task (2026-07-28 `resultType: "task"`; 2025-11-25: any answer to a task-augmented request): follow it.
+      return result.resultType === 'task' || params.task ? (this.#taskCall('follow', method, params, target, result, options, callId) as Promise<ResultBase>) : result;
+    };
+    const firstParams: JsonObject = {
+      ...params,
+      ...(options.inputResponses !== undefined ? { inputResponses: options.inputResponses } : {}),
+      ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
+    };
+    const first = options.resumeFrom ?? (await send(0, firstParams));
+    if (!McpRpcError.isInstance(first) && first.resultType !== 'input_required') return first;
+    // The rounds load on first use: pages that never meet input_required don't download them.
+    return (await import('./mrtr.js')).runRounds({
+      method,
+      params,
+      target,
+      callId,
+      options,
+      maxRounds,
+      first,
+      firstParams,
+      emit,
+      send,
+      lookup: this.#lookup,
+      clientOptions: this.#options,
+      inflight: this.#inflight,
+      abortReason: this.#abortReason(method, method),
+      warn: (code, message) => this.#warn(code, message),
+      server: () => this.server,
+      url: this.url.href,
+    });
   }
 
   // --- notifications and subscriptions ------------------------------------------------------------
