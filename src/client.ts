@@ -1173,6 +1173,7 @@ export class McpClient {
     const host: TaskHost = {
       client: this,
       lookup: this.#lookup,
+      clientOptions: this.#options,
       options: this.#options.tasks,
       warn: (code, message) => this.#warn(code, message),
       emit: (event) => this.#emitter.emit('task', event),

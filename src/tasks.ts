@@ -37,7 +37,7 @@
 import { ErrorCode, McpClientError, McpError, McpRpcError } from './errors.js';
 import { encodeHeaderValue } from './headers.js';
 import { untilAborted } from './sleep.js';
-import type { CallToolOptions, McpClient, RequestOptions, Subscription } from './client.js';
+import type { CallToolOptions, McpClient, McpClientOptions, RequestOptions, Subscription } from './client.js';
 import type { HandlerLookup } from './input.js';
 import {
   type StoredTask,
@@ -58,6 +58,8 @@ export interface TaskHost {
   client: McpClient;
   /** The input handlers (those of MRTR). */
   lookup: HandlerLookup;
+  /** The client's options that bound one round of input requests (`maxInputRequests`, `onWarning`), as for MRTR. */
+  clientOptions: Pick<McpClientOptions, 'maxInputRequests' | 'onWarning'>;
   /** The client's `tasks` option (see {@link taskOptions}). */
   options: boolean | TaskOptions | undefined;
   warn(code: string, message: string): void;
@@ -551,7 +553,7 @@ class Task implements TaskHandle {
           server: client.server!,
           url: this.#url,
           taskId: this.taskId,
-        }),
+        }, this.#host.clientOptions),
         signal,
       );
     } catch (error) {
