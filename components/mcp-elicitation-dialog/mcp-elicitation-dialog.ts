@@ -864,7 +864,7 @@ export class McpElicitationDialog extends LitElement {
     return html`<div part="header">
       <h2 id="title" part="title">${title}</h2>
       <p part="server">Asked by ${name} at <span part="server-host">${host}</span></p>
-      ${ask.context.taskId ? html`<p part="task">For a task that is still running${ask.context.target ? html` (<code>${ask.context.target}</code>)` : nothing}: it goes on once you answer.</p>` : nothing}
+      ${ask.context.taskId ? html`<p part="task">For a task that is still running${ask.context.target ? html` (<code>${clip(ask.context.target, LABEL_CHARS)}</code>)` : nothing}: it goes on once you answer.</p>` : nothing}
       ${ask.context.round > 0 || ask.context.total > 1
         ? html`<p part="progress">${[ask.context.round > 0 ? `Round ${ask.context.round}` : '', ask.context.total > 1 ? `request ${ask.context.index + 1} of ${ask.context.total}` : ''].filter(Boolean).join(' · ')}</p>`
         : nothing}

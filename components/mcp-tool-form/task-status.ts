@@ -5,6 +5,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { McpClient, StoredTask, TaskState, TaskStatus } from '../../src/index.js';
+import { clip } from '../internal/json.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 
 /** A task the form is waiting for. */
 export interface FormTask {
@@ -48,12 +50,12 @@ export function taskSummary(task: FormTask, now = Date.now()): string {
   return `${WORDS[task.status]}, ${started}`;
 }
 
-/** The task line of the form, in place of the progress bar (a live region: status changes are announced). */
+/** The task line of the form, in place of the progress bar (a live region: status changes are announced). The server's status message is cut past DESCRIPTION_CHARS. */
 export function renderTask(task: FormTask): TemplateResult {
   return html`<div part="task" role="status" aria-live="polite">
     <progress part="progress-bar" aria-label="Task progress"></progress>
     <span part="task-status">${taskSummary(task)}</span>
-    ${task.statusMessage ? html`<span part="task-message">${task.statusMessage}</span>` : nothing}
+    ${task.statusMessage ? html`<span part="task-message">${clip(task.statusMessage, DESCRIPTION_CHARS)}</span>` : nothing}
   </div>`;
 }
 
@@ -77,7 +79,8 @@ export async function storedFor(client: McpClient, toolName: string): Promise<{ 
 }
 
 /** What to say about tasks that expired before their result was picked up. */
-export function expiredNotice(toolName: string, expired: StoredTask[]): string {
+export function expiredNotice(name: string, expired: StoredTask[]): string {
+  const toolName = clip(name, LABEL_CHARS);
   const newest = expired.reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
   return expired.length === 1
     ? `A call of ${toolName} started ${startedAgo(newest.startedAt)} expired at the server before its result could be picked up.`

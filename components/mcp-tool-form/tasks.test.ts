@@ -13,7 +13,9 @@ import { McpClient, type TaskEvent, type ToolCallResult } from '../../src/index.
 import { IdbTaskStore } from '../../src/task-idb.js';
 import '../index.js';
 import type { McpToolForm } from './mcp-tool-form.js';
-import { startedAgo, taskSummary } from './task-status.js';
+import { render } from 'lit';
+import { DESCRIPTION_CHARS } from '../internal/long-list.js';
+import { renderTask, startedAgo, taskSummary } from './task-status.js';
 
 /** Waits for real events; generous, for a busy machine. */
 const WAIT = { timeout: 15_000, interval: 25 };
@@ -189,5 +191,13 @@ describe('task texts', () => {
     expect(taskSummary({ taskId: 't', status: 'input_required', startedAt: now - 60_000, resumed: false }, now)).toBe('Waiting for input, started 1 min ago');
     expect(taskSummary({ taskId: 't', status: 'input_required', startedAt: now - 60_000, resumed: true }, now)).toBe('Still running, started 1 min ago');
     expect(taskSummary({ taskId: 't', status: 'working', startedAt: now, resumed: false }, now)).toBe('Running as a task, started just now');
+  });
+
+  test('a status message of megabytes is shown cut (issue 19 budget), as text', () => {
+    const host = document.createElement('div');
+    render(renderTask({ taskId: 't', status: 'working', statusMessage: `<b>x</b>${'m'.repeat(5 * 1024 * 1024)}`, startedAt: Date.now(), resumed: false }), host);
+    const message = host.querySelector('[part="task-message"]')!;
+    expect(message.textContent).toBe(`<b>x</b>${'m'.repeat(DESCRIPTION_CHARS - 8)}…`);
+    expect(message.querySelector('b')).toBeNull();
   });
 });
