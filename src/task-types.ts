@@ -9,7 +9,7 @@
  * @module
  */
 import type { McpError } from './errors.js';
-import type { InputRequests, JsonObject, RequestId } from './types.js';
+import type { InputRequests, InputResponses, JsonObject, RequestId } from './types.js';
 
 export { TASKS_EXTENSION } from './types.js';
 
@@ -74,6 +74,12 @@ export interface TaskEvent {
   state?: TaskState;
   /** For `failed`, `lost` and `error`. */
   error?: McpError;
+  /**
+   * For `answered`: what was sent with `tasks/update`. A round the client
+   * declined without asking (more than `maxInputRequests`) carries the
+   * declined-round marker, as `RoundEvent.inputResponses` does.
+   */
+  inputResponses?: InputResponses;
 }
 
 /** Options of the task machinery (`McpClientOptions.tasks`). Times are in ms. */

@@ -51,7 +51,7 @@ import {
   type TaskStore,
   type TaskWaitOptions,
 } from './task-types.js';
-import { isObject, TASKS_EXTENSION, type InputRequests, type JsonObject, type JsonRpcNotification, type Tool } from './types.js';
+import { isObject, TASKS_EXTENSION, type InputRequests, type InputResponses, type JsonObject, type JsonRpcNotification, type Tool } from './types.js';
 
 /** What the task machinery needs from its client. */
 export interface TaskHost {
@@ -298,8 +298,8 @@ class Task implements TaskHandle {
     return this.#host.client.server?.era !== 'legacy';
   }
 
-  #emit(phase: TaskEvent['phase'], error?: McpError): void {
-    this.#host.emit({ phase, taskId: this.taskId, method: this.method, target: this.target, ...(this.state ? { state: this.state } : {}), ...(error ? { error } : {}) });
+  #emit(phase: TaskEvent['phase'], error?: McpError, inputResponses?: InputResponses): void {
+    this.#host.emit({ phase, taskId: this.taskId, method: this.method, target: this.target, ...(this.state ? { state: this.state } : {}), ...(error ? { error } : {}), ...(inputResponses ? { inputResponses } : {}) });
   }
 
   /** One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's routing key). */
@@ -563,7 +563,7 @@ class Task implements TaskHandle {
     }
     for (const [key] of open) this.#answered.add(key);
     await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal });
-    this.#emit('answered');
+    this.#emit('answered', undefined, responses);
     return true;
   }
 

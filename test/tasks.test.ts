@@ -86,6 +86,28 @@ describe('2026-07-28 Tasks extension', () => {
     expect(updates[0]!.headers['mcp-name']).toBe(taskId);
   });
 
+  test('a task asking for more inputs at once than maxInputRequests: declined without asking, sent with tasks/update, warned through onWarning', async () => {
+    const warnings: { code: string; message: string }[] = [];
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, maxInputRequests: 3, onWarning: (w) => warnings.push(w) });
+    let asked = 0;
+    client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => (asked++, { action: 'accept', content: { answer: 'yes' } }) });
+    const events: TaskEvent[] = [];
+    client.on('task', (event) => events.push(event));
+    let taskId = '';
+    const result = await client.callTool('questions', { count: 4 }, { task: { onCreated: (h) => (taskId = h.taskId) } });
+    expect(textOf(result)).toBe('4 answers: decline ×4');
+    expect(asked).toBe(0);
+    expect(warnings.filter((w) => w.code === 'input-flood')).toHaveLength(1);
+    expect(warnings.find((w) => w.code === 'input-flood')!.message).toContain('asked for 4 inputs in one round (more than maxInputRequests, 3)');
+    const answered = events.find((e) => e.phase === 'answered' && e.taskId === taskId)!;
+    expect((answered.inputResponses as Record<symbol, number>)[Symbol.for('mcp-elements.declined-round')]).toBe(4);
+    expect(server.requests.filter((r) => r.body?.method === 'tasks/update' && r.body.params.taskId === taskId)).toHaveLength(1);
+
+    // Within the cap, every question is asked.
+    expect(textOf(await client.callTool('questions', { count: 3 }))).toBe('3 answers: accept ×3');
+    expect(asked).toBe(3);
+  });
+
   test('a task input the client cannot answer cancels the task and fails the call with the reason', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
     let taskId = '';

@@ -50,6 +50,19 @@ test('1,000 input requests in one round: the dialog never opens, the round is de
   expect(dialog.shadowRoot!.querySelector('[part="notice"]')).toBeNull();
 });
 
+test('a running task asking for 1,000 inputs at once: declined without asking, sent with tasks/update, the user is told', async () => {
+  const { form, dialog, asked, resultText, dialogElement, call } = await setup('task_flood');
+  await call();
+  // The task received the answers through tasks/update, every request declined, and completed with them.
+  await vi.waitFor(() => expect(resultText()).toBe('1000 answers: decline ×1000'), { timeout: 15_000 });
+  expect(asked()).toBe(0);
+  expect(dialogElement().open).toBe(false);
+  const notice = dialog.shadowRoot!.querySelector('[part="notice"]')!;
+  expect(notice.textContent).toContain('asked for 1,000 inputs at once for a running task (tools/call task_flood)');
+  expect(notice.textContent).toContain('all were declined');
+  expect(form.phase).toBe('idle');
+});
+
 test('five requests in a round: "Decline all 5" answers every one of them at once', async () => {
   const { asked, resultText, dialogElement, button, call } = await setup('five_questions');
   await call();

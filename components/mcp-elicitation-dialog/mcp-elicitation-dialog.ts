@@ -22,6 +22,7 @@ import {
   type McpClient,
   type Root,
   type RoundEvent,
+  type TaskEvent,
 } from '../../src/index.js';
 import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
@@ -322,6 +323,7 @@ export class McpElicitationDialog extends LitElement {
       off.push(client.setInputHandler('roots/list', { handle: (params, context) => this.#ask(client, { method: 'roots/list', params }, context) as Promise<ListRootsResult> }));
     }
     off.push(client.on('round', (event) => this.#onRound(client, event)));
+    off.push(client.on('task', (event) => this.#onTask(client, event)));
     const connection = this.connection;
     if (connection && !this.noRoots) {
       // The connection's roots changed: register again, which tells a legacy server (notifications/roots/list_changed).
@@ -348,6 +350,14 @@ export class McpElicitationDialog extends LitElement {
   }
 
   // --- rounds, persistence and resume -------------------------------------------------------------
+
+  /** A running task's input round the client declined unasked (more than maxInputRequests): the user is told, as for a round. */
+  #onTask(client: McpClient, event: TaskEvent): void {
+    const declined = event.phase === 'answered' ? (event.inputResponses as Record<symbol, number> | undefined)?.[DECLINED_ROUND] : undefined;
+    if (declined) {
+      this.#tell(`${this.#serverName(client)} asked for ${declined.toLocaleString('en')} inputs at once for a running task (${event.method} ${clip(event.target ?? '', LABEL_CHARS)}): too many to ask about one by one, so all were declined.`);
+    }
+  }
 
   #onRound(client: McpClient, event: RoundEvent): void {
     const key = callKey(client, event.callId);

@@ -11,7 +11,10 @@
  * - `huge_question`: one elicitation request too big to show as it is (5 MiB
  *   message, 1,000,000 choices, 100,000 tags, a 1 MiB default);
  * each answers the retry with a summary of the `inputResponses` it received
- * (`"1000 answers: decline ×1000"`).
+ * (`"1000 answers: decline ×1000"`);
+ * - `task_flood`: runs as a task (Tasks extension) whose `tasks/get` asks for
+ *   1,000 inputs at once; the `tasks/update` that answers them completes it,
+ *   with the same summary as its result.
  *
  * `resources/read` of `hostile://many` answers with 50,000 contents.
  *
@@ -96,10 +99,33 @@ function summary(responses: Record<string, { action?: string; content?: unknown 
   return `${Object.keys(responses).length} answers: ${[...counts].map(([what, n]) => `${what} ×${n}`).join(', ')}`;
 }
 
+/** `task_flood` tasks: id → the summary of the `tasks/update` that answered them, once one did. */
+const floodTasks = new Map<string, string | undefined>();
+
+/** A `task_flood` task as `tasks/get` sends it: 1,000 input requests until answered, then completed. */
+function floodTask(taskId: string): Record<string, unknown> {
+  const time = new Date().toISOString();
+  const base = { resultType: 'complete', taskId, createdAt: time, lastUpdatedAt: time, ttlMs: 60_000, pollIntervalMs: 20 };
+  const answered = floodTasks.get(taskId);
+  return answered === undefined
+    ? { ...base, status: 'input_required', statusMessage: 'Needs answers', inputRequests: round(1000) }
+    : { ...base, status: 'completed', result: { resultType: 'complete', content: [{ type: 'text', text: answered }] } };
+}
+
 function handle(path: string, message: { id?: number; method?: string; params?: Record<string, any> }): unknown {
   const huge = path.startsWith('/huge/');
   const completions = path.startsWith('/completions/');
   switch (message.method) {
+    case 'tasks/get': {
+      const taskId = String(message.params?.taskId);
+      return floodTasks.has(taskId) ? floodTask(taskId) : undefined;
+    }
+    case 'tasks/update': {
+      const taskId = String(message.params?.taskId);
+      if (!floodTasks.has(taskId)) return undefined;
+      floodTasks.set(taskId, summary((message.params?.inputResponses ?? {}) as Record<string, { action?: string }>));
+      return { resultType: 'complete' };
+    }
     case 'server/discover':
       return {
         resultType: 'complete',
@@ -111,7 +137,7 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
     case 'tools/list':
       return {
         resultType: 'complete',
-        tools: [...Object.keys(ROUNDS), 'quiet'].map((name, i) => ({
+        tools: [...Object.keys(ROUNDS), 'task_flood', 'quiet'].map((name, i) => ({
           name,
           description: huge ? `${i} ${'d'.repeat(5 * MiB)}` : `Asks for input (${name}).`,
           inputSchema: { type: 'object', properties: {} },
@@ -121,6 +147,12 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       const name = String(message.params?.name);
       const responses = message.params?.inputResponses as Record<string, { action?: string }> | undefined;
       if (responses) return { resultType: 'complete', content: [{ type: 'text', text: summary(responses) }] };
+      if (name === 'task_flood') {
+        const taskId = `flood-task-${floodTasks.size + 1}`;
+        floodTasks.set(taskId, undefined);
+        const time = new Date().toISOString();
+        return { resultType: 'task', taskId, status: 'working', createdAt: time, lastUpdatedAt: time, ttlMs: 60_000, pollIntervalMs: 20 };
+      }
       const make = ROUNDS[name];
       if (!make) return { resultType: 'complete', content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true };
       return { resultType: 'input_required', inputRequests: make(), requestState: `state-of-${name}` };

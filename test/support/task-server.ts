@@ -9,6 +9,7 @@
  * - `approval` `{ change }`: asks for an approval (form elicitation) while `input_required`;
  * - `failing_job`: fails with JSON-RPC error -32603 "The build broke" (`data: { step: 'compile' }`);
  * - `gated_job` `{ gates }`: waits at each gate until the test calls `release()` (or the task is cancelled), reporting "passed gate i of n";
+ * - `questions` `{ count }`: asks `count` questions at once while `input_required`, then reports the answers ("3 answers: decline ×3");
  * - `quick`: never a task.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -124,6 +125,16 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
           task.progress(`passed gate ${i} of ${count}`);
         }
         return text('released');
+      }),
+    );
+    server.registerTool('questions', { description: 'Asks several questions at once', inputSchema: schema({ type: 'object', properties: { count: { type: 'integer' } } }) }, (args: any, ctx: any) =>
+      asTask(ctx, async (task) => {
+        const count = args.count ?? 2;
+        const question = (i: number) => ({ method: 'elicitation/create', params: { mode: 'form', message: `Question ${i + 1}?`, requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } } });
+        const answers = await Promise.all(Array.from({ length: count }, (_, i) => task.input(`q${i}`, question(i), 'Waiting for answers')));
+        const counts = new Map<string, number>();
+        for (const answer of answers) counts.set(String(answer.action), (counts.get(String(answer.action)) ?? 0) + 1);
+        return text(`${answers.length} answers: ${[...counts].map(([action, n]) => `${action} ×${n}`).join(', ')}`);
       }),
     );
     server.registerTool('quick', { description: 'Never a task', inputSchema: schema({ type: 'object', properties: {} }) }, async () => text('quick answer'));
