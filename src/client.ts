@@ -1205,10 +1205,13 @@ export class McpClient {
   /**
    * Lists the server's tasks, following all pages: 2025-11-25 `tasks/list`, for
    * servers that declare `tasks.list` (2026-07-28 has no listing).
-   * @throws McpRpcError from the server (-32601 when it has no `tasks/list`); McpClientError `pagination`.
+   * Bounded like every listing (`maxPages`, `maxListItems`; see `listTools`);
+   * malformed entries are left out with a `task-list-malformed` warning.
+   * @throws McpRpcError from the server (-32601 when it has no `tasks/list`); McpClientError `pagination`, `protocol`.
    */
-  listTasks(options: RequestOptions = {}): Promise<TaskState[]> {
-    return this.#taskCall('listTasks', options);
+  async listTasks(options: RequestOptions = {}): Promise<TaskState[]> {
+    const entries = await this.#listAll<unknown>('tasks/list', 'tasks', options, (entry) => (isObject(entry) && typeof entry.taskId === 'string' ? entry.taskId : JSON.stringify(entry)));
+    return this.#taskCall('listTasks', entries);
   }
 
   // --- multi round-trip requests --------------------------------------------------------------------

@@ -37,7 +37,7 @@
 import { ErrorCode, McpClientError, McpError, McpRpcError } from './errors.js';
 import { encodeHeaderValue } from './headers.js';
 import { untilAborted } from './sleep.js';
-import type { CallToolOptions, McpClient, McpClientOptions, RequestOptions, Subscription } from './client.js';
+import type { CallToolOptions, McpClient, McpClientOptions, Subscription } from './client.js';
 import type { HandlerLookup } from './input.js';
 import {
   type StoredTask,
@@ -709,33 +709,19 @@ export async function attach(host: TaskHost, taskId: string, info: TaskInfo = {}
 }
 
 /**
- * 2025-11-25 `tasks/list`, every page (cursors are opaque; a repeated one ends
- * the listing with a warning, as for the other lists). Malformed entries are
+ * The entries of a 2025-11-25 `tasks/list` listing (the client follows its
+ * pages, bounded like the other lists) as task states. Malformed entries are
  * left out with a warning.
  */
-export async function listTasks(host: TaskHost, options: RequestOptions): Promise<TaskState[]> {
+export async function listTasks(host: TaskHost, entries: unknown[]): Promise<TaskState[]> {
   const url = host.client.url.href;
   const states: TaskState[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < 1000; page++) {
-    const result = await host.client.request('tasks/list', cursor === undefined ? {} : { cursor }, options);
-    if (!Array.isArray(result.tasks)) throw new McpClientError('protocol', 'The tasks/list result has no "tasks" array', { url, method: 'tasks/list' });
-    for (const entry of result.tasks) {
-      try {
-        states.push(parseTask(entry, { url, method: 'tasks/list', modern: false }));
-      } catch (error) {
-        host.warn('task-list-malformed', (error as Error).message);
-      }
+  for (const entry of entries) {
+    try {
+      states.push(parseTask(entry, { url, method: 'tasks/list', modern: false }));
+    } catch (error) {
+      host.warn('task-list-malformed', (error as Error).message);
     }
-    const next = result.nextCursor;
-    if (typeof next !== 'string') return states;
-    if (seen.has(next)) {
-      host.warn('pagination-stuck', `tasks/list returned cursor ${JSON.stringify(next)} again; stopped following it`);
-      return states;
-    }
-    seen.add(next);
-    cursor = next;
   }
-  throw new McpClientError('pagination', 'tasks/list did not finish within 1000 pages', { url, method: 'tasks/list' });
+  return states;
 }

@@ -304,6 +304,35 @@ describe('malformed task answers', () => {
     }
   });
 
+  test('tasks/list is bounded like every listing: maxListItems with list-truncated, maxPages with a pagination error', async () => {
+    // A server whose tasks/list never ends: 40 tasks a page, always a next cursor.
+    const raw = await startRawServer((req, res) => {
+      const message = req.json;
+      const page = Number(String(message.params?.cursor ?? 'c0').slice(1));
+      const result =
+        message.method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : message.method === 'tasks/list'
+            ? { tasks: Array.from({ length: 40 }, (_, i) => ({ taskId: `t${page}-${i}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null })), nextCursor: `c${page + 1}` }
+            : undefined;
+      if (result === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } }));
+    });
+    try {
+      const warnings: { code: string; message: string }[] = [];
+      const listed = await new McpClient(raw.url, { protocol: 'modern', maxListItems: 100, onWarning: (w) => warnings.push(w) }).listTasks();
+      expect(listed).toHaveLength(100);
+      expect(listed.at(-1)!.taskId).toBe('t2-19');
+      expect(warnings.map((w) => w.code)).toContain('list-truncated');
+      const error = await new McpClient(raw.url, { protocol: 'modern', maxPages: 3, ...quiet }).listTasks().catch((e) => e);
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error.code).toBe('pagination');
+      expect(error.data).toMatchObject({ method: 'tasks/list', maxPages: 3 });
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('a task answer to a method the extension does not cover is a protocol error', async () => {
     const raw = await answering({ 'prompts/get': { ...task, resultType: 'task' } });
     try {
