@@ -3,13 +3,15 @@
  * against the demo server: a call that runs as a task survives a page reload.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { e2eServerUrl } from '../playwright.config.js';
 import { answerElicitation, waitForConnection } from './helpers/index.js';
 
 const form = (page: Page) => page.locator('mcp-tool-form');
 const tasksPanel = (page: Page) => page.getByRole('region', { name: 'Tasks' });
 
 test('a task started in the tool form is picked up after a reload, and its result shown', async ({ page }) => {
-  await page.goto('/');
+  // The Node demo server: the static site's in-browser server has no task tool.
+  await page.goto(`/?server=${encodeURIComponent(e2eServerUrl)}`);
   await waitForConnection(page);
   await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
   await form(page).getByRole('textbox', { name: 'Service' }).fill('checkout');
