@@ -6,6 +6,7 @@
 import { afterEach, expect, inject, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import '../index.js';
+import type { McpClient } from '../../src/index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import type { McpToolForm } from '../mcp-tool-form/mcp-tool-form.js';
 import { cleanup, mount, nextEvent } from '../test-support/dom.js';
@@ -48,6 +49,16 @@ test('1,000 input requests in one round: the dialog never opens, the round is de
   expect(form.phase).toBe('idle');
   await userEvent.click(dialog.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="dismiss-notice"]')!);
   expect(dialog.shadowRoot!.querySelector('[part="notice"]')).toBeNull();
+});
+
+test('a flood under a tool name of 10,000 characters: the notice names the tool cut to 200 characters', async () => {
+  const { connection, dialog } = await setup('flood');
+  const name = `flood_${'n'.repeat(10_000)}`;
+  const result = await (connection.client as McpClient).callTool(name, {});
+  expect(result.content).toEqual([{ type: 'text', text: '1000 answers: decline ×1000' }]);
+  const notice = dialog.shadowRoot!.querySelector('[part="notice"]')!;
+  expect(notice.textContent).toContain(`(tools/call ${name.slice(0, 200)}…)`);
+  expect(notice.textContent!.length).toBeLessThan(600);
 });
 
 test('a running task asking for 1,000 inputs at once: declined without asking, sent with tasks/update, the user is told', async () => {

@@ -365,7 +365,7 @@ export class McpElicitationDialog extends LitElement {
     // The client declined this round unasked (more than maxInputRequests): the user is told.
     const declined = (event.inputResponses as Record<symbol, number> | undefined)?.[DECLINED_ROUND];
     if (declined) {
-      this.#tell(`${this.#serverName(client)} asked for ${declined.toLocaleString('en')} inputs at once (${event.method} ${event.target ?? ''}): too many to ask about one by one, so all were declined.`);
+      this.#tell(`${this.#serverName(client)} asked for ${declined.toLocaleString('en')} inputs at once (${event.method} ${clip(event.target ?? '', LABEL_CHARS)}): too many to ask about one by one, so all were declined.`);
     }
     const list = this.#rounds.get(key) ?? [];
     list.push(event);
@@ -701,7 +701,7 @@ export class McpElicitationDialog extends LitElement {
   /** Ends the call: this request and those waiting for it fail, so the client sends nothing more. */
   #stopCall(ask: Ask): void {
     const key = callKey(ask.client, ask.context.callId);
-    const error = new McpClientError('aborted', `You stopped ${ask.context.method}${ask.context.target ? ` ${ask.context.target}` : ''} from the input dialog`, {
+    const error = new McpClientError('aborted', `You stopped ${ask.context.method}${ask.context.target ? ` ${clip(ask.context.target, LABEL_CHARS)}` : ''} from the input dialog`, {
       url: ask.context.url,
       method: ask.context.method,
       stoppedByUser: true,
@@ -922,7 +922,7 @@ export class McpElicitationDialog extends LitElement {
       return event.phase === 'complete' ? `Round ${event.round}: done` : `Round ${event.round}: failed`;
     };
     return html`<details part="timeline">
-      <summary>History of this call (${ask.context.method} ${ask.context.target ?? ''})</summary>
+      <summary>History of this call (${ask.context.method} ${clip(ask.context.target ?? '', LABEL_CHARS)})</summary>
       <ol>
         ${rounds.map((event) => html`<li>${clip(describe(event), DESCRIPTION_CHARS)}</li>`)}
       </ol>
@@ -1324,7 +1324,7 @@ export class McpElicitationDialog extends LitElement {
         <h2 id="title" part="title">Continue where you left off?</h2>
       </div>
       <p id="message" part="message">
-        ${pending.method} ${pending.target ?? ''} was waiting for your answer ${timeAgo(Date.now() - pending.savedAt)}, before the page was reloaded.
+        ${pending.method} ${clip(pending.target ?? '', LABEL_CHARS)} was waiting for your answer ${timeAgo(Date.now() - pending.savedAt)}, before the page was reloaded.
       </p>
       <div part="actions">
         <button type="submit" class="primary" data-action="resume">Resume</button>
