@@ -313,13 +313,13 @@ export class BridgeSession {
     });
     let entry = ids.map((id) => (id === undefined ? undefined : this.#inFlight.get(idKey(id)))).find(Boolean);
     if (!entry && this.#inFlight.size === 1) entry = [...this.#inFlight.values()][0];
-    this.#hooks.log(`${this.#label} refused a stdout line of ${line.bytes} bytes (limit ${limit}, --max-line-bytes)${entry ? `: the response to ${entry.method} #${String(entry.id)}` : ''}`);
+    this.#hooks.log(`${this.#label} refused a stdout line of ${line.bytes} bytes (limit ${limit}, --max-message-bytes)${entry ? `: the response to ${entry.method} #${String(entry.id)}` : ''}`);
     if (!entry) return;
     this.#inFlight.delete(idKey(entry.id));
     const error = errorResponse(
       entry.id,
       Codes.InternalError,
-      `mcp-elements bridge: the stdio server's response to ${entry.method} was ${line.bytes} bytes, over the bridge's limit of ${limit} bytes per message (start the bridge with a larger --max-line-bytes)`,
+      `mcp-elements bridge: the stdio server's response to ${entry.method} was ${line.bytes} bytes, over the bridge's limit of ${limit} bytes per message (start the bridge with a larger --max-message-bytes)`,
       { bridge: 'line-too-long', bytes: line.bytes, limit },
     );
     entry.stream?.send(error);

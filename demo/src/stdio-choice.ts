@@ -34,7 +34,8 @@ export function setupStdioChoice(button: HTMLButtonElement, connect: (url: strin
   dialog.setAttribute('aria-labelledby', 'stdio-choice-heading');
   document.body.append(dialog);
   const allowOrigin = DEFAULT_ALLOWED_ORIGINS.includes(location.origin) ? '' : ` --allow-origin ${location.origin}`;
-  const command = `npx mcp-elements bridge${allowOrigin} -- ${EXAMPLE_SERVER}`;
+  // `--no`: run the kit's own command, never download a package of that name from the registry.
+  const command = `npx --no mcp-elements bridge${allowOrigin} -- ${EXAMPLE_SERVER}`;
   let problem: string | undefined;
 
   const submit = (event: SubmitEvent) => {
