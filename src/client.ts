@@ -18,7 +18,7 @@
 import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
 import { untilAborted } from './sleep.js';
-import { ErrorCode, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
+import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { checkHeaders, mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
 import type { IncomingMessage } from './jsonrpc.js';
@@ -755,7 +755,9 @@ export class McpClient {
     this.#emitter.emit('status', { status, error });
   }
 
-  #warn(code: string, message: string): void {
+  #warn(code: string, raw: string): void {
+    // Shown on screens and in logs: no credentials of a server URL (maskUrlSecrets).
+    const message = maskUrlSecrets(raw);
     const key = `${code}\u0000${message}`;
     if (this.#warned.has(key)) return;
     if (this.#warned.size > 200) this.#warned.clear();

@@ -17,6 +17,18 @@
 
 const BRAND = Symbol.for('mcp-elements.McpError');
 
+// Query parameters that carry credentials in server URLs (a bridge's `token`, API keys), and userinfo.
+const URL_SECRETS = /([?&](?:token|access_token|api[_-]?key|key|auth|password|secret|sig|signature)=)[^&#\s"'<>)]+|(\/\/)[^/@\s"'<>]+@/gi;
+
+/**
+ * `text` with the credentials of any URL in it masked (`?token=…`, `//user:pass@`
+ * → `//…@`): error messages and warnings are shown on screens and in logs, and a
+ * server URL may carry a bridge's token or an API key. `data.url` keeps the URL.
+ */
+export function maskUrlSecrets(text: string): string {
+  return text.replace(URL_SECRETS, (_match, parameter: string | undefined, slashes: string | undefined) => (parameter ? `${parameter}…` : `${slashes}…@`));
+}
+
 /** Local failure codes of {@link McpClientError}. */
 export type McpClientErrorCode =
   /** The request exceeded its timeout (per-request or total cap). */
@@ -89,7 +101,7 @@ export class McpError extends Error {
   readonly data: unknown;
 
   constructor(code: number | string, message: string, data?: unknown, options?: { cause?: unknown }) {
-    super(message, options);
+    super(maskUrlSecrets(message), options);
     this.name = 'McpError';
     this.code = code;
     this.data = data;
