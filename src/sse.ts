@@ -37,21 +37,28 @@ export interface ReadSseOptions {
 }
 
 /**
- * Reads an SSE body and yields its events in order.
- *
- * Comments (`:` keep-alives) are skipped by the parser. Returning early from the
- * loop (or an abort of the underlying fetch) cancels the body stream, which on
- * the modern protocol is also the cancellation signal for the request.
- *
- * @throws McpClientError `too_large` when one event exceeds `maxEventChars`.
- * @throws whatever reading the body throws (network drop, abort).
+ * Decoding, line-end normalisation, the event cap and the end-of-stream rule,
+ * shared by {@link readSse} and {@link consumeSse}. `onEvent` is called
+ * synchronously from `push`/`end` for each complete event.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions = {}): AsyncGenerator<SseEvent> {
-  const queue: SseEvent[] = [];
+function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) {
   let overflow = false;
+  let dispatched = 0;
+  const max = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
   const parser = createParser({
-    maxBufferSize: options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS,
-    onEvent: (event) => queue.push(event),
+    // The parser caps what it buffers across reads; an event that arrives whole within one read
+    // is measured here, so the cap holds for every event.
+    maxBufferSize: max,
+    // Nothing after an overflow is dispatched: the stream is refused as a whole from there on.
+    onEvent: (event) => {
+      if (overflow) return;
+      if (event.data.length > max) {
+        overflow = true;
+        return;
+      }
+      dispatched++;
+      onEvent(event);
+    },
     onRetry: options.onRetry,
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') overflow = true;
@@ -66,50 +73,114 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
   let afterCr = false;
   let last = '';
   const feed = (text: string) => {
-    if (afterCr && text.startsWith('\n')) text = text.slice(1);
-    afterCr = text.endsWith('\r');
-    text = text.replace(/\r\n?/g, '\n');
+    if (afterCr && text.charCodeAt(0) === 10) text = text.slice(1);
+    // Most streams use LF only: no scan-and-copy of the chunk then.
+    if (text.indexOf('\r') === -1) afterCr = false;
+    else {
+      afterCr = text.endsWith('\r');
+      text = text.replace(/\r\n?/g, '\n');
+    }
     if (!text) return;
     last = text[text.length - 1]!;
     parser.feed(text);
   };
+  const tooLarge = () =>
+    new McpClientError('too_large', `An SSE event from the server exceeded ${max} characters`, { ...options.context });
+  return {
+    /** Feeds one network read. @throws McpClientError `too_large` once an event exceeds the cap. */
+    push(bytes: Uint8Array): void {
+      feed(decoder.decode(bytes, { stream: true }));
+      if (overflow) throw tooLarge();
+    },
+    /** The stream ended: flushes the decoder and dispatches a whole last event left without its blank line. */
+    end(): void {
+      feed(decoder.decode());
+      if (overflow) throw tooLarge();
+      // The stream ended after a complete line but before the blank line that
+      // dispatches its event: the event is whole, so dispatch it (a line cut off
+      // mid-way stays dropped, as the SSE spec says, since it may be truncated).
+      if (last !== '\n') return;
+      const before = dispatched;
+      parser.feed('\n');
+      if (dispatched > before) {
+        options.onWarning?.(
+          'sse-unterminated-event',
+          `The event stream${options.context?.url ? ` of ${options.context.url}` : ''} ended without the blank line that ends an SSE event; its last event was dispatched anyway`,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Reads an SSE body and yields its events in order.
+ *
+ * Comments (`:` keep-alives) are skipped by the parser. Returning early from the
+ * loop (or an abort of the underlying fetch) cancels the body stream, which on
+ * the modern protocol is also the cancellation signal for the request.
+ *
+ * @throws McpClientError `too_large` when one event exceeds `maxEventChars`.
+ * @throws whatever reading the body throws (network drop, abort).
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions = {}): AsyncGenerator<SseEvent> {
+  // Events of one read are yielded from an array walked by index (no per-event shift).
+  let batch: SseEvent[] = [];
+  const feeder = sseFeeder(options, (event) => batch.push(event));
   const reader = body.getReader();
   let finished = false;
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) {
-        feed(decoder.decode());
         finished = true;
-        break;
-      }
-      feed(decoder.decode(value, { stream: true }));
-      if (overflow) {
-        throw new McpClientError(
-          'too_large',
-          `An SSE event from the server exceeded ${options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS} characters`,
-          { ...options.context },
-        );
-      }
-      while (queue.length > 0) yield queue.shift()!;
+        feeder.end();
+      } else feeder.push(value);
+      const events = batch;
+      batch = [];
+      for (let i = 0; i < events.length; i++) yield events[i]!;
+      if (done) return;
     }
-    // The stream ended after a complete line but before the blank line that
-    // dispatches its event: the event is whole, so dispatch it (a line cut off
-    // mid-way stays dropped, as the SSE spec says, since it may be truncated).
-    const pending = queue.length;
-    if (last === '\n' && !overflow) parser.feed('\n');
-    if (queue.length > pending) {
-      options.onWarning?.(
-        'sse-unterminated-event',
-        `The event stream${options.context?.url ? ` of ${options.context.url}` : ''} ended without the blank line that ends an SSE event; its last event was dispatched anyway`,
-      );
-    }
-    while (queue.length > 0) yield queue.shift()!;
   } finally {
     if (!finished) {
       // The consumer stopped early (final response seen, abort, error): close the stream.
       await reader.cancel().catch(() => {});
     }
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Reads an SSE body and hands each event to `onEvent` synchronously, as the
+ * parser finds it: no promise or iterator result per event, which is what a
+ * stream of many small events costs through {@link readSse}. `onEvent` returns
+ * true to stop; the rest of the stream is then cancelled (on the modern
+ * protocol, the request's cancellation) and no further event is delivered.
+ * An error thrown by `onEvent` also cancels the stream and is rethrown.
+ *
+ * @returns true when `onEvent` stopped the reading, false when the stream ended.
+ * @throws McpClientError `too_large` when one event exceeds `maxEventChars`.
+ * @throws whatever reading the body throws (network drop, abort).
+ */
+export async function consumeSse(body: ReadableStream<Uint8Array>, onEvent: (event: SseEvent) => boolean | void, options: ReadSseOptions = {}): Promise<boolean> {
+  let stopped = false;
+  const feeder = sseFeeder(options, (event) => {
+    if (!stopped && onEvent(event) === true) stopped = true;
+  });
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) {
+        finished = true;
+        feeder.end();
+        return stopped;
+      }
+      feeder.push(value);
+      if (stopped) return true;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }

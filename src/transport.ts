@@ -395,31 +395,45 @@ export class HttpTransport {
     options: SendOptions,
     context: McpErrorData,
   ): Promise<JsonRpcResponse> {
-    const { isMessageEvent, readSse, sseFrame } = await loadSse();
+    const { consumeSse, isMessageEvent, sseFrame } = await loadSse();
     const onWarning = (code: string, message: string) => this.#onWarning({ code, message });
-    for await (const event of readSse(body, { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context, onWarning })) {
-      if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
-      if (!isMessageEvent(event)) {
-        onWarning('sse-event-ignored', `Ignored an SSE "${event.event}" event in reply to ${request.method}`);
-        continue;
-      }
-      // Priming events (empty data) carry no message.
-      if (event.data.trim() === '') continue;
-      const frame = sseFrame(event.data);
-      if ('skip' in frame) {
-        // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
-        onWarning(frame.skip, `Ignored an SSE frame in reply to ${request.method}: its data is ${frame.what}, not a JSON-RPC message`);
-        continue;
-      }
-      const parsed = this.#parseOwn(frame.value, request, context);
-      if (parsed.kind === 'response') {
-        // The final response: returning from the loop cancels the rest of the stream.
-        if (this.#answers(parsed.message, request)) return parsed.message;
-        onWarning('foreign-response', `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}`);
-        continue;
-      }
-      options.onMessage?.(parsed);
-    }
+    let final: JsonRpcResponse | undefined;
+    // Each event is handled as the parser finds it (no per-event promise); returning true ends the
+    // reading and cancels the rest of the stream.
+    await consumeSse(
+      body,
+      (event) => {
+        if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
+        if (!isMessageEvent(event)) {
+          onWarning('sse-event-ignored', `Ignored an SSE "${event.event}" event in reply to ${request.method}`);
+          return false;
+        }
+        const data = event.data;
+        // Priming events (empty data) carry no message. A JSON-RPC message starts with "{": only
+        // data starting with white space needs the trim.
+        if (data === '' || (data.charCodeAt(0) !== 123 && data.trim() === '')) return false;
+        const frame = sseFrame(data);
+        if ('skip' in frame) {
+          // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
+          onWarning(frame.skip, `Ignored an SSE frame in reply to ${request.method}: its data is ${frame.what}, not a JSON-RPC message`);
+          return false;
+        }
+        const parsed = this.#parseOwn(frame.value, request, context);
+        if (parsed.kind === 'response') {
+          // The final response: stopping here cancels the rest of the stream.
+          if (this.#answers(parsed.message, request)) {
+            final = parsed.message;
+            return true;
+          }
+          onWarning('foreign-response', `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}`);
+          return false;
+        }
+        options.onMessage?.(parsed);
+        return false;
+      },
+      { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context, onWarning },
+    );
+    if (final) return final;
     throw new McpClientError('protocol', `The server closed the response stream of ${request.method} before sending a response`, { ...context, streamEnded: true });
   }
 }

@@ -195,6 +195,40 @@ describe('SSE line ends and the end of the stream (item 6)', () => {
   });
 });
 
+describe('many events in one read (issue 18: events handed over as the parser finds them)', () => {
+  const note = (n: number) => `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"n${n}"}}`;
+  const reply = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(callResult('done'))}}`;
+
+  test('notifications before the reply arrive in order; nothing after the reply in the same read is delivered, and the stream is closed', async () => {
+    let closed!: () => void;
+    const streamClosed = new Promise<void>((resolve) => (closed = resolve));
+    const raw = await modernServer((body, res) => {
+      sse(res);
+      res.on('close', () => closed());
+      // One write: three notifications, the reply, then two more notifications; the stream stays open.
+      res.write([note(1), note(2), note(3), reply(body.id), note(4), note(5)].map((m) => `data: ${m}\n\n`).join(''));
+    });
+    const { mcp } = client(raw.url, { logLevel: 'info' });
+    const logs: unknown[] = [];
+    expect(text(await mcp.callTool('t', {}, { tool: { name: 't', inputSchema: { type: 'object' } }, onLog: (l) => logs.push((l as { data: unknown }).data) }))).toBe('done');
+    expect(logs).toEqual(['n1', 'n2', 'n3']);
+    await streamClosed; // the client cancelled the rest of the stream
+  });
+
+  test('an event over maxEventChars in the same read as good ones is refused as too_large; the events before it were delivered', async () => {
+    const raw = await modernServer((body, res) => {
+      sse(res);
+      res.end(`data: ${note(1)}\n\ndata: "${'x'.repeat(5000)}"\n\ndata: ${reply(body.id)}\n\n`);
+    });
+    const { mcp } = client(raw.url, { logLevel: 'info', maxEventChars: 1000 });
+    const logs: unknown[] = [];
+    const error = await mcp.callTool('t', {}, { tool: { name: 't', inputSchema: { type: 'object' } }, onLog: (l) => logs.push((l as { data: unknown }).data) }).catch((e) => e);
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/exceeded 1000 characters/);
+    expect(logs).toEqual(['n1']);
+  });
+});
+
 describe('heartbeat events whose data is JSON but not a message object (item 7)', () => {
   test.each([
     ['a number', '1767225600', 'a JSON number'],
