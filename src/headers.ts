@@ -34,17 +34,38 @@ export function encodeHeaderValue(value: string): string {
   return plain ? value : `=?base64?${base64Utf8(value)}?=`;
 }
 
+/** Objects {@link mentionsHeaderBindings} looks at before it answers "may" (a cyclic caller-made schema ends there). */
+const MENTION_BUDGET = 1_000_000;
+
 /**
- * Whether an `inputSchema` may carry an `x-mcp-header` annotation, without walking
- * it: the (lazily loaded) checker in `header-bindings.ts` is needed only then.
- * A schema too deep to serialize counts as "may".
+ * Whether an `inputSchema` may carry an `x-mcp-header` annotation: whether any
+ * object in it has that own key. Only then is the (lazily loaded) checker in
+ * `header-bindings.ts` needed. One pass over the schema's objects with an
+ * explicit stack (no serialization, no recursion); a value with more than
+ * {@link MENTION_BUDGET} objects (a cyclic one) counts as "may".
  */
 export function mentionsHeaderBindings(inputSchema: unknown): boolean {
-  try {
-    return JSON.stringify(inputSchema).includes('"x-mcp-header"');
-  } catch {
-    return true;
+  if (typeof inputSchema !== 'object' || inputSchema === null) return false;
+  const stack: object[] = [inputSchema];
+  let visited = 0;
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (++visited > MENTION_BUDGET) return true;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    if (Object.hasOwn(value, 'x-mcp-header')) return true;
+    // Own keys only: a polluted prototype's enumerable key is no annotation (and at worst costs a visit).
+    for (const key in value) {
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null && Object.hasOwn(value, key)) stack.push(item);
+    }
   }
+  return false;
 }
 
 /** An HTTP header name (RFC 9110 "token"). */

@@ -160,10 +160,22 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
     expect(mentionsHeaderBindings({ type: 'object', description: 'no x-mcp-header here' })).toBe(false);
   });
 
-  test('a schema too deep to serialize counts as mentioning it (the bounded checker then decides)', () => {
-    let deep: Record<string, unknown> = {};
+  test('an annotation anywhere is found, however deep; a schema with no end (a cyclic caller-made object) counts as mentioning it', () => {
+    let deep: Record<string, unknown> = { type: 'string', 'x-mcp-header': 'Deep' };
     for (let i = 0; i < 200_000; i++) deep = { not: deep };
     expect(mentionsHeaderBindings(deep)).toBe(true);
+    let plain: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 200_000; i++) plain = { items: [plain] };
+    expect(mentionsHeaderBindings(plain)).toBe(false);
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expect(mentionsHeaderBindings(cyclic)).toBe(true);
+  });
+
+  test('a key inherited from a prototype is not an annotation; one in an array item or a $defs entry is', () => {
+    expect(mentionsHeaderBindings(Object.create({ 'x-mcp-header': 'Q' }) as object)).toBe(false);
+    expect(mentionsHeaderBindings({ type: 'object', allOf: [{ properties: { q: { 'x-mcp-header': 'Q' } } }] })).toBe(true);
+    expect(mentionsHeaderBindings({ $defs: { a: { 'x-mcp-header': 'Q' } } })).toBe(true);
   });
 });
 
