@@ -11,7 +11,7 @@ import { build } from 'vite';
 import { chromiumLaunchOptions } from '../scripts/browser.js';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES } from './calls.js';
 import { startStaticServer, wideSchema, type BenchServer } from './servers.js';
-import { median, round } from './stats.js';
+import { median, round, spread, type Spread } from './stats.js';
 
 export interface BenchBrowser {
   browser: Browser;
@@ -75,11 +75,32 @@ export interface FormResult {
   baselineMs: number;
   /** formMs / baselineMs. */
   ratio: number;
+  /** formMs / baselineMs of each render and its paired baseline: median, IQR, p95 (absent from older runs). */
+  ratios?: Spread;
   repeats: number;
+}
+
+export interface KeystrokeResult {
+  schema: string;
+  controls: number;
+  /** Median time of one keystroke in `<mcp-tool-form>` (input event → settled update → layout), in ms. */
+  formMs: number;
+  /** Median time of one keystroke in as many native inputs (mean of a batch), in ms. */
+  baselineMs: number;
+  /** Per-keystroke ratio to its paired native sample: median, IQR, p95. */
+  ratios: Spread;
+  count: number;
 }
 
 export interface FormsResult {
   results: FormResult[];
+  /** One keystroke in a generated form of about 400 controls (absent from older runs). */
+  keystroke?: KeystrokeResult;
+  /**
+   * Script files of the full kit the page had requested after rendering forms and before any
+   * check (nothing typed, nothing submitted), and after the first keystrokes (absent from older runs).
+   */
+  requested?: { beforeCheck: string[]; afterCheck: string[] };
   /** Why the corpus schemas are missing, when they are. */
   note?: string;
 }
@@ -130,10 +151,34 @@ export async function chromiumForms(bench: BenchBrowser, corpus: string, repeats
       formMs: round(formMs, 2),
       baselineMs: round(baselineMs, 2),
       ratio: round(formMs / baselineMs, 1),
+      ratios: spread(samples.map((s) => s.formMs / s.baselineMs), 2),
       repeats,
     };
     log(`  ${entry.schema}: ${result.controls} controls, form ${result.formMs} ms, baseline ${result.baselineMs} ms (×${result.ratio})`);
     results.push(result);
   }
-  return { results, ...(note ? { note } : {}) };
+  const kitFiles = async () => [...new Set((await page.evaluate(() => window.benchPage!.requested())).filter((p) => p.startsWith('/full-kit/')).map((p) => p.slice('/full-kit/'.length)))].sort();
+  const beforeCheck = await kitFiles();
+  const keystroke = await chromiumKeystrokes(bench, Math.max(15, repeats * 4), log);
+  const afterCheck = await kitFiles();
+  log(`  chunks before the first check: ${beforeCheck.join(', ')}; after: ${afterCheck.filter((f) => !beforeCheck.includes(f)).join(', ') || 'none more'}`);
+  return { results, keystroke, requested: { beforeCheck, afterCheck }, ...(note ? { note } : {}) };
+}
+
+/** Properties of the generated keystroke schema: about 400 controls with wideSchema's mix. */
+export const KEYSTROKE_PROPS = 296;
+
+/** Keystrokes in a generated form of about 400 controls against native inputs. */
+export async function chromiumKeystrokes(bench: BenchBrowser, count: number, log: (line: string) => void): Promise<KeystrokeResult> {
+  const { controls, samples } = await bench.page.evaluate(([schema, n]) => window.benchPage!.keystrokes(schema, n), [wideSchema(0, KEYSTROKE_PROPS), count] as const);
+  const result: KeystrokeResult = {
+    schema: `wide_${KEYSTROKE_PROPS}`,
+    controls,
+    formMs: round(median(samples.map((s) => s.formMs)), 2),
+    baselineMs: round(median(samples.map((s) => s.baselineMs)), 3),
+    ratios: spread(samples.map((s) => s.formMs / s.baselineMs), 1),
+    count,
+  };
+  log(`  keystroke, ${controls} controls: form ${result.formMs} ms, native ${result.baselineMs} ms; ratio median ×${result.ratios.median}, p95 ×${result.ratios.p95}`);
+  return result;
 }

@@ -12,7 +12,7 @@ import { open as openOfficial } from './entries/official.js';
 import { open as openRaw } from './entries/raw.js';
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
 import { startEchoServer, startReplayServer } from './servers.js';
-import { canCollect, collect, median, rotation, round } from './stats.js';
+import { canCollect, collect, median, rotation, round, spread, type Spread } from './stats.js';
 import { CANDIDATES, type CandidateName } from './calls.js';
 
 const OPEN: Record<CandidateName, OpenCandidate> = { kit: openKit, official: openOfficial, raw: openRaw };
@@ -43,6 +43,8 @@ export interface ListAtSize {
       retainedBytes: number | null;
     }
   >;
+  /** time(kit) / time(raw fetch) per round (the two run back to back): median, IQR, p95. */
+  kitToRaw?: Spread;
 }
 
 export interface ListResult {
@@ -106,7 +108,9 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
           return [name, { ms: round(ms, 2), roundsMs: list.map((v) => round(v, 2)), overRawMs: round(ms - rawMs, 2), retainedBytes: null }];
         }),
       ) as ListAtSize['candidates'];
-      return { tools: plan.sizes[s]!, resultBytes: server.bytes, candidates };
+      const kit = times.get(`kit ${s}`)!;
+      const raw = times.get(`raw ${s}`)!;
+      return { tools: plan.sizes[s]!, resultBytes: server.bytes, candidates, kitToRaw: spread(kit.map((t, i) => t / raw[i]!)) };
     }) as [ListAtSize, ListAtSize];
 
     if (canCollect()) {
@@ -118,7 +122,7 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
         }
       }
     }
-    for (const size of sizes) log(`  ${size.tools} tools: ${CANDIDATES.map((name) => `${name} ${size.candidates[name].ms} ms`).join(', ')}`);
+    for (const size of sizes) log(`  ${size.tools} tools: ${CANDIDATES.map((name) => `${name} ${size.candidates[name].ms} ms`).join(', ')}; kit/raw ${size.kitToRaw!.median} [${size.kitToRaw!.p25}–${size.kitToRaw!.p75}]`);
     const scaling = Object.fromEntries(
       CANDIDATES.map((name) => {
         const small = times.get(`${name} 0`)!;

@@ -17,6 +17,15 @@ export interface FormSample {
   baselineMs: number;
 }
 
+/** One keystroke's time in the form and in the native baseline, in ms. */
+export interface KeystrokeSample {
+  formMs: number;
+  baselineMs: number;
+}
+
+/** Native keystrokes timed together for one baseline sample. */
+const NATIVE_BATCH = 20;
+
 const candidates = new Map<string, Candidate>();
 
 async function settle(element: HTMLElement & { updateComplete: Promise<boolean>; isUpdatePending: boolean }): Promise<void> {
@@ -74,6 +83,49 @@ function timeBaseline(controls: number): number {
   return ms;
 }
 
+type FormElement = HTMLElement & { noDrafts: boolean; tool: unknown; updateComplete: Promise<boolean>; isUpdatePending: boolean };
+
+/** Text inputs of a form's shadow root, in document order (the fields a user types into). */
+function textInputs(root: ParentNode): HTMLInputElement[] {
+  return [...root.querySelectorAll<HTMLInputElement>('input')].filter((input) => input.type === 'text' || input.type === 'search' || input.type === '');
+}
+
+/** One keystroke: the value grows by a character and an `input` event fires, as typing does. */
+function type(input: HTMLInputElement, char: string): void {
+  input.value += char;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, data: char, inputType: 'insertText' }));
+}
+
+/**
+ * The native baseline of a keystroke: as many labelled inputs as the form has
+ * controls, whose form keeps the arguments object up to date on each input (the
+ * least a form that sends arguments does), then layout.
+ */
+function nativeForm(controls: number): { host: HTMLElement; inputs: HTMLInputElement[] } {
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'open' });
+  const form = document.createElement('form');
+  const args: Record<string, string> = {};
+  form.addEventListener('input', (event) => {
+    const input = event.target as HTMLInputElement;
+    args[input.name] = input.value;
+  });
+  for (let i = 0; i < controls; i++) {
+    const row = document.createElement('div');
+    const label = document.createElement('label');
+    label.htmlFor = `f${i}`;
+    label.textContent = `Field ${i}`;
+    const input = document.createElement('input');
+    input.id = `f${i}`;
+    input.name = `f${i}`;
+    row.append(label, input);
+    form.append(row);
+  }
+  root.append(form);
+  document.body.append(host);
+  return { host, inputs: [...form.querySelectorAll('input')] };
+}
+
 const page = {
   /** Hostile inputs (issue 19): see hostile-page.ts. */
   hostile: hostilePage,
@@ -94,6 +146,67 @@ const page = {
     const url = '/full-kit/full-kit.js';
     await import(/* @vite-ignore */ url);
     await customElements.whenDefined('mcp-tool-form');
+  },
+  /** URLs of the scripts this page has requested so far (Resource Timing). */
+  requested(): string[] {
+    return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+  },
+  /**
+   * Keystrokes in the rendered form for `inputSchema` against the native
+   * baseline with as many controls: `count` keystrokes spread over the text
+   * fields, each timed from the input event to the settled update and layout,
+   * alternating which goes first. The first keystroke (the first check: it may
+   * load the validator) is made before timing and not counted.
+   */
+  async keystrokes(inputSchema: unknown, count: number): Promise<{ controls: number; samples: KeystrokeSample[] }> {
+    const holder = document.createElement('div');
+    const form = document.createElement('mcp-tool-form') as FormElement;
+    form.noDrafts = true;
+    form.tool = { name: 'bench_tool', inputSchema: structuredClone(inputSchema) };
+    holder.append(form);
+    document.body.append(holder);
+    await settle(form);
+    const controls = form.shadowRoot?.querySelectorAll('input, select, textarea').length ?? 0;
+    const fields = textInputs(form.shadowRoot!);
+    const native = nativeForm(controls);
+    void native.host.offsetHeight;
+    if (fields.length === 0) throw new Error('the form has no text field to type into');
+    type(fields[0]!, 'w');
+    await settle(form);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the validator chunk, when the first check loads it
+    await settle(form);
+    const samples: KeystrokeSample[] = [];
+    for (let k = 0; k < count; k++) {
+      // Fields spread over the whole form: the first, last and middle ones all cost.
+      const field = fields[Math.floor((k * 7919) % fields.length)]!;
+      const timeForm = async () => {
+        const start = performance.now();
+        type(field, String.fromCharCode(97 + (k % 26)));
+        await settle(form);
+        void holder.offsetHeight;
+        return performance.now() - start;
+      };
+      // A native keystroke takes about as long as the page's clock resolution (0.1 ms without
+      // cross-origin isolation): the mean of a batch, each with its own layout, is timed instead.
+      const timeNative = () => {
+        const start = performance.now();
+        for (let b = 0; b < NATIVE_BATCH; b++) {
+          type(native.inputs[(k * 7919 + b * 31) % native.inputs.length]!, String.fromCharCode(97 + (b % 26)));
+          void native.host.offsetHeight;
+        }
+        return (performance.now() - start) / NATIVE_BATCH;
+      };
+      if (k % 2 === 0) {
+        const formMs = await timeForm();
+        samples.push({ formMs, baselineMs: timeNative() });
+      } else {
+        const baselineMs = timeNative();
+        samples.push({ formMs: await timeForm(), baselineMs });
+      }
+    }
+    holder.remove();
+    native.host.remove();
+    return { controls, samples };
   },
   /**
    * Renders the form for `inputSchema` and the plain baseline with as many

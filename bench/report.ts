@@ -57,10 +57,72 @@ export interface RunResult {
 /** 15 KB and 81 KB as the issue counts them (KiB). */
 export const CORE_BUDGET = 15 * 1024;
 export const KIT_BUDGET = 81 * 1024;
+/** Issue 18's goals. */
+export const FLOOR = { pageEagerBytes: 45 * 1024, listToRaw: 1.1, sseShare: 0.8, renderToNative: 3, keystrokeMedian: 3, keystrokeP95: 5 } as const;
+
 /** Doubling the input may at most double the time; 10 % is allowed for timer noise on a shared machine. */
 export const LINEAR_LIMIT = 2.2;
 
-const range = (r: Ratio) => `${r.median} [${r.p25}–${r.p75}]`;
+const range = (r: Pick<Ratio, 'median' | 'p25' | 'p75'>) => `${r.median} [${r.p25}–${r.p75}]`;
+
+/** Validator chunks (ajv, cfworker) in a list of file names. */
+const validatorFiles = (files: readonly string[]) => files.filter((f) => /^(schema-ajv|cfworker)-/.test(f));
+
+/** Issue 18's rows, as measured by one run (each null when its section did not run). */
+export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measure: string; value: string; goal: string; met: boolean | null }[] {
+  const rows: { id: string; measure: string; value: string; goal: string; met: boolean | null }[] = [];
+  const page = run.size?.fullKit;
+  const requested = run.forms?.requested;
+  const validatorEarly = requested ? validatorFiles(requested.beforeCheck) : undefined;
+  const validatorLate = requested ? validatorFiles(requested.afterCheck).filter((f) => !requested.beforeCheck.includes(f)) : undefined;
+  const validatorBytes = page && validatorLate ? page.chunks.filter((c) => validatorLate.includes(c.file)).reduce((sum, c) => sum + c.gzip, 0) : undefined;
+  rows.push({
+    id: 'floor-page-bytes',
+    measure: 'eager gzip bytes of a page with `<mcp-connection>` + `<mcp-tool-form>` (`import \'mcp-elements/elements\'`); validator requested before the first check?',
+    value: page
+      ? `${page.eager.gzip} B${requested ? `; validator before the first check: ${validatorEarly!.length ? `**yes** (${validatorEarly!.join(', ')})` : 'no'}${validatorBytes ? `, on the first keystroke: ${validatorBytes} B` : ''}` : ''}`
+      : 'not measured',
+    goal: `≤ ${FLOOR.pageEagerBytes} B; validator on the first check`,
+    met: page ? page.eager.gzip <= FLOOR.pageEagerBytes && (validatorEarly === undefined || validatorEarly.length === 0) : null,
+  });
+  for (const size of run.list?.sizes ?? []) {
+    rows.push({
+      id: `floor-list-${size.tools}`,
+      measure: `\`tools/list\` of ${size.tools} wide tools, kit ÷ raw fetch (time)`,
+      value: size.kitToRaw ? `${range(size.kitToRaw)}` : 'not measured',
+      goal: `≤ ${FLOOR.listToRaw}`,
+      met: size.kitToRaw ? size.kitToRaw.median <= FLOOR.listToRaw : null,
+    });
+  }
+  if (!run.list) rows.push({ id: 'floor-list', measure: '`tools/list` of 1,000 and 2,000 wide tools, kit ÷ raw fetch', value: 'not measured', goal: `≤ ${FLOOR.listToRaw}`, met: null });
+  for (const size of run.sse?.sizes ?? []) {
+    rows.push({
+      id: `floor-sse-${size.mib}`,
+      measure: `SSE (${size.mib} MiB of 1 KiB events), whole transport ÷ eventsource-parser alone (throughput)`,
+      value: size.transportShare ? `${Math.round(size.transportShare.median * 100)} % [${Math.round(size.transportShare.p25 * 100)}–${Math.round(size.transportShare.p75 * 100)} %] (${size.readers.transport.mibPerSecond} ÷ ${size.readers['eventsource-parser'].mibPerSecond} MiB/s)` : 'not measured',
+      goal: `≥ ${FLOOR.sseShare * 100} %`,
+      met: size.transportShare ? size.transportShare.median >= FLOOR.sseShare : null,
+    });
+  }
+  if (!run.sse) rows.push({ id: 'floor-sse', measure: 'SSE, whole transport ÷ eventsource-parser alone', value: 'not measured', goal: `≥ ${FLOOR.sseShare * 100} %`, met: null });
+  const forms = run.forms?.results.filter((f) => f.ratios) ?? [];
+  rows.push({
+    id: 'floor-render',
+    measure: 'first render of `<mcp-tool-form>` ÷ as many plain native inputs',
+    value: forms.length ? forms.map((f) => `${f.schema} (${f.controls} controls) ×${range(f.ratios!)}`).join('; ') : 'not measured',
+    goal: `≤ ${FLOOR.renderToNative}×`,
+    met: forms.length ? forms.every((f) => f.ratios!.median <= FLOOR.renderToNative) : null,
+  });
+  const key = run.forms?.keystroke;
+  rows.push({
+    id: 'floor-keystroke',
+    measure: `one keystroke in a ${key ? `${key.controls}-control` : '400-control'} form (generated) ÷ native`,
+    value: key ? `median ×${range(key.ratios)}, p95 ×${key.ratios.p95} (${key.formMs} ms vs ${key.baselineMs} ms)` : 'not measured',
+    goal: `median ≤ ${FLOOR.keystrokeMedian}×, p95 ≤ ${FLOOR.keystrokeP95}×`,
+    met: key ? key.ratios.median <= FLOOR.keystrokeMedian && key.ratios.p95 <= FLOOR.keystrokeP95 : null,
+  });
+  return rows;
+}
 
 /** Evaluates the issue's targets on a run. */
 export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
@@ -107,6 +169,7 @@ export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
       });
     }
   }
+  for (const row of floorRows(run)) targets.push({ id: row.id, description: `issue 18: ${row.measure} ${row.goal}`, value: row.value, met: row.met });
   targets.push({
     id: 'list-linear',
     description: `big list: time(2N)/time(N) of (a) ≤ ${LINEAR_LIMIT}`,
@@ -142,9 +205,13 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
   out.push('');
   out.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}, Chromium ${m.chromium ?? 'not run'}. Load average (1/5/15 min) at start ${run.load.start.join(' / ')}, at end ${run.load.end.join(' / ')} — the machine is shared, so absolute numbers are noisy; the ratios come from candidates alternated in the same run.`);
   out.push('');
+  out.push('### Distance to the floor (issue 18)');
+  out.push('');
+  out.push(table(['Measure', 'Measured: median [interquartile range] of paired per-round ratios', 'Goal', 'Verdict'], floorRows(run).map((r) => [r.measure, r.value, r.goal, mark(r.met)])));
+  out.push('');
   out.push('### Targets');
   out.push('');
-  out.push(table(['Target', 'Measured', 'Verdict'], run.targets.map((t) => [t.description, t.value, mark(t.met)])));
+  out.push(table(['Target', 'Measured', 'Verdict'], run.targets.filter((t) => !t.id.startsWith('floor-')).map((t) => [t.description, t.value, mark(t.met)])));
   if (run.size) {
     out.push('');
     out.push('### Size (Vite build, minified ES modules)');
@@ -284,11 +351,23 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     out.push(
       table(
         ['Schema', 'properties', 'controls', '`<mcp-tool-form>` ms', 'plain inputs ms', 'ratio'],
-        run.forms.results.map((f) => [`${f.schema} (${f.source})`, f.properties, f.controls, f.formMs, f.baselineMs, `×${f.ratio}`]),
+        run.forms.results.map((f) => [`${f.schema} (${f.source})`, f.properties, f.controls, f.formMs, f.baselineMs, f.ratios ? `×${range(f.ratios)}` : `×${f.ratio}`]),
       ),
     );
     out.push('');
-    out.push(`Median of ${run.forms.results[0]?.repeats ?? 0} renders each: append → every pending update done → layout. The baseline appends as many labelled \`<input>\`s in a shadow root.${run.forms.note ? ` ${run.forms.note}.` : ''}`);
+    out.push(`Median of ${run.forms.results[0]?.repeats ?? 0} renders each: append → every pending update done → layout. The baseline appends as many labelled \`<input>\`s in a shadow root; the ratio is the median [interquartile range] of each render over its paired baseline.${run.forms.note ? ` ${run.forms.note}.` : ''}`);
+    const key = run.forms.keystroke;
+    if (key) {
+      out.push('');
+      out.push(
+        `Keystroke: ${key.count} keystrokes spread over the text fields of a generated form (${key.schema}, ${key.controls} controls): input event → every pending update done → layout, median ${key.formMs} ms; the native baseline (as many labelled inputs whose form keeps an arguments object current; mean of a batch of keystrokes, since one is near the clock's resolution) ${key.baselineMs} ms. Per-keystroke ratio ×${range(key.ratios)}, p95 ×${key.ratios.p95}. The first keystroke (the first check, which may load the validator) is not counted.`,
+      );
+    }
+    const requested = run.forms.requested;
+    if (requested) {
+      out.push('');
+      out.push(`Full-kit files the page had requested before any check: ${requested.beforeCheck.map((f) => `\`${f}\``).join(', ')}; added by the first keystrokes: ${requested.afterCheck.filter((f) => !requested.beforeCheck.includes(f)).map((f) => `\`${f}\``).join(', ') || 'none'}.`);
+    }
   }
   if (run.hostile) {
     out.push('');

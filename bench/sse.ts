@@ -15,7 +15,7 @@ import { createParser } from 'eventsource-parser';
 import { readSse } from '../src/sse.js';
 import { HttpTransport } from '../src/transport.js';
 import { startSseServer } from './servers.js';
-import { median, rotation, round } from './stats.js';
+import { median, rotation, round, spread, type Spread } from './stats.js';
 
 export const READERS = ['drain', 'eventsource-parser', 'readSse', 'transport'] as const;
 export type ReaderName = (typeof READERS)[number];
@@ -34,6 +34,8 @@ export interface SseAtSize {
   readers: Record<ReaderName, { ms: number; roundsMs: number[]; mibPerSecond: number }>;
   /** Time over eventsource-parser's alone (1 = no overhead). */
   overParser: { readSse: number; transport: number };
+  /** Throughput of the whole transport ÷ eventsource-parser's alone, per round (time(parser) / time(transport)): median, IQR, p95. */
+  transportShare?: Spread;
 }
 
 export interface SseResult {
@@ -127,7 +129,9 @@ export async function measureSse(plan: SsePlan, log: (line: string) => void): Pr
       ) as SseAtSize['readers'];
       const parserMs = readers['eventsource-parser'].ms;
       log(`  ${mib} MiB: ${READERS.map((name) => `${name} ${readers[name].mibPerSecond} MiB/s`).join(', ')}`);
-      return { mib, events: counts[s]!, readers, overParser: { readSse: round(readers.readSse.ms / parserMs, 2), transport: round(readers.transport.ms / parserMs, 2) } };
+      const parser = times.get(`eventsource-parser ${s}`)!;
+      const transportShare = spread(times.get(`transport ${s}`)!.map((t, i) => parser[i]! / t));
+      return { mib, events: counts[s]!, readers, overParser: { readSse: round(readers.readSse.ms / parserMs, 2), transport: round(readers.transport.ms / parserMs, 2) }, transportShare };
     }) as [SseAtSize, SseAtSize];
     const scaling = Object.fromEntries(
       READERS.map((name) => {

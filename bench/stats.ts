@@ -68,3 +68,24 @@ export function collect(): void {
 }
 
 export const canCollect = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
+
+/** Median, interquartile range and the values of a set of paired per-round ratios. */
+export interface Spread {
+  median: number;
+  p25: number;
+  p75: number;
+  /** 95th percentile (nearest rank). */
+  p95: number;
+  values: number[];
+}
+
+/** The {@link Spread} of `values`, rounded to `digits` decimals. */
+export function spread(values: readonly number[], digits = 3): Spread {
+  return {
+    median: round(median(values), digits),
+    p25: round(percentile(values, 25), digits),
+    p75: round(percentile(values, 75), digits),
+    p95: round(percentile(values, 95), digits),
+    values: values.map((v) => round(v, digits)),
+  };
+}
