@@ -352,6 +352,8 @@ export class McpToolForm extends LitElement {
    * form cannot show as controls are kept as JSON.
    */
   set arguments(value: JsonRecord | undefined) {
+    // Union variants are placed by what each accepts once the validator is there.
+    if (value !== undefined) this.#wantValidator();
     this.#pendingArguments = value;
     this.#edited = true;
     this.#applyPendingArguments();
@@ -367,8 +369,23 @@ export class McpToolForm extends LitElement {
     // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
     window.addEventListener('pagehide', this.#onPageHide);
     document.addEventListener('visibilitychange', this.#onHidden);
-    // Cached by the core; asked again on each connection in case useSchemaCompiler() switched libraries.
-    // With the tool known, also the pattern engine if its schema has patterns (`true`: a schema without).
+    // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
+    // the form was checked before: a form nobody touched does not load the validator (issue 18).
+    if (this.#validatorWanted) this.#wantValidator(true);
+  }
+
+  /** Whether something asked for a check: the first focus, edit, arguments set, validate() or submit. */
+  #validatorWanted = false;
+
+  /**
+   * Loads the validator (cached by the core) for the form's tool, with the
+   * pattern engine if its schema has patterns (`true`: a schema without), on
+   * the first occasion to check — not on render: a page showing a form pays
+   * for the validator once the user starts on it.
+   */
+  #wantValidator(again = false): void {
+    if (this.#validatorWanted && !again) return;
+    this.#validatorWanted = true;
     void ensureValidator(this.effectiveTool?.inputSchema ?? true).then(
       () => {
         this._validatorReady = true;
@@ -419,6 +436,8 @@ export class McpToolForm extends LitElement {
   }
 
   protected override updated(): void {
+    // Showing the fields needed the validator (an if/then/else, a union variant to place): load it now.
+    if (this.#model?.validatorMissed && !this._validatorReady) this.#wantValidator();
     toggleState(this.#internals, 'loading', this._phase === 'loading');
     toggleState(this.#internals, 'ready', this.#model !== undefined && this._phase !== 'loading');
     toggleState(this.#internals, 'invalid', this._attempted && this._issues.length > 0);
@@ -499,6 +518,8 @@ export class McpToolForm extends LitElement {
     this.#replaceArguments();
     try {
       this.#validator = compileSchemaSync(tool.inputSchema);
+      // validate() before the validator had loaded: add the schema's problems now.
+      if (this._attempted) this._issues = this.#check().issues;
     } catch (error) {
       if ((error as McpClientError).data?.loaded === false) {
         if (this.#validatorFailure !== undefined) {
@@ -656,6 +677,8 @@ export class McpToolForm extends LitElement {
       this.renderRoot.addEventListener(type, () => (this.#inNativeEvent = true), true);
       this.renderRoot.addEventListener(type, () => (this.#inNativeEvent = false));
     }
+    // Focus on a field is the user starting on the form: load the validator before the first keystroke.
+    this.renderRoot.addEventListener('focusin', () => this.#wantValidator());
   }
 
   #onDraft = (next: Draft | undefined, final: boolean): void => {
@@ -666,6 +689,7 @@ export class McpToolForm extends LitElement {
     }
     this._draft = next;
     this.#edited = true;
+    this.#wantValidator();
     this._status = '';
     if (this._attempted) this._issues = this.#check().issues;
     // Written on input (not after a pause): a reload a moment later must not lose it.
@@ -694,6 +718,8 @@ export class McpToolForm extends LitElement {
    * @returns the problems (empty when the arguments can be sent).
    */
   validate(): readonly FormIssue[] {
+    // Before the validator has loaded, the problems found without it; the schema's own follow once it is there.
+    this.#wantValidator();
     this._attempted = true;
     this._issues = this.#check().issues;
     return this._issues;
@@ -730,8 +756,9 @@ export class McpToolForm extends LitElement {
     let tool = this.effectiveTool;
     if (!tool || !this.#model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
     if (!this._validatorReady) {
-      // The validator is still loading (a submit right after the form appeared): wait for it rather
+      // The validator is not loaded yet (nothing was edited) or still loading: wait for it rather
       // than send arguments nobody checked.
+      this.#validatorWanted = true;
       this.#awaitingValidator = true;
       try {
         await ensureValidator(tool.inputSchema).catch(() => undefined);

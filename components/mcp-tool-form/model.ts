@@ -292,6 +292,12 @@ export class FormModel {
   readonly #validators = new WeakMap<object, Validator | null>();
   /** Options per `enum` array: built once, not on every render (an enum may hold a million values). */
   readonly #enumOptions = new WeakMap<unknown[], { names: unknown; options: EnumOption[] }>();
+  /**
+   * True once building fields asked for the validator before it was loaded (an
+   * `if` to evaluate, a union variant to place): the form then loads it at once
+   * instead of on the first check.
+   */
+  validatorMissed = false;
 
   constructor(inputSchema: unknown, options: FormModelOptions = {}) {
     this.inputSchema = inputSchema;
@@ -308,7 +314,7 @@ export class FormModel {
     } else if (!isRecord(inputSchema)) {
       this.problem = { keyword: 'type', message: 'The input schema is not a JSON object; edit the arguments as JSON.' };
     }
-    this.#evaluate = options.evaluate ?? conditionEvaluator(this.document);
+    this.#evaluate = options.evaluate ?? conditionEvaluator(this.document, () => (this.validatorMissed = true));
   }
 
   /**
@@ -323,8 +329,9 @@ export class FormModel {
       validator = null;
       try {
         validator = compileSchemaSync(wrapForCompile(this.document, node));
-      } catch {
+      } catch (error) {
         // Not loaded yet, or not compilable: the caller falls back to the whole schema.
+        if ((error as McpClientError).data?.loaded === false) this.validatorMissed = true;
       }
       if (validator) this.#validators.set(node, validator);
     }
@@ -829,7 +836,7 @@ function describeShape(document: SchemaDocument, schema: JsonRecord, depth = 0):
  * validator. A subschema with references is compiled inside a copy of the
  * whole document (so `#/…` pointers still resolve); results are cached.
  */
-export function conditionEvaluator(document: SchemaDocument): ConditionEvaluator {
+export function conditionEvaluator(document: SchemaDocument, onNotLoaded?: () => void): ConditionEvaluator {
   const cache = new WeakMap<object, Validator | null>();
   return (ifSchema, value) => {
     if (typeof ifSchema === 'boolean') return ifSchema;
@@ -842,7 +849,10 @@ export function conditionEvaluator(document: SchemaDocument): ConditionEvaluator
       } catch (error) {
         // Not loaded yet: undecided for now, asked again on the next render (the form re-renders
         // when the validator is ready). A fragment that does not compile stays undecided.
-        if ((error as McpClientError).data?.loaded === false) return undefined;
+        if ((error as McpClientError).data?.loaded === false) {
+          onNotLoaded?.();
+          return undefined;
+        }
       }
       cache.set(ifSchema, validator);
     }
