@@ -113,6 +113,15 @@ function labelsOf(field: EnumField): string[] {
   return labels;
 }
 
+/**
+ * Optional objects nested deeper than this (a top-level property is at depth 1)
+ * start collapsed behind an "Add …" button while they hold no value: a wide
+ * API schema (hundreds of controls) then renders its first level only, and
+ * each nested object costs once the user opens it. A value (a draft, arguments
+ * set, a default) keeps the object open.
+ */
+const COLLAPSE_DEPTH = 1;
+
 /** A sentence of constraints for a hint: "3–80 characters", "whole number from 1 to 40"… */
 export function constraintText(field: Field): string {
   const parts: string[] = [];
@@ -975,7 +984,9 @@ export class FieldRenderer {
     const { field } = slot;
     if (slot.inline || this.#host.isExpanded(slot.pointer)) return undefined;
     const overBudget = this.#rendered > RENDER_BUDGET;
-    const fold = untouchedAndFolded(field, slot.draft, overBudget) || (!slot.required && slot.draft === undefined && !field.default && field.depth > 6);
+    // Optional objects below the first level wait behind their button; other kinds only deep down.
+    const foldDepth = kind === 'object' ? COLLAPSE_DEPTH : 6;
+    const fold = untouchedAndFolded(field, slot.draft, overBudget) || (!slot.required && slot.draft === undefined && !field.default && field.depth > foldDepth);
     if (!fold) return undefined;
     const unfold = () => {
       if (slot.required) slot.set(unfoldDraft(this.#model, field), true);

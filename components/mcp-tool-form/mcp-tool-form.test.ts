@@ -320,6 +320,24 @@ describe('controls for each kind of schema', () => {
     expect(await submitted(form)).toEqual({ root: { label: 'top', child: { label: 'inner' } } });
   });
 
+  test('optional objects below the first level start collapsed; opened on request, and one holding a value (arguments set) is shown open with it (issue 18)', async () => {
+    const place = { type: 'object', properties: { street: { type: 'string' }, geo: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } } } };
+    const schema = { type: 'object', properties: { name: { type: 'string' }, home: place, work: place } };
+    const form = await mount({ tool: tool('where', schema) });
+    // The first level is open; its optional objects wait behind a button, with no controls rendered.
+    expect(control(form, '/home/street')).toBeTruthy();
+    const addGeo = ownButton(form, '/home/geo', 'add-button');
+    expect(addGeo.getAttribute('aria-expanded')).toBe('false');
+    expect(root(form).querySelector('[data-pointer="/home/geo/lat"]')).toBeNull();
+    await click(form, addGeo);
+    await type(form, '/home/geo/lat', '47.4');
+    // Values set from outside open what holds them, and keep them.
+    form.arguments = { work: { geo: { lon: 8.5 } } };
+    await form.updateComplete;
+    expect(control(form, '/work/geo/lon').value).toBe('8.5');
+    expect(await submitted(form)).toEqual({ work: { geo: { lon: 8.5 } } });
+  });
+
   test('a free-form object is a JSON editor that keeps the raw text and reports parse errors inline', async () => {
     const form = await mount({ tool: tool('free', { type: 'object', properties: { meta: { type: 'object', description: 'anything' } } }) });
     const editor = control<HTMLTextAreaElement>(form, '/meta', 'textarea');

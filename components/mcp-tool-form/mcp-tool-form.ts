@@ -1032,11 +1032,22 @@ export class McpToolForm extends LitElement {
       : nothing}`;
   }
 
+  /** The schema the cached header bindings are for, and them: checked once per schema, not on each keystroke. */
+  #bindingsFor: { schema: unknown; check: ReturnType<typeof checkHeaderBindings> } | undefined;
+
+  #headerBindings(schema: unknown): ReturnType<typeof checkHeaderBindings> {
+    const cached = this.#bindingsFor;
+    if (cached && cached.schema === schema) return cached.check;
+    const check = checkHeaderBindings(schema);
+    this.#bindingsFor = { schema, check };
+    return check;
+  }
+
   #preview(args: JsonRecord, tool: Tool): TemplateResult {
     // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
     const headers: string[] = [];
     // Only for schemas within the work bounds (the binding walk recurses once per nesting level).
-    const bindings = this.#model?.problem ? { ok: false as const } : checkHeaderBindings(tool.inputSchema);
+    const bindings = this.#model?.problem ? { ok: false as const } : this.#headerBindings(tool.inputSchema);
     if (bindings.ok) {
       for (const binding of bindings.bindings) {
         let value: unknown = args;
