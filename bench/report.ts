@@ -65,6 +65,8 @@ export const LINEAR_LIMIT = 2.2;
 
 const range = (r: Pick<Ratio, 'median' | 'p25' | 'p75'>) => `${r.median} [${r.p25}–${r.p75}]`;
 
+const percent = (r: Pick<Ratio, 'median' | 'p25' | 'p75'>) => `${Math.round(r.median * 100)} % [${Math.round(r.p25 * 100)}–${Math.round(r.p75 * 100)} %]`;
+
 /** Validator chunks (ajv, cfworker) in a list of file names. */
 const validatorFiles = (files: readonly string[]) => files.filter((f) => /^(schema-ajv|cfworker)-/.test(f));
 
@@ -99,7 +101,9 @@ export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measur
     rows.push({
       id: `floor-sse-${size.mib}`,
       measure: `SSE (${size.mib} MiB of 1 KiB events), whole transport ÷ eventsource-parser alone (throughput)`,
-      value: size.transportShare ? `${Math.round(size.transportShare.median * 100)} % [${Math.round(size.transportShare.p25 * 100)}–${Math.round(size.transportShare.p75 * 100)} %] (${size.readers.transport.mibPerSecond} ÷ ${size.readers['eventsource-parser'].mibPerSecond} MiB/s)` : 'not measured',
+      value: size.transportShare
+        ? `${percent(size.transportShare)} (${size.readers.transport.mibPerSecond} ÷ ${size.readers['eventsource-parser'].mibPerSecond} MiB/s)${size.transportShareOfJson && size.readers['parser+JSON.parse'] ? `; ÷ parser + JSON.parse of each event: ${percent(size.transportShareOfJson)} (${size.readers['parser+JSON.parse'].mibPerSecond} MiB/s)` : ''}`
+        : 'not measured',
       goal: `≥ ${FLOOR.sseShare * 100} %`,
       met: size.transportShare ? size.transportShare.median >= FLOOR.sseShare : null,
     });
@@ -290,8 +294,9 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     out.push('');
     const rows: (string | number)[][] = [];
     for (const size of s.sizes) {
-      for (const name of ['drain', 'eventsource-parser', 'readSse', 'transport'] as const) {
+      for (const name of ['drain', 'eventsource-parser', 'parser+JSON.parse', 'readSse', 'transport'] as const) {
         const r = size.readers[name];
+        if (!r) continue; // older runs
         rows.push([`${size.mib} MiB · ${name}`, r.ms, r.mibPerSecond]);
       }
     }

@@ -54,7 +54,7 @@ const PLAN = quick
         chromium: { rounds: 5, sequential: 30, concurrent: 96, concurrency: 16, warmup: 20 } satisfies CallPlan,
       },
       list: { sizes: [1000, 2000], props: 20, rounds: 9, memoryRepeats: 1 } satisfies ListPlan,
-      sse: { sizesMiB: [25, 50], rounds: 2 } satisfies SsePlan,
+      sse: { sizesMiB: [25, 50], rounds: 3 } satisfies SsePlan,
       formRepeats: 5,
       hostileRepeats: 1,
     }

@@ -5,6 +5,8 @@
  *
  * - `drain`: the body's bytes read and dropped (the floor: loopback + streams);
  * - `eventsource-parser`: TextDecoder + the parser alone, counting events;
+ * - `parser+JSON.parse`: the same, plus `JSON.parse` of each event's data — the
+ *   floor for any reader that hands over messages (issue 18);
  * - `readSse`: the kit's SSE reader (src/sse.ts) around the same parser;
  * - `transport`: `HttpTransport.request()`, the kit's whole reply path (each
  *   event JSON-parsed, checked as JSON-RPC and handed to `onMessage`).
@@ -17,7 +19,7 @@ import { HttpTransport } from '../src/transport.js';
 import { startSseServer } from './servers.js';
 import { median, rotation, round, spread, type Spread } from './stats.js';
 
-export const READERS = ['drain', 'eventsource-parser', 'readSse', 'transport'] as const;
+export const READERS = ['drain', 'eventsource-parser', 'parser+JSON.parse', 'readSse', 'transport'] as const;
 export type ReaderName = (typeof READERS)[number];
 
 const EVENT_BYTES = 1024;
@@ -36,6 +38,8 @@ export interface SseAtSize {
   overParser: { readSse: number; transport: number };
   /** Throughput of the whole transport ÷ eventsource-parser's alone, per round (time(parser) / time(transport)): median, IQR, p95. */
   transportShare?: Spread;
+  /** The same against eventsource-parser + JSON.parse of each event (what any message reader must do at least). */
+  transportShareOfJson?: Spread;
 }
 
 export interface SseResult {
@@ -77,6 +81,22 @@ async function read(reader: ReaderName, url: string): Promise<number> {
       const body = (await post(url)).getReader();
       let events = 0;
       const parser = createParser({ onEvent: () => events++ });
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await body.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+      return events;
+    }
+    case 'parser+JSON.parse': {
+      const body = (await post(url)).getReader();
+      let events = 0;
+      const parser = createParser({
+        onEvent: (event) => {
+          if (JSON.parse(event.data) !== null) events++;
+        },
+      });
       const decoder = new TextDecoder();
       for (;;) {
         const { value, done } = await body.read();
@@ -130,8 +150,11 @@ export async function measureSse(plan: SsePlan, log: (line: string) => void): Pr
       const parserMs = readers['eventsource-parser'].ms;
       log(`  ${mib} MiB: ${READERS.map((name) => `${name} ${readers[name].mibPerSecond} MiB/s`).join(', ')}`);
       const parser = times.get(`eventsource-parser ${s}`)!;
-      const transportShare = spread(times.get(`transport ${s}`)!.map((t, i) => parser[i]! / t));
-      return { mib, events: counts[s]!, readers, overParser: { readSse: round(readers.readSse.ms / parserMs, 2), transport: round(readers.transport.ms / parserMs, 2) }, transportShare };
+      const transportTimes = times.get(`transport ${s}`)!;
+      const transportShare = spread(transportTimes.map((t, i) => parser[i]! / t));
+      const withJson = times.get(`parser+JSON.parse ${s}`)!;
+      const transportShareOfJson = spread(transportTimes.map((t, i) => withJson[i]! / t));
+      return { mib, events: counts[s]!, readers, overParser: { readSse: round(readers.readSse.ms / parserMs, 2), transport: round(readers.transport.ms / parserMs, 2) }, transportShare, transportShareOfJson };
     }) as [SseAtSize, SseAtSize];
     const scaling = Object.fromEntries(
       READERS.map((name) => {
