@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Rollup } from 'vite';
+import { build, type Plugin, type Rollup } from 'vite';
 import { describe, expect, test } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
@@ -17,19 +17,37 @@ function files(dir: string): string[] {
   });
 }
 
+/** A page's own script that does nothing but `import 'mcp-elements/elements'` (resolved to the source). */
+const PAGE_ENTRY = 'virtual:elements-page';
+const pageEntry: Plugin = {
+  name: 'elements-page',
+  resolveId: (id) => (id === PAGE_ENTRY ? `\0${PAGE_ENTRY}` : undefined),
+  load: (id) => (id === `\0${PAGE_ENTRY}` ? `import ${JSON.stringify(join(root, 'components/index.ts'))};` : undefined),
+};
+
 /** Builds `entry` minified; returns every chunk and the eager ones (the entry and what it imports statically). */
-async function buildEntry(entry: string, appBuild: boolean): Promise<{ chunks: Rollup.OutputChunk[]; eager: Rollup.OutputChunk[] }> {
+async function buildEntry(entry: string, appBuild: boolean, target?: string): Promise<{ chunks: Rollup.OutputChunk[]; eager: Rollup.OutputChunk[] }> {
+  // Vitest runs with NODE_ENV=test, under which Vite resolves packages' `development` exports
+  // (Lit's dev build); an app's production build does not.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   const output = (await build({
     configFile: false,
     logLevel: 'silent',
+    plugins: entry === PAGE_ENTRY ? [pageEntry] : [],
+    // As an app build does (and bench/size.ts): libraries that check NODE_ENV see production.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       write: false,
       minify: true,
+      ...(target ? { target } : {}),
       // Library mode, or a page's app build as bench/size.ts measures it: there the entry's
       // exports are kept but shared modules may join the entry chunk.
       ...(appBuild ? {} : { lib: { entry, formats: ['es'] as const, fileName: 'core' } }),
       rolldownOptions: appBuild ? { input: { core: entry }, preserveEntrySignatures: 'allow-extension' } : { external: [] },
     },
+  }).finally(() => {
+    process.env.NODE_ENV = nodeEnv;
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const chunks = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
@@ -91,6 +109,17 @@ describe('the elements entry (mcp-elements/elements)', () => {
     const modules = eager.flatMap((c) => Object.keys(c.modules)).map((id) => id.replace(`${root}/`, ''));
     expect(modules.filter((id) => /^src\/auth\/(?!errors\.ts$)|node_modules\/ajv|schema-ajv|\/legacy\//.test(id))).toEqual([]);
     expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
+  });
+
+  test('a page\'s eager files (core, Lit, the elements) stay within 72 KB gzip as served; the validator, dialog-free pages and OAuth load later (issue 18)', async () => {
+    // What `import 'mcp-elements/elements'` makes a page download before it runs, each file gzipped on
+    // its own as a server sends it (bench/size.ts measures the same, also for es2022). The validator (42 KB with ajv)
+    // is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts).
+    const { eager } = await buildEntry(PAGE_ENTRY, true, 'es2022');
+    const served = eager.reduce((sum, c) => sum + gzipSync(c.code).length, 0);
+    console.log(`elements entry (app build, as served): ${eager.length} file(s), ${served} bytes gzip`);
+    expect(eager.flatMap((c) => Object.keys(c.modules)).filter((id) => /schema-ajv|eval-policy|schema-guard|cfworker|node_modules\/ajv/.test(id))).toEqual([]);
+    expect(served).toBeLessThanOrEqual(72 * 1024);
   });
 
   test('loads <mcp-app-frame> only on demand: a page without apps never downloads it', async () => {
