@@ -701,3 +701,36 @@ describe('arrays of enum values', () => {
 
 // Keep the imported helpers honest about their types.
 void variantField;
+
+describe('fields built once per place (issue 18: a keystroke does not rebuild every field)', () => {
+  test('a member without conditions is the same field on every render, whatever the value; one under if/then/else follows the value', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        address: { type: 'object', properties: { street: { type: 'string' } } },
+        delivery: {
+          type: 'object',
+          properties: { kind: { enum: ['post', 'pickup'] } },
+          if: { properties: { kind: { const: 'pickup' } }, required: ['kind'] },
+          then: { properties: { store: { type: 'string' } } },
+          else: { properties: { street: { type: 'string' } } },
+        },
+      },
+    };
+    const model = new FormModel(schema);
+    const root = model.root({}) as ObjectField;
+    const entry = (key: string) => root.properties.find((p) => p.key === key)!;
+    const first = memberField(model, root, 'address', entry('address').schema, undefined);
+    const again = memberField(model, model.root({ name: 'x' }) as ObjectField, 'address', entry('address').schema, { k: 'obj', p: {}, rows: [] } as unknown as Draft);
+    expect(again).toBe(first);
+    // Its members are cached below it too (they share its ancestors).
+    const street = memberField(model, first as ObjectField, 'street', (first as ObjectField).properties[0]!.schema, undefined);
+    expect(memberField(model, again as ObjectField, 'street', (again as ObjectField).properties[0]!.schema, undefined)).toBe(street);
+
+    const keys = (value: unknown) => (model.field(entry('delivery').schema, { key: 'delivery', depth: 1, ancestors: root.ancestors, value }) as ObjectField).properties.map((p) => p.key);
+    expect(keys({ kind: 'pickup' })).toEqual(['kind', 'store']);
+    expect(keys({ kind: 'post' })).toEqual(['kind', 'street']);
+    expect(keys({ kind: 'pickup' })).toEqual(['kind', 'store']);
+  });
+});

@@ -283,6 +283,9 @@ export function patternMatches(pattern: string, text: string): boolean {
  * count), nesting deeper than `limits.maxDepth` and resolution beyond
  * `limits.maxSteps` turn the rest into raw-JSON fields with the reason.
  */
+/** The ancestors of the root: one shared array, so the fields below it are cached (see `FormModel.field`). */
+const NO_ANCESTORS: readonly object[] = [];
+
 export class FormModel {
   readonly inputSchema: unknown;
   readonly document: SchemaDocument;
@@ -381,7 +384,7 @@ export class FormModel {
    */
   get notice(): SchemaProblem | undefined {
     if (this.problem || !isRecord(this.inputSchema)) return undefined;
-    const root = this.field(this.inputSchema, { depth: 0, ancestors: [] });
+    const root = this.field(this.inputSchema, { depth: 0, ancestors: NO_ANCESTORS });
     if (root.kind === 'json' && root.reason === 'free') {
       return { keyword: 'type', message: 'The input schema does not describe an object (MCP requires "type": "object"), so no arguments are declared; add any as JSON.' };
     }
@@ -391,7 +394,7 @@ export class FormModel {
   /** The field for the whole arguments object, shaped by the current `value`. */
   root(value?: unknown): Field {
     if (this.problem) return this.#json({ depth: 0, ancestors: [] }, {}, 'fallback', this.problem, 'object');
-    const field = this.field(this.inputSchema, { depth: 0, ancestors: [], value });
+    const field = this.field(this.inputSchema, { depth: 0, ancestors: NO_ANCESTORS, value });
     if (field.kind === 'json' && field.reason === 'free') {
       // Arguments are always an object: a schema that says nothing more declares no arguments.
       const { reason: _r, expects: _e, ...rest } = field;
@@ -400,8 +403,35 @@ export class FormModel {
     return field;
   }
 
+  /**
+   * Fields that do not depend on the value (no `if`/`then`/`else` or
+   * `dependentSchemas` where they are): built once per place in the schema, not
+   * on every render. Keyed by the schema node, then the ancestors array (shared
+   * by every child of a cached field) and the key and depth.
+   */
+  readonly #fields = new WeakMap<object, WeakMap<readonly object[], Map<string, Field>>>();
+
   /** The field for a subschema at `context`. */
   field(node: unknown, context: FieldContext): Field {
+    if (typeof node !== 'object' || node === null) return this.#buildField(node, context);
+    let byAncestors = this.#fields.get(node);
+    const place = `${context.depth}\u0000${context.key ?? '\u0000'}`;
+    const cached = byAncestors?.get(context.ancestors)?.get(place);
+    if (cached) return cached;
+    const field = this.#buildField(node, context);
+    if (!this.#valueDependent.has(field)) {
+      if (!byAncestors) this.#fields.set(node, (byAncestors = new WeakMap()));
+      let places = byAncestors.get(context.ancestors);
+      if (!places) byAncestors.set(context.ancestors, (places = new Map()));
+      places.set(place, field);
+    }
+    return field;
+  }
+
+  /** Fields built from a schema whose conditions were applied to a value: never cached. */
+  readonly #valueDependent = new WeakSet<Field>();
+
+  #buildField(node: unknown, context: FieldContext): Field {
     if (context.depth > this.document.limits.maxDepth) {
       return this.#json(context, {}, 'fallback', {
         keyword: 'depth',
@@ -418,6 +448,8 @@ export class FormModel {
     const field = this.#classify(schema, here);
     if (recursive) field.recursive = true;
     if (field.kind === 'object' && conditional) field.conditional = true;
+    // Shaped by the value (or by whether the validator was there to evaluate an `if`): built anew each time.
+    if (conditional || isRecord(resolved.schema.dependentSchemas)) this.#valueDependent.add(field);
     return field;
   }
 
