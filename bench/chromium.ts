@@ -157,10 +157,11 @@ export async function chromiumForms(bench: BenchBrowser, corpus: string, repeats
     log(`  ${entry.schema}: ${result.controls} controls, form ${result.formMs} ms, baseline ${result.baselineMs} ms (×${result.ratio})`);
     results.push(result);
   }
-  const kitFiles = async () => [...new Set((await page.evaluate(() => window.benchPage!.requested())).filter((p) => p.startsWith('/full-kit/')).map((p) => p.slice('/full-kit/'.length)))].sort();
-  const beforeCheck = await kitFiles();
+  // What the static server served (the page's Resource Timing buffer is full after the calls section).
+  const kitFiles = () => [...bench.files.counts.keys()].filter((p) => p.startsWith('/full-kit/')).map((p) => p.slice('/full-kit/'.length)).sort();
+  const beforeCheck = kitFiles();
   const keystroke = await chromiumKeystrokes(bench, Math.max(15, repeats * 4), log);
-  const afterCheck = await kitFiles();
+  const afterCheck = kitFiles();
   log(`  chunks before the first check: ${beforeCheck.join(', ')}; after: ${afterCheck.filter((f) => !beforeCheck.includes(f)).join(', ') || 'none more'}`);
   return { results, keystroke, requested: { beforeCheck, afterCheck }, ...(note ? { note } : {}) };
 }

@@ -31,6 +31,9 @@ const ALLOWED_HEADERS = ['content-type', 'accept', 'authorization', 'mcp-protoco
 const loopbackOrigin = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
 function listen(server: Server): Promise<number> {
+  // A busy machine can leave a client's pooled connection idle past Node's 5 s default; the server
+  // closing it then makes the client's next POST fail with ECONNRESET (POSTs are not retried).
+  server.keepAliveTimeout = 120_000;
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
