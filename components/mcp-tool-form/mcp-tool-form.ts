@@ -14,7 +14,8 @@ import {
   type Tool,
   type Validator,
 } from '../../src/index.js';
-import { checkHeaderBindings } from '../../src/header-bindings.js';
+import type { HeaderBindingsCheck } from '../../src/header-bindings.js';
+import { mentionsHeaderBindings } from '../../src/headers.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
@@ -81,6 +82,21 @@ function resultAnnouncement(tool: Tool, result: ToolCallResult): string {
 function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
+
+
+/** The `x-mcp-header` checker, loaded with the first schema that mentions the annotation. */
+let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
+let headerCheckerLoading: Promise<void> | undefined;
+const loadHeaderChecker = () =>
+  (headerCheckerLoading ??= import('../../src/header-bindings.js').then(
+    (module) => {
+      headerChecker = (schema) => module.checkHeaderBindings(schema);
+    },
+    () => {
+      // A chunk that cannot load (offline): the preview lists no headers, and no render asks again.
+      headerChecker = () => ({ ok: false, reason: 'the x-mcp-header check could not be loaded' });
+    },
+  ));
 
 /**
  * A form for one MCP tool, generated from its `inputSchema`, that calls the tool
@@ -1033,12 +1049,25 @@ export class McpToolForm extends LitElement {
   }
 
   /** The schema the cached header bindings are for, and them: checked once per schema, not on each keystroke. */
-  #bindingsFor: { schema: unknown; check: ReturnType<typeof checkHeaderBindings> } | undefined;
+  #bindingsFor: { schema: unknown; check: HeaderBindingsCheck } | undefined;
 
-  #headerBindings(schema: unknown): ReturnType<typeof checkHeaderBindings> {
+  /**
+   * The `x-mcp-header` bindings of `schema` for the preview. The checker loads
+   * only for a schema that mentions the annotation (as in the client); until it
+   * has, undefined (the preview shows no headers for that render).
+   */
+  #headerBindings(schema: unknown): HeaderBindingsCheck | undefined {
     const cached = this.#bindingsFor;
     if (cached && cached.schema === schema) return cached.check;
-    const check = checkHeaderBindings(schema);
+    if (!mentionsHeaderBindings(schema)) {
+      this.#bindingsFor = { schema, check: { ok: true, bindings: [] } };
+      return this.#bindingsFor.check;
+    }
+    if (!headerChecker) {
+      void loadHeaderChecker().then(() => this.requestUpdate());
+      return undefined;
+    }
+    const check = headerChecker(schema);
     this.#bindingsFor = { schema, check };
     return check;
   }
@@ -1047,8 +1076,8 @@ export class McpToolForm extends LitElement {
     // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
     const headers: string[] = [];
     // Only for schemas within the work bounds (the binding walk recurses once per nesting level).
-    const bindings = this.#model?.problem ? { ok: false as const } : this.#headerBindings(tool.inputSchema);
-    if (bindings.ok) {
+    const bindings = this.#model?.problem ? undefined : this.#headerBindings(tool.inputSchema);
+    if (bindings?.ok) {
       for (const binding of bindings.bindings) {
         let value: unknown = args;
         for (const key of binding.path) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
