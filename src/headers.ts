@@ -36,25 +36,33 @@ export function encodeHeaderValue(value: string): string {
 
 /** Objects {@link mentionsHeaderBindings} looks at before it answers "may" (a cyclic caller-made schema ends there). */
 const MENTION_BUDGET = 1_000_000;
+/** Nesting beyond which it answers "may": the bounded checker then decides (and refuses a hostile depth). */
+const MENTION_DEPTH = 1000;
 
 /**
  * Whether an `inputSchema` may carry an `x-mcp-header` annotation: whether any
  * object in it has that own key. Only then is the (lazily loaded) checker in
  * `header-bindings.ts` needed. One pass over the schema's objects with an
- * explicit stack (no serialization, no recursion); a value with more than
- * {@link MENTION_BUDGET} objects (a cyclic one) counts as "may".
+ * explicit stack (no serialization, no recursion); a value nested deeper than
+ * {@link MENTION_DEPTH} levels or with more than {@link MENTION_BUDGET} objects
+ * (a cyclic one) counts as "may".
  */
 export function mentionsHeaderBindings(inputSchema: unknown): boolean {
   if (typeof inputSchema !== 'object' || inputSchema === null) return false;
   const stack: object[] = [inputSchema];
+  const depths: number[] = [0];
   let visited = 0;
   while (stack.length > 0) {
     const value = stack.pop()!;
-    if (++visited > MENTION_BUDGET) return true;
+    const depth = depths.pop()! + 1;
+    if (++visited > MENTION_BUDGET || depth > MENTION_DEPTH) return true;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        if (typeof item === 'object' && item !== null) stack.push(item);
+        if (typeof item === 'object' && item !== null) {
+          stack.push(item);
+          depths.push(depth);
+        }
       }
       continue;
     }
@@ -62,7 +70,10 @@ export function mentionsHeaderBindings(inputSchema: unknown): boolean {
     // Own keys only: a polluted prototype's enumerable key is no annotation (and at worst costs a visit).
     for (const key in value) {
       const item: unknown = (value as Record<string, unknown>)[key];
-      if (typeof item === 'object' && item !== null && Object.hasOwn(value, key)) stack.push(item);
+      if (typeof item === 'object' && item !== null && Object.hasOwn(value, key)) {
+        stack.push(item);
+        depths.push(depth);
+      }
     }
   }
   return false;

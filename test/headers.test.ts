@@ -160,13 +160,16 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
     expect(mentionsHeaderBindings({ type: 'object', description: 'no x-mcp-header here' })).toBe(false);
   });
 
-  test('an annotation anywhere is found, however deep; a schema with no end (a cyclic caller-made object) counts as mentioning it', () => {
-    let deep: Record<string, unknown> = { type: 'string', 'x-mcp-header': 'Deep' };
+  test('an annotation in a nested schema is found; a schema nested too deep, or with no end (a cyclic caller-made object), counts as mentioning it (the bounded checker then decides)', () => {
+    let nested: Record<string, unknown> = { type: 'string', 'x-mcp-header': 'Deep' };
+    for (let i = 0; i < 500; i++) nested = { type: 'object', properties: { next: nested } };
+    expect(mentionsHeaderBindings(nested)).toBe(true);
+    let plain: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 300; i++) plain = { type: 'object', properties: { next: plain } };
+    expect(mentionsHeaderBindings(plain)).toBe(false);
+    let deep: Record<string, unknown> = {};
     for (let i = 0; i < 200_000; i++) deep = { not: deep };
     expect(mentionsHeaderBindings(deep)).toBe(true);
-    let plain: Record<string, unknown> = { type: 'string' };
-    for (let i = 0; i < 200_000; i++) plain = { items: [plain] };
-    expect(mentionsHeaderBindings(plain)).toBe(false);
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
     expect(mentionsHeaderBindings(cyclic)).toBe(true);
