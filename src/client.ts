@@ -17,7 +17,7 @@
  */
 import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
 import { Emitter } from './emitter.js';
-import { untilAborted } from './sleep.js';
+import { timerDelay, untilAborted } from './sleep.js';
 import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
 import { checkHeaders, mentionsHeaderBindings } from './headers.js';
 import type { HeaderBinding, RejectedTool } from './header-bindings.js';
@@ -103,7 +103,7 @@ export interface McpClientOptions {
   requestTimeoutMs?: number;
   /** Hard cap on one request whatever its progress; default 600,000 ms. */
   maxTotalTimeoutMs?: number;
-  /** Cap on input_required rounds of one call; default 10. */
+  /** Cap on input_required rounds of one call, and on the input rounds of one task (`tasks/update`); default 10. */
   maxRounds?: number;
   /**
    * Cap on the input requests of one round; default 16. A round asking for more
@@ -791,7 +791,7 @@ export class McpClient {
   #withTimeout(signal: AbortSignal | undefined): AbortSignal {
     const ms = this.#options.requestTimeoutMs ?? 60_000;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new McpClientError('timeout', `Connecting to ${this.url.href} timed out after ${ms} ms`, { url: this.url.href, timeoutMs: ms })), ms);
+    const timer = setTimeout(() => controller.abort(new McpClientError('timeout', `Connecting to ${this.url.href} timed out after ${ms} ms`, { url: this.url.href, timeoutMs: ms })), timerDelay(ms));
     // Node: a pending connect timer must not keep a finished script alive.
     (timer as { unref?: () => void }).unref?.();
     return signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
@@ -826,9 +826,9 @@ export class McpClient {
     const armIdle = () => {
       if (!Number.isFinite(timeoutMs)) return;
       clearTimeout(idle);
-      idle = setTimeout(() => expire(timeoutMs, ' without a response or progress'), timeoutMs);
+      idle = setTimeout(() => expire(timeoutMs, ' without a response or progress'), timerDelay(timeoutMs));
     };
-    const total = Number.isFinite(totalMs) ? setTimeout(() => expire(totalMs, ' (maximum total time)'), totalMs) : undefined;
+    const total = Number.isFinite(totalMs) ? setTimeout(() => expire(totalMs, ' (maximum total time)'), timerDelay(totalMs)) : undefined;
     armIdle();
     const onAbort = () => controller.abort(options.signal!.reason instanceof McpError ? options.signal!.reason : new McpClientError('aborted', `${method} was aborted`, context, { cause: options.signal!.reason }));
     if (options.signal?.aborted) onAbort();

@@ -4,14 +4,26 @@
  * @module
  */
 
-/** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts first. */
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days): browsers and Node run a longer one at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * `ms` as a timer delay: at least 0, at most {@link MAX_TIMER_MS}. A longer
+ * delay (a server's `pollIntervalMs: 1e12`, a `retry:` hint, an Infinity cap)
+ * would otherwise fire immediately and turn a wait into a busy loop.
+ */
+export function timerDelay(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+}
+
+/** Resolves after `ms` milliseconds (at most {@link MAX_TIMER_MS}), or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal!.reason);
