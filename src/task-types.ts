@@ -120,6 +120,8 @@ export interface TaskWaitOptions {
   onStatus?(state: TaskState): void;
   /** Overrides `TaskOptions.maxWaitMs`. */
   maxWaitMs?: number;
+  /** Cap on rounds of input requests answered (`tasks/update`) before the task is cancelled with `rounds_exceeded`; default the client's `maxRounds` (10). */
+  maxRounds?: number;
 }
 
 /**
@@ -139,7 +141,8 @@ export interface TaskHandle {
    * original request would have returned), rejects with the `McpRpcError` of a
    * failed task, `McpClientError` `task_cancelled`, `task_not_found` (unknown
    * or expired id), `detached`, `timeout` (`maxWaitMs`; the task is left
-   * running), `aborted` (the task was cancelled), `protocol` (malformed task).
+   * running), `aborted` (the task was cancelled), `rounds_exceeded` (more
+   * input rounds than `maxRounds`; the task was cancelled), `protocol` (malformed task).
    */
   result(options?: TaskWaitOptions): Promise<JsonObject>;
   /** One `tasks/get` (input requests are not answered). @throws as {@link result}, and `McpRpcError`. */

@@ -36,7 +36,7 @@
  */
 import { ErrorCode, McpClientError, McpError, McpRpcError } from './errors.js';
 import { encodeHeaderValue } from './headers.js';
-import { untilAborted } from './sleep.js';
+import { timerDelay, untilAborted } from './sleep.js';
 import type { CallToolOptions, McpClient, McpClientOptions, Subscription } from './client.js';
 import type { HandlerLookup } from './input.js';
 import {
@@ -58,8 +58,8 @@ export interface TaskHost {
   client: McpClient;
   /** The input handlers (those of MRTR). */
   lookup: HandlerLookup;
-  /** The client's options that bound one round of input requests (`maxInputRequests`, `onWarning`), as for MRTR. */
-  clientOptions: Pick<McpClientOptions, 'maxInputRequests' | 'onWarning'>;
+  /** The client's options that bound input requests (`maxInputRequests` per round, `maxRounds`, `onWarning`), as for MRTR. */
+  clientOptions: Pick<McpClientOptions, 'maxInputRequests' | 'maxRounds' | 'onWarning'>;
   /** The client's `tasks` option (see {@link taskOptions}). */
   options: boolean | TaskOptions | undefined;
   warn(code: string, message: string): void;
@@ -204,7 +204,7 @@ class Waiter {
         this.#wake = undefined;
         reject(signal.reason);
       };
-      const timer = setTimeout(() => done(true), Math.max(0, ms));
+      const timer = setTimeout(() => done(true), timerDelay(ms));
       this.#wake = () => done(false);
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -249,7 +249,7 @@ function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promi
       cleanup();
       reject(signal.reason);
     };
-    const timer = setTimeout(finish, Math.max(0, until - Date.now()));
+    const timer = setTimeout(finish, timerDelay(until - Date.now()));
     page.document?.addEventListener?.('visibilitychange', check);
     page.addEventListener?.('online', check);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -433,6 +433,7 @@ class Task implements TaskHandle {
       if (status === 'closed') closed.abort(new McpClientError('closed', 'The client was closed', { url: this.#url }));
     });
     const maxWait = options.maxWaitMs ?? opts.maxWaitMs ?? 3_600_000;
+    const maxRounds = options.maxRounds ?? host.clientOptions.maxRounds ?? 10;
     const deadline = Date.now() + maxWait;
     const waiter = new Waiter();
     const previousListener = this.#onStatus;
@@ -494,7 +495,7 @@ class Task implements TaskHandle {
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
-        if (modern && state.status === 'input_required' && (await this.#answer(state, signal))) nextPoll = Date.now() + (delay = base(state));
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds))) nextPoll = Date.now() + (delay = base(state));
         if (Date.now() >= deadline) {
           throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
             url: this.#url,
@@ -535,10 +536,20 @@ class Task implements TaskHandle {
     }
   }
 
-  /** Answers the input requests not answered yet and sends them with `tasks/update`. @returns whether it sent any. */
-  async #answer(state: TaskState, signal: AbortSignal): Promise<boolean> {
+  /**
+   * Answers the input requests not answered yet and sends them with `tasks/update`.
+   * At most `maxRounds` rounds, as for MRTR: a task that keeps asking would
+   * otherwise ask the user until the wait's cap (one dialog after another).
+   * @returns whether it sent any.
+   * @throws McpClientError `rounds_exceeded` (the task is cancelled).
+   */
+  async #answer(state: TaskState, signal: AbortSignal, maxRounds: number): Promise<boolean> {
     const open = Object.entries(state.inputRequests ?? {}).filter(([key]) => !this.#answered.has(key));
     if (open.length === 0) return false;
+    if (this.#inputRounds >= maxRounds) {
+      await this.#cancelQuietly();
+      throw new McpClientError('rounds_exceeded', `${this.#describe()} still required input after ${maxRounds} rounds; it was cancelled`, { url: this.#url, method: this.method, taskId: this.taskId, maxRounds });
+    }
     const client = this.#host.client;
     const { answerAll } = await import('./input.js');
     let responses;
@@ -694,7 +705,7 @@ export async function follow(host: TaskHost, method: string, params: JsonObject,
   task.adopt(state);
   await task.remember();
   options.task?.onCreated?.(task);
-  return task.result({ signal: options.signal, onStatus: options.task?.onStatus, maxWaitMs: options.task?.maxWaitMs });
+  return task.result({ signal: options.signal, onStatus: options.task?.onStatus, maxWaitMs: options.task?.maxWaitMs, ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}) });
 }
 
 /** A handle to a task by id (re-attach); what is stored about it fills in the request it stands for. */

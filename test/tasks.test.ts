@@ -333,6 +333,87 @@ describe('malformed task answers', () => {
     }
   });
 
+  test('a poll interval beyond what a timer can hold (pollIntervalMs 1e12) with no practical cap (maxWaitMs Infinity) is not a busy loop of tasks/get', async () => {
+    // A timer of more than 2^31 - 1 ms fires at once: unclamped, this polled hundreds of times a second.
+    let tickGets = 0;
+    const raw = await startRawServer((req, res) => {
+      const message = req.json;
+      if (message?.id === undefined) return void res.writeHead(202).end();
+      const slow = message.params?.name === 'slow' || message.params?.taskId === 'slow';
+      if (message.method === 'tasks/get' && !slow) tickGets++;
+      const base = { createdAt: now, lastUpdatedAt: now, ttlMs: null };
+      const result =
+        message.method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : message.method === 'tools/list'
+            ? { tools: [{ name: 'slow', inputSchema: { type: 'object' } }, { name: 'tick', inputSchema: { type: 'object' } }] }
+            : message.method === 'tools/call'
+              ? { ...base, resultType: 'task', taskId: slow ? 'slow' : 'tick', status: 'working', pollIntervalMs: slow ? 1e12 : 10 }
+              : message.method === 'tasks/get' && !slow
+                ? tickGets < 5
+                  ? { ...base, taskId: 'tick', status: 'working', statusMessage: `tick ${tickGets}`, pollIntervalMs: 10 }
+                  : { ...base, taskId: 'tick', status: 'completed', result: { content: [{ type: 'text', text: 'ticked' }] } }
+                : message.method === 'tasks/get'
+                  ? { ...base, taskId: 'slow', status: 'working', pollIntervalMs: 1e12 }
+                  : {};
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: { maxWaitMs: Infinity, store: false }, ...quiet });
+      let slow: TaskHandle | undefined;
+      const waiting = client.callTool('slow', {}, { task: { onCreated: (h) => (slow = h) } }).catch((e) => e);
+      // Five polls of another task, 10 ms apart and more: real time passes while the slow one waits.
+      expect(textOf(await client.callTool('tick', {}))).toBe('ticked');
+      const slowGets = raw.bodies().filter((b) => b?.method === 'tasks/get' && b.params.taskId === 'slow').length;
+      expect(slowGets).toBe(0);
+      slow!.detach();
+      expect((await waiting).code).toBe('detached');
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a task that keeps asking for input is cancelled after maxRounds rounds (rounds_exceeded), not asked about until the wait cap', async () => {
+    let gets = 0;
+    const raw = await startRawServer((req, res) => {
+      const message = req.json;
+      if (message?.id === undefined) return void res.writeHead(202).end();
+      const base = { taskId: 't1', createdAt: now, lastUpdatedAt: now, ttlMs: null, pollIntervalMs: 0 };
+      // A new input request at every poll, forever.
+      const ask = () => ({ [`q${++gets}`]: { method: 'elicitation/create', params: { mode: 'form', message: `Question ${gets}?`, requestedSchema: { type: 'object', properties: {} } } } });
+      const result =
+        message.method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }
+          : message.method === 'tools/list'
+            ? { tools: [{ name: 'x', inputSchema: { type: 'object' } }] }
+            : message.method === 'tools/call'
+              ? { ...base, resultType: 'task', status: 'working' }
+              : message.method === 'tasks/get'
+                ? { ...base, status: 'input_required', inputRequests: ask() }
+                : {};
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } }));
+    });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: { store: false }, maxRounds: 4, ...quiet });
+      let asked = 0;
+      client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => (asked++, { action: 'accept', content: {} }) });
+      const error = await client.callTool('x', {}).catch((e) => e);
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error.code).toBe('rounds_exceeded');
+      expect(error.message).toMatch(/Task t1 \(tools\/call x\) still required input after 4 rounds; it was cancelled/);
+      expect(asked).toBe(4);
+      const methods = raw.bodies().map((b) => b?.method);
+      expect(methods.filter((m) => m === 'tasks/update')).toHaveLength(4);
+      expect(methods.at(-1)).toBe('tasks/cancel');
+      // The per-call option overrides the client's.
+      asked = 0;
+      expect((await client.callTool('x', {}, { maxRounds: 2 }).catch((e) => e)).code).toBe('rounds_exceeded');
+      expect(asked).toBe(2);
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('a task answer to a method the extension does not cover is a protocol error', async () => {
     const raw = await answering({ 'prompts/get': { ...task, resultType: 'task' } });
     try {
