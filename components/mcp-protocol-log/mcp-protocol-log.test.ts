@@ -22,7 +22,7 @@ const WAIT = { timeout: 10_000, interval: 50 };
 beforeEach(() => cleanup());
 afterEach(() => cleanup());
 
-async function connected(attributes: [string, string][] = []): Promise<{ connection: McpConnection; log: McpProtocolLog }> {
+async function connected(attributes: [string, string][] = [], url = privateUrl): Promise<{ connection: McpConnection; log: McpProtocolLog }> {
   const connection = document.createElement('mcp-connection');
   connection.headers = { Authorization: `Bearer ${token}` };
   connection.noListen = true;
@@ -34,7 +34,7 @@ async function connected(attributes: [string, string][] = []): Promise<{ connect
   // A call another test left unanswered is not offered here (a modal would cover the page).
   dialog.noResume = true;
   connection.append(log, dialog);
-  connection.serverUrl = privateUrl;
+  connection.serverUrl = url;
   document.body.append(connection);
   await nextEvent(connection, 'mcp-connect');
   await vi.waitFor(() => expect(log.records.some((r) => r.method === 'tools/list' && r.kind === 'response')).toBe(true), WAIT);
@@ -135,6 +135,20 @@ describe('<mcp-protocol-log>', () => {
     // The clipboard answered, or the text is shown to copy by hand.
     if (!detail.copied) expect(row.querySelector<HTMLTextAreaElement>('[part~="copy-fallback"]')!.value).toBe(detail.text);
     expect(log.copyText(log.records.find((r) => r.method === 'tools/call' && r.direction === 'out')!, 'json')).toContain('"method": "tools/call"');
+  });
+
+  test('a server URL with credentials in it (?token=, ?api_key=) is masked in the records, a curl copy and an exported session', async () => {
+    const { connection, log } = await connected([], `${privateUrl}?token=url-t0ken-1&api_key=url-key-2&tenant=blue`);
+    await connection.client!.callTool('get_weather', { city: 'Porto' });
+    const call = log.records.filter((r) => r.method === 'tools/call' && r.direction === 'out').at(-1)!;
+    expect(call.url).toBe(`${privateUrl}?token=…&api_key=…&tenant=blue`);
+    const curl = log.copyText(call, 'curl');
+    const exported = JSON.stringify(log.exportSession());
+    for (const secret of ['url-t0ken-1', 'url-key-2', token]) {
+      expect(curl).not.toContain(secret);
+      expect(exported).not.toContain(secret);
+    }
+    expect(curl.split(' \\\n')[0]).toBe(`curl '${privateUrl}?token=…&api_key=…&tenant=blue'`);
   });
 
   test('exports the session and imports it back unchanged; a broken file replaces nothing', async () => {

@@ -2,6 +2,7 @@ import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { McpError, type McpClient, type RoundEvent, type TrafficEvent } from '../../src/index.js';
+import { maskUrlSecrets } from '../../src/errors.js';
 import type { LoggingLevel } from '../../src/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
@@ -68,8 +69,9 @@ function kindOf(event: TrafficEvent): RecordKind {
  * legacy servers).
  *
  * A request copies as JSON or as a `curl` command with its headers; secret
- * headers (`Authorization`, cookies, API keys, session ids…) are masked when
- * recorded, so neither a copy nor an exported session carries them. Sessions
+ * headers (`Authorization`, cookies, API keys, session ids…) and the
+ * credentials of the server URL (`?token=…`, `?api_key=…`, `user:pass@`) are
+ * masked when recorded, so neither a copy nor an exported session carries them. Sessions
  * export to a JSON file and import back (files are untrusted: checked, bounded).
  * Memory is bounded: a ring buffer keeps the newest `max-entries` messages and
  * says how many older ones were dropped. Everything from the server is shown
@@ -305,10 +307,10 @@ export class McpProtocolLog extends LitElement {
         this.#schedule();
         return;
       }
-      this.#push({ time: event.time, direction: 'in', kind, method: 'notifications/progress', client: serial, url: client.url.href, message: event.message, progress: { count: 1, time: event.time, message: event.message }, ...(event.requestId !== undefined ? { requestId: event.requestId } : {}) });
+      this.#push({ time: event.time, direction: 'in', kind, method: 'notifications/progress', client: serial, url: maskUrlSecrets(client.url.href), message: event.message, progress: { count: 1, time: event.time, message: event.message }, ...(event.requestId !== undefined ? { requestId: event.requestId } : {}) });
       return;
     }
-    const record: Omit<LogRecord, 'seq'> = { time: event.time, direction: event.direction, kind, client: serial, url: client.url.href, message: event.message };
+    const record: Omit<LogRecord, 'seq'> = { time: event.time, direction: event.direction, kind, client: serial, url: maskUrlSecrets(client.url.href), message: event.message };
     if (typeof message.method === 'string') record.method = message.method;
     if (id !== undefined) record.id = id;
     if (event.requestId !== undefined && (kind !== 'request' || event.direction === 'in')) record.requestId = event.requestId;

@@ -19,7 +19,21 @@ describe('protocol log records', () => {
 
   test('secret headers are masked; others are kept', () => {
     expect(
-      maskHeaders({ Authorization: 'Bearer abc.def', 'X-Api-Key': 'k-123', Cookie: 'sid=1', 'Mcp-Session-Id': 'sess-9', 'Proxy-Authorization': 'Basic Zm9v', 'MCP-Protocol-Version': '2026-07-28', 'X-Tenant': 'blue' }),
+      maskHeaders({
+        Authorization: 'Bearer abc.def',
+        'X-Api-Key': 'k-123',
+        Cookie: 'sid=1',
+        'Mcp-Session-Id': 'sess-9',
+        'Proxy-Authorization': 'Basic Zm9v',
+        'MCP-Protocol-Version': '2026-07-28',
+        'X-Tenant': 'blue',
+        // API keys under names without "api" (Azure Functions, API Management) and other credential names.
+        'X-Functions-Key': 'fk-1',
+        'Ocp-Apim-Subscription-Key': 'sub-2',
+        'X-Access-Key': 'ak-3',
+        'X-Passphrase': 'pp-4',
+        'X-Signature': 'sig-5',
+      }),
     ).toEqual({
       Authorization: 'Bearer <redacted>',
       'X-Api-Key': '<redacted>',
@@ -28,7 +42,31 @@ describe('protocol log records', () => {
       'Proxy-Authorization': 'Basic <redacted>',
       'MCP-Protocol-Version': '2026-07-28',
       'X-Tenant': 'blue',
+      'X-Functions-Key': '<redacted>',
+      'Ocp-Apim-Subscription-Key': '<redacted>',
+      'X-Access-Key': '<redacted>',
+      'X-Passphrase': '<redacted>',
+      'X-Signature': '<redacted>',
     });
+  });
+
+  test('the credentials of a server URL are masked in a curl copy and in an imported session', () => {
+    const url = 'https://user:pw-1@example.com/mcp?token=tok-2&api_key=key-3&tenant=blue';
+    const curl = toCurl(record(3, { url }));
+    for (const secret of ['pw-1', 'tok-2', 'key-3']) expect(curl).not.toContain(secret);
+    expect(curl).toContain(`curl 'https://…@example.com/mcp?token=…&api_key=…&tenant=blue'`);
+    const file = { format: 'mcp-elements-protocol-log', version: 1, dropped: 0, records: [record(1, { url })] };
+    expect(parseSession(JSON.stringify(file), 10).records[0]!.url).toBe('https://…@example.com/mcp?token=…&api_key=…&tenant=blue');
+  });
+
+  test('an imported session is numbered afresh: duplicate or huge seq and client numbers (1e400 reads as Infinity) do not collide', () => {
+    const one = (seq: string, client: string, id: number) =>
+      `{"seq":${seq},"time":1700000000000,"direction":"out","kind":"request","client":${client},"message":{"jsonrpc":"2.0","id":${id},"method":"ping"}}`;
+    const text = `{"format":"mcp-elements-protocol-log","version":1,"dropped":0,"records":[${one('1e400', '1e400', 1)},${one('1e400', '7', 1)},${one('5', '1e400', 2)},${one('5', '0', 3)}]}`;
+    const { records } = parseSession(text, 10);
+    expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    // The same client value stays one client (its requests still pair); others are told apart.
+    expect(records.map((r) => r.client)).toEqual([1, 2, 1, 0]);
   });
 
   test('curl quotes single quotes for the shell', () => {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { maskUrlSecrets } from '../../src/errors.js';
 import type { LoggingLevel } from '../../src/types.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
 
@@ -29,7 +30,7 @@ export interface LogRecord {
   requestId?: string | number;
   /** Which client (connection) of the session the message belongs to: ids restart with each client. */
   client: number;
-  /** The endpoint. */
+  /** The endpoint, its credentials masked (`?token=…`, `user:pass@`). */
   url?: string;
   /** HTTP headers of an outgoing request, secrets masked. */
   headers?: Record<string, string>;
@@ -102,9 +103,10 @@ export class RecordRing {
   }
 }
 
-const SECRET_NAME = /^(authorization|proxy-authorization|cookie|set-cookie|dpop)$|token|secret|password|passwd|api[-_]?key|session|credential|auth/i;
+// Any name with "key" in it: API keys travel under many names (X-Api-Key, X-Functions-Key, Ocp-Apim-Subscription-Key…).
+const SECRET_NAME = /^(authorization|proxy-authorization|cookie|set-cookie|dpop)$|token|secret|pass|key|signature|session|credential|auth|jwt|bearer|private/i;
 
-/** Whether a header's value is a secret to mask (credentials, cookies, session and API keys). */
+/** Whether a header's value is a secret to mask (credentials, cookies, session ids, anything named like a key, token or password). */
 export function isSecretHeader(name: string): boolean {
   return SECRET_NAME.test(name);
 }
@@ -139,7 +141,7 @@ export function toCurl(record: LogRecord): string {
     Accept: 'application/json, text/event-stream',
     ...maskHeaders(record.headers ?? {}),
   };
-  const lines = [`curl ${shellQuote(record.url ?? 'http://localhost/mcp')}`, '  -X POST'];
+  const lines = [`curl ${shellQuote(maskUrlSecrets(record.url ?? 'http://localhost/mcp'))}`, '  -X POST'];
   for (const [name, value] of Object.entries(headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
   lines.push(`  --data-raw ${shellQuote(JSON.stringify(record.message))}`);
   return lines.join(' \\\n');
@@ -169,7 +171,10 @@ export const MAX_SESSION_CHARS = 32 * 1024 * 1024;
 
 /**
  * Reads a session file (untrusted): checks its format and each record's
- * shape; masks headers again. Records in excess of `capacity` keep the newest.
+ * shape; masks headers and URLs again. Records are numbered afresh (`seq` in
+ * file order, `client` per distinct value), so a file's duplicate or huge
+ * numbers (`1e400` reads as Infinity) cannot make records or clients collide.
+ * Records in excess of `capacity` keep the newest.
  * @throws Error naming what is wrong with the file.
  */
 export function parseSession(text: string, capacity: number): { records: LogRecord[]; dropped: number } {
@@ -184,17 +189,20 @@ export function parseSession(text: string, capacity: number): { records: LogReco
   if (data.version !== 1) throw new Error(`Unknown session version ${JSON.stringify(data.version)}`);
   if (!Array.isArray(data.records)) throw new Error('The session has no "records" list');
   const records: LogRecord[] = [];
+  const clients = new Map<unknown, number>();
   for (const [index, raw] of data.records.entries()) {
     if (!isRecord(raw)) throw new Error(`Record ${index} is not an object`);
     const { seq, time, direction, kind, method, id, requestId, client, url, headers, call, message } = raw;
     if (typeof seq !== 'number' || typeof time !== 'number' || !Number.isFinite(time)) throw new Error(`Record ${index} has no numeric seq and time`);
     if (direction !== 'out' && direction !== 'in' && direction !== 'note') throw new Error(`Record ${index} has an unknown direction`);
     if (!['request', 'response', 'error', 'notification', 'note'].includes(kind as string)) throw new Error(`Record ${index} has an unknown kind`);
-    const record: LogRecord = { seq, time, direction, kind: kind as RecordKind, client: typeof client === 'number' ? client : 0, message };
+    // Client 0 is the page's own notes; each other value of the file becomes the next number.
+    const serial = client === 0 || typeof client !== 'number' ? 0 : (clients.get(client) ?? clients.set(client, clients.size + 1).get(client)!);
+    const record: LogRecord = { seq: index + 1, time, direction, kind: kind as RecordKind, client: serial, message };
     if (typeof method === 'string') record.method = method;
     if (typeof id === 'string' || typeof id === 'number') record.id = id;
     if (typeof requestId === 'string' || typeof requestId === 'number') record.requestId = requestId;
-    if (typeof url === 'string') record.url = url;
+    if (typeof url === 'string') record.url = maskUrlSecrets(url);
     if (isRecord(headers)) record.headers = maskHeaders(Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')));
     if (isRecord(call) && typeof call.id === 'number' && typeof call.round === 'number') record.call = { id: call.id, round: call.round };
     const progress = raw.progress;
