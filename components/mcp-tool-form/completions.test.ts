@@ -50,4 +50,26 @@ describe('<mcp-tool-form> completions', () => {
     await form.updateComplete;
     expect(form.shadowRoot!.querySelector('[data-pointer="/uri"] input')!.hasAttribute('role')).toBe(false);
   });
+
+  test('a server with hundreds of templates matching any text is asked about a few of them per value, not one request per template', async () => {
+    const hostile = new URL('/templates/mcp', inject('hostileServerUrl')).href;
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${hostile}" no-listen><mcp-tool-form tool-name="open_uri" no-drafts></mcp-tool-form></mcp-connection>`);
+    await nextEvent(connection, 'mcp-connect');
+    const asked: unknown[] = [];
+    // Asks for "ab" only: a pause after "a" may have asked about it too.
+    connection.client!.on('traffic', (event) => {
+      const message = event.message as { method?: string; params?: { argument?: { value?: string } } };
+      if (event.direction === 'out' && message.method === 'completion/complete' && message.params?.argument?.value === 'ab') asked.push(message);
+    });
+    const form = connection.querySelector<McpToolForm>('mcp-tool-form')!;
+    const input = () => form.shadowRoot!.querySelector<HTMLInputElement>('[data-pointer="/uri"] input')!;
+    await vi.waitFor(() => expect(input().getAttribute('role')).toBe('combobox'), WAIT);
+    const options = () => [...form.shadowRoot!.querySelectorAll('[role="option"]')].map((o) => o.textContent!.trim());
+    await userEvent.click(input());
+    await userEvent.keyboard('ab');
+    await vi.waitFor(() => expect(options()).toEqual(['ab-done']), WAIT);
+    // 500 templates match "ab": a handful are asked (MAX_TEMPLATES_ASKED), the rest left out.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThanOrEqual(5);
+  });
 });

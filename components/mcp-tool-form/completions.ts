@@ -32,6 +32,13 @@ export interface ToolCompletions {
 const MAX = 100;
 
 /**
+ * How many templates the typed text follows are asked (`completion/complete`)
+ * per value: a server listing thousands of templates that match any text
+ * (`{x}`) would otherwise get one request per template at every pause in typing.
+ */
+const MAX_TEMPLATES_ASKED = 5;
+
+/**
  * Sets up completions for a form (its shadow root gets the combobox styles).
  * @param host - the form.
  * @param client - the client whose server is asked.
@@ -62,6 +69,7 @@ export function createToolCompletions(host: ReactiveControllerHost & { renderRoo
     ]);
     const out = new Set<string>();
     let hasMore = false;
+    let asked = 0;
     for (const template of templates) {
       if (typeof template?.uriTemplate !== 'string') continue;
       const prefix = templatePrefix(template.uriTemplate);
@@ -69,6 +77,10 @@ export function createToolCompletions(host: ReactiveControllerHost & { renderRoo
       if (prefix && prefix.startsWith(value) && prefix !== value) out.add(prefix);
       const at = matchPartial(template.uriTemplate, value);
       if (!at) continue;
+      if (asked++ >= MAX_TEMPLATES_ASKED) {
+        hasMore = true;
+        continue;
+      }
       let suggestions: Suggestions;
       try {
         suggestions = await templateSource(template, at.current, at.values)(at.typed, signal);

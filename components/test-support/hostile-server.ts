@@ -23,6 +23,10 @@
  *
  * `/completions/mcp` also offers completions: `completion/complete` answers
  * with 100 values of 50,000 characters each and a `total` of a billion.
+ *
+ * `/templates/mcp` offers completions and 500 resource templates that each
+ * match any text (`{v0}`, `{v1}`…: no literal start), and a tool `open_uri`
+ * with a URI field; `completion/complete` answers with one short value.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -114,7 +118,8 @@ function floodTask(taskId: string): Record<string, unknown> {
 
 function handle(path: string, message: { id?: number; method?: string; params?: Record<string, any> }): unknown {
   const huge = path.startsWith('/huge/');
-  const completions = path.startsWith('/completions/');
+  const templates = path.startsWith('/templates/');
+  const completions = path.startsWith('/completions/') || templates;
   switch (message.method) {
     case 'tasks/get': {
       const taskId = String(message.params?.taskId);
@@ -130,11 +135,12 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       return {
         resultType: 'complete',
         supportedVersions: ['2026-07-28'],
-        capabilities: completions ? { tools: {}, prompts: {}, completions: {} } : { tools: {} },
+        capabilities: templates ? { tools: {}, resources: {}, completions: {} } : completions ? { tools: {}, prompts: {}, completions: {} } : { tools: {} },
         serverInfo: huge ? { name: `Huge ${'n'.repeat(5 * MiB)}`, version: '1.0.0' } : { name: 'hostile-test-server', version: '1.0.0' },
         ...(huge ? { instructions: 'i'.repeat(10 * MiB) } : {}),
       };
     case 'tools/list':
+      if (templates) return { resultType: 'complete', tools: [{ name: 'open_uri', inputSchema: { type: 'object', properties: { uri: { type: 'string', format: 'uri' } } } }] };
       return {
         resultType: 'complete',
         tools: [...Object.keys(ROUNDS), 'task_flood', 'quiet'].map((name, i) => ({
@@ -164,7 +170,12 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
         return { resultType: 'complete', contents: Array.from({ length: 50_000 }, (_, i) => ({ uri: `hostile://many/${i}`, mimeType: 'text/plain', text: `content ${i}` })) };
       }
       return undefined;
+    case 'resources/list':
+      return templates ? { resultType: 'complete', resources: [] } : undefined;
+    case 'resources/templates/list':
+      return templates ? { resultType: 'complete', resourceTemplates: Array.from({ length: 500 }, (_, i) => ({ name: `t${i}`, uriTemplate: `{v${i}}` })) } : undefined;
     case 'completion/complete':
+      if (templates) return { resultType: 'complete', completion: { values: [`${String(message.params?.argument?.value ?? '')}-done`] } };
       if (!completions) return undefined;
       return {
         resultType: 'complete',
