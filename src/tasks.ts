@@ -492,6 +492,8 @@ class Task implements TaskHandle {
             state = this.adopt(parseTask(raw, context));
           } catch (error) {
             host.warn('task-notification-malformed', (error as Error).message);
+            // Pushed statuses replace polling: without a tasks/get, a status lost this way (a completion) would be waited for until maxWaitMs.
+            sync = pushed;
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);

@@ -373,6 +373,52 @@ describe('malformed task answers', () => {
     }
   });
 
+  test('a malformed notifications/tasks while notifications replace polling: a warning, then one tasks/get catches up (not a wait until the cap)', async () => {
+    let stream: import('node:http').ServerResponse | undefined;
+    let gets = 0;
+    const base = { taskId: 't1', createdAt: now, lastUpdatedAt: now, ttlMs: null, pollIntervalMs: 10 };
+    const raw = await startRawServer((req, res) => {
+      const message = req.json;
+      if (message?.id === undefined) return void res.writeHead(202).end();
+      if (message.method === 'subscriptions/listen') {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        stream = res;
+        const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': message.id }, notifications: { taskIds: ['t1'] } } };
+        res.write(`data: ${JSON.stringify(ack)}\n\n`);
+        return;
+      }
+      if (message.method === 'tasks/get') gets++;
+      const result =
+        message.method === 'server/discover'
+          ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } }
+          : message.method === 'tools/list'
+            ? { tools: [{ name: 'x', inputSchema: { type: 'object' } }] }
+            : message.method === 'tools/call'
+              ? { ...base, resultType: 'task', status: 'working' }
+              : message.method === 'tasks/get'
+                ? gets === 1
+                  ? { ...base, status: 'working' }
+                  : { ...base, status: 'completed', result: { content: [{ type: 'text', text: 'finished' }] } }
+                : {};
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } }));
+      // After the catch-up, the completion is pushed without its result.
+      if (message.method === 'tasks/get' && gets === 1) {
+        const notification = { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...base, status: 'completed' } };
+        setImmediate(() => stream?.write(`data: ${JSON.stringify(notification)}\n\n`));
+      }
+    });
+    try {
+      const warnings: { code: string }[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: { store: false, maxWaitMs: 10_000 }, onWarning: (w) => warnings.push(w) });
+      expect(textOf(await client.callTool('x', {}))).toBe('finished');
+      expect(warnings.map((w) => w.code)).toContain('task-notification-malformed');
+      expect(gets).toBe(2);
+    } finally {
+      stream?.destroy();
+      await raw.close();
+    }
+  });
+
   test('a task that keeps asking for input is cancelled after maxRounds rounds (rounds_exceeded), not asked about until the wait cap', async () => {
     let gets = 0;
     const raw = await startRawServer((req, res) => {
