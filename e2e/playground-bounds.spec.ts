@@ -27,7 +27,7 @@ test.beforeAll(async () => {
       const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; method: string };
       const result =
         message.method === 'server/discover'
-          ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'many-tools', version: '1' } }
+          ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: req.url === '/huge-name/mcp' ? `Huge ${'n'.repeat(1024 * 1024)}` : 'many-tools', version: '1' } }
           : message.method === 'tools/list'
             ? { resultType: 'complete', tools }
             : undefined;
@@ -59,4 +59,15 @@ test('50,000 tools: at most 100 buttons, and a filter finds any of them', async 
   await expect(tools.getByRole('button')).toHaveCount(1);
   await tools.getByRole('button', { name: 'tool_04242' }).click();
   await expect(page.locator('mcp-tool-form').getByRole('heading', { name: 'tool_04242' })).toBeVisible();
+});
+
+test('a server name of a megabyte: the tab and the saved server list show (and keep) its start only', async ({ page }) => {
+  await page.goto(`/?server=${encodeURIComponent(url.replace(/\/mcp$/, '/huge-name/mcp'))}`);
+  await waitForConnection(page);
+  const tab = page.getByRole('tablist', { name: 'Open connections' }).getByRole('tab').first();
+  await expect(tab).toContainText('Huge nnn');
+  expect((await tab.textContent())!.length).toBeLessThan(200);
+  const saved = page.getByRole('region', { name: 'Saved servers' }).locator('li .saved-name').first();
+  await expect(saved).toContainText('Huge nnn');
+  expect((await saved.textContent())!.length).toBeLessThan(200);
 });

@@ -52,6 +52,9 @@ interface Settings {
   remember: boolean;
 }
 
+/** Characters of a server's name or title shown on its tab and kept in the saved list. */
+const TITLE_CHARS = 80;
+
 const defaults = (url: string): Settings => ({ url, name: '', protocol: 'auto', requestTimeout: '', maxTotalTime: '', headers: [], token: '', remember: false });
 
 let nextId = 1;
@@ -151,7 +154,8 @@ class Workspace {
     const info = this.connection.serverInfo;
     if (this.applied.name) return this.applied.name;
     if (isInBrowserServer(this.applied.url)) return 'Demo (in this browser)';
-    if (info) return info.title ?? info.name;
+    // The server's own words, on the tab and in the saved list (IndexedDB): cut, since a hostile server may send megabytes.
+    if (info) return clip(String(info.title ?? info.name), TITLE_CHARS);
     try {
       return new URL(this.applied.url).host || 'New connection';
     } catch {
