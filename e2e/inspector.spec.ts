@@ -45,6 +45,18 @@ test('a bearer-token server is reached by typing the token; the token never ente
   await expect(log).not.toContainText(e2ePrivateToken);
 });
 
+test('credentials in a server URL (?code=, ?sig=, ?token=) stay out of the page URL and the saved server list', async ({ page }) => {
+  await page.goto(at(`${e2eServerUrl}?code=fk-secret-1&sig=sas-secret-2&token=tok-secret-3&tenant=blue`));
+  await waitForConnection(page);
+  expect(new URL(page.url()).searchParams.get('server')).toBe(`${e2eServerUrl}?tenant=blue`);
+  const saved = page.getByRole('region', { name: 'Saved servers' });
+  await expect(saved.locator('li').first()).toContainText(`${e2eServerUrl}?tenant=blue`);
+  for (const secret of ['fk-secret-1', 'sas-secret-2', 'tok-secret-3']) {
+    expect(page.url()).not.toContain(secret);
+    await expect(saved).not.toContainText(secret);
+  }
+});
+
 test('the saved servers come back after a reload; credentials only when the user asks', async ({ page }) => {
   await page.goto(at(e2eServerUrl));
   await waitForConnection(page);

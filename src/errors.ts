@@ -17,8 +17,16 @@
 
 const BRAND = Symbol.for('mcp-elements.McpError');
 
-// Query parameters that carry credentials in server URLs (a bridge's `token`, API keys), and userinfo.
-const URL_SECRETS = /([?&](?:token|access_token|api[_-]?key|key|auth|password|secret|sig|signature)=)[^&#\s"'<>)]+|(\/\/)[^/@\s"'<>]+@/gi;
+// Names of query parameters that carry credentials in server URLs: a bridge's `token`, API keys, SAS
+// signatures, Azure Functions' `code` (its function key).
+const SECRET_PARAMS = 'token|access_token|api[_-]?key|key|auth|password|secret|client_secret|sig|signature|code';
+const URL_SECRETS = new RegExp(`([?&](?:${SECRET_PARAMS})=)[^&#\\s"'<>)]+|(\\/\\/)[^/@\\s"'<>]+@`, 'gi');
+const SECRET_PARAM = new RegExp(`^(?:${SECRET_PARAMS})$`, 'i');
+
+/** Whether a URL query parameter of this name carries a credential (masked by {@link maskUrlSecrets}). */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name);
+}
 
 /**
  * `text` with the credentials of any URL in it masked (`?token=…`, `//user:pass@`

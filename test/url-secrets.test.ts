@@ -15,6 +15,8 @@ describe('credentials in server URLs', () => {
     expect(maskUrlSecrets('at https://api.example.test/mcp?team=7&api_key=abc123#x (tools/call)')).toBe('at https://api.example.test/mcp?team=7&api_key=…#x (tools/call)');
     expect(maskUrlSecrets('"https://me:hunter2@example.test/mcp"')).toBe('"https://…@example.test/mcp"');
     expect(maskUrlSecrets('https://example.test/mcp?tokenizer=word&keyword=a')).toBe('https://example.test/mcp?tokenizer=word&keyword=a');
+    // Azure Functions' function key (?code=), a SAS signature, an OAuth client secret.
+    expect(maskUrlSecrets('https://fn.example.test/api/mcp?code=fk_9Zq==&sv=2024&sig=Ab%2Fc&client_secret=cs1')).toBe('https://fn.example.test/api/mcp?code=…&sv=2024&sig=…&client_secret=…');
   });
 
   test('an unreachable server: the error names the URL without its token, data.url keeps it', async () => {

@@ -14,6 +14,7 @@ import { live } from 'lit/directives/live.js';
 import '../../components/index.js';
 import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
 import { clip } from '../../components/internal/json.js';
+import { isSecretParam } from '../../src/errors.js';
 import type { McpClient, ProtocolPreference, TaskEvent, TaskStatus, Tool } from '../../src/index.js';
 import { appSandboxUrl, initialServerUrl, inBrowserServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 import { deterministicDraft } from './sampling.js';
@@ -520,14 +521,13 @@ class Workspace {
   }
 }
 
-/** Query parameters that carry credentials (the stdio bridge's `?token=`, API keys): kept out of the page's URL. */
-const SECRET_PARAM = /^(token|access_token|api[-_]?key|key|secret|password|auth)$/i;
 
 /** `url` without credential parameters, for the page's URL and for history kept without credentials. */
 function publicUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    for (const name of [...parsed.searchParams.keys()]) if (SECRET_PARAM.test(name)) parsed.searchParams.delete(name);
+        // The parameters the kit masks in messages (the stdio bridge's `?token=`, API keys, SAS signatures, `?code=`).
+    for (const name of [...parsed.searchParams.keys()]) if (isSecretParam(name)) parsed.searchParams.delete(name);
     return parsed.href;
   } catch {
     return url;
