@@ -178,6 +178,31 @@ describe('<mcp-protocol-log>', () => {
     await vi.waitFor(() => expect(log.records).toHaveLength(before.length + 2), WAIT);
   });
 
+  test('the method filter follows the buffer: a flood of notifications with methods of their own (one 100,000 characters long) leaves as many options as the cap allows, cut to a readable length', async () => {
+    const connection = document.createElement('mcp-connection');
+    connection.noListen = true;
+    const log = document.createElement('mcp-protocol-log');
+    log.setAttribute('max-entries', '50');
+    connection.append(log);
+    connection.serverUrl = inject('hostileServerUrl');
+    document.body.append(connection);
+    await nextEvent(connection, 'mcp-connect');
+    const result = await connection.client!.callTool('method_flood', {});
+    expect(result).toMatchObject({ content: [{ text: 'flooded' }] });
+    await frame();
+    await log.updateComplete;
+    expect(log.records).toHaveLength(50);
+    const options = [...log.shadowRoot!.querySelectorAll<HTMLOptionElement>('[part~="method-filter"] option')];
+    // "All methods" and at most one per method still in the buffer (not the 3,000 seen).
+    expect(options.length).toBeGreaterThan(1);
+    expect(options.length).toBeLessThanOrEqual(51);
+    expect(Math.max(...options.map((o) => o.textContent!.length))).toBeLessThan(250);
+    const longest = options.find((o) => o.value.length > 100_000)!;
+    expect(longest.textContent!.endsWith('…')).toBe(true);
+    const row = rows(log).find((r) => r.dataset.method!.length > 100_000)!;
+    expect(row.querySelector('[part~="method"]')!.textContent!.length).toBeLessThan(250);
+  });
+
   test('holds its cap under 10,000 progress notifications: one line that updates, older messages dropped and counted', async () => {
     const { connection, log } = await connected([['max-entries', '40']]);
     const client = connection.client!;

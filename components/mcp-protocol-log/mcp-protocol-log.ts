@@ -9,7 +9,8 @@ import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpCopyEvent, McpErrorEvent } from '../events.js';
 import { toggleState } from '../internal/dom.js';
-import { isRecord, stringifyBounded } from '../internal/json.js';
+import { clip, isRecord, stringifyBounded } from '../internal/json.js';
+import { LABEL_CHARS } from '../internal/long-list.js';
 import {
   buildRows,
   LEVELS,
@@ -167,7 +168,8 @@ export class McpProtocolLog extends LitElement {
   /** Records collecting the progress of a `progressToken`, by client and token. */
   #tokens = new Map<string, LogRecord>();
   #frame: number | undefined;
-  #methods = new Set<string>();
+  /** Methods of the records in the buffer, with how many records have each: the filter offers only what can be shown. */
+  #methods = new Map<string, number>();
   #internals = this.attachInternals();
   #follow = true;
 
@@ -255,18 +257,23 @@ export class McpProtocolLog extends LitElement {
     const evicted = this.#ring.push(full);
     if (evicted) this.#unindex(evicted);
     this.#index(full);
-    if (full.method) this.#methods.add(full.method);
     this.#schedule();
     return full;
   }
 
   #index(record: LogRecord): void {
+    if (record.method) this.#methods.set(record.method, (this.#methods.get(record.method) ?? 0) + 1);
     if (record.kind === 'request' && record.direction === 'out' && record.id !== undefined) this.#requests.set(requestKey(record.client, record.id), record);
     const token = record.direction === 'out' || record.progress ? progressToken(record.message) : undefined;
     if (token !== undefined) this.#tokens.set(`${record.client}:${String(token)}`, record);
   }
 
   #unindex(record: LogRecord): void {
+    const count = record.method ? this.#methods.get(record.method) : undefined;
+    if (count !== undefined) {
+      if (count > 1) this.#methods.set(record.method!, count - 1);
+      else this.#methods.delete(record.method!);
+    }
     const key = requestKey(record.client, record.id);
     if (this.#requests.get(key) === record) this.#requests.delete(key);
     const token = progressToken(record.message);
@@ -277,10 +284,7 @@ export class McpProtocolLog extends LitElement {
     this.#requests.clear();
     this.#tokens.clear();
     this.#methods.clear();
-    for (const record of this.#ring.toArray()) {
-      this.#index(record);
-      if (record.method) this.#methods.add(record.method);
-    }
+    for (const record of this.#ring.toArray()) this.#index(record);
   }
 
   /** Renders at most once a frame: a flood of notifications costs one render per frame, not one per message. */
@@ -513,7 +517,8 @@ export class McpProtocolLog extends LitElement {
   }
 
   #label(record: LogRecord): string {
-    return `${record.method ?? record.kind}${record.id !== undefined ? ` #${String(record.id)}` : ''}`;
+    // A server's (or a file's) method and id: cut, like every name it sends.
+    return `${clip(record.method ?? record.kind, LABEL_CHARS)}${record.id !== undefined ? ` #${clip(String(record.id), LABEL_CHARS)}` : ''}`;
   }
 
   #request(view: RequestView): TemplateResult {
@@ -552,7 +557,7 @@ export class McpProtocolLog extends LitElement {
     return html`<li part="entry entry-call" data-call=${view.callId}>
       ${this.#details(
         `c${view.key}`,
-        html`${this.#time(first.record.time)} ${this.#arrow('out')} <span part="method">${view.method}${typeof target === 'string' ? ` ${target}` : ''}</span>
+        html`${this.#time(first.record.time)} ${this.#arrow('out')} <span part="method">${clip(view.method, LABEL_CHARS)}${typeof target === 'string' ? ` ${clip(target, LABEL_CHARS)}` : ''}</span>
           <span part="round">call ${view.callId} · ${view.rounds.length} round${view.rounds.length === 1 ? '' : 's'}</span>
           <span part="outcome">${outcome}${end ? ` · ${duration(end.time - first.record.time)}` : ''}</span>`,
         () => html`<ol class="rounds">
@@ -615,14 +620,14 @@ export class McpProtocolLog extends LitElement {
     const rows = (this._view === 'messages' ? buildRows(records) : notificationRows(records)).filter((row) => this.#rowShown(row));
     const shown = rows.slice(-this._rows);
     const client = this.effectiveClient;
-    const methods = [...this.#methods].sort();
+    const methods = [...this.#methods.keys()].sort();
     return html`<div part="toolbar">
         ${this.#tabs()}
         <label class="control"
           >Method
           <select part="method-filter" .value=${this._method} @change=${(e: Event) => (this._method = (e.target as HTMLSelectElement).value)}>
             <option value="">All methods</option>
-            ${methods.map((method) => html`<option value=${method} ?selected=${method === this._method}>${method}</option>`)}
+            ${methods.map((method) => html`<option value=${method} ?selected=${method === this._method}>${clip(method, LABEL_CHARS)}</option>`)}
           </select></label
         >
         <label class="control"

@@ -16,6 +16,10 @@
  *   1,000 inputs at once; the `tasks/update` that answers them completes it,
  *   with the same summary as its result.
  *
+ * - `method_flood`: answers on an SSE stream that first carries 3,000
+ *   notifications, each with a method name of its own
+ *   (`notifications/flood/<i>`, the last one 100,000 characters long).
+ *
  * `resources/read` of `hostile://many` answers with 50,000 contents.
  *
  * `/huge/mcp` is the same server whose `server/discover` carries a 5 MiB name
@@ -143,7 +147,7 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       if (templates) return { resultType: 'complete', tools: [{ name: 'open_uri', inputSchema: { type: 'object', properties: { uri: { type: 'string', format: 'uri' } } } }] };
       return {
         resultType: 'complete',
-        tools: [...Object.keys(ROUNDS), 'task_flood', 'quiet'].map((name, i) => ({
+        tools: [...Object.keys(ROUNDS), 'task_flood', 'method_flood', 'quiet'].map((name, i) => ({
           name,
           description: huge ? `${i} ${'d'.repeat(5 * MiB)}` : `Asks for input (${name}).`,
           inputSchema: { type: 'object', properties: {} },
@@ -206,6 +210,17 @@ export async function startHostileServer(): Promise<{ url: string; hugeUrl: stri
       return;
     }
     const message = JSON.parse(await readBody(req)) as { id?: number; method?: string; params?: Record<string, unknown> };
+    if (message.method === 'tools/call' && message.params?.name === 'method_flood') {
+      res.writeHead(200, { ...CORS, 'Content-Type': 'text/event-stream' });
+      const events: string[] = [];
+      for (let i = 0; i < 3000; i++) {
+        const method = i === 2999 ? `notifications/flood/${'m'.repeat(100_000)}` : `notifications/flood/${i}`;
+        events.push(`data: ${JSON.stringify({ jsonrpc: '2.0', method, params: { i } })}\n\n`);
+      }
+      events.push(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', content: [{ type: 'text', text: 'flooded' }] } })}\n\n`);
+      res.end(events.join(''));
+      return;
+    }
     const result = handle(req.url ?? '/', message);
     res.writeHead(200, { ...CORS, 'Content-Type': 'application/json' });
     res.end(
