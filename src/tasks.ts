@@ -595,6 +595,8 @@ class Task implements TaskHandle {
       }
       const result = state.result!;
       if (result.resultType !== undefined && result.resultType !== 'complete') {
+        // Terminal all the same: asking again after a reload would get the same answer.
+        await this.#forget();
         throw new McpClientError('protocol', `The result of ${this.#describe()} has resultType ${JSON.stringify(result.resultType)}`, { url: this.#url, method: this.method, taskId: this.taskId });
       }
       await this.#forget();

@@ -304,6 +304,19 @@ describe('malformed task answers', () => {
     }
   });
 
+  test('a completed task whose result is not final (resultType input_required) is a protocol error, and its stored handle is dropped', async () => {
+    const raw = await answering({ 'tools/call': { ...task, resultType: 'task', taskId: 't-odd' }, 'tasks/get': { ...task, taskId: 't-odd', status: 'completed', result: { resultType: 'input_required', inputRequests: {} } } });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: true, ...quiet });
+      const error = await client.callTool('x', {}).catch((e) => e);
+      expect(error.code).toBe('protocol');
+      expect(error.message).toMatch(/has resultType "input_required"/);
+      expect((await client.storedTasks()).tasks.map((t) => t.taskId)).not.toContain('t-odd');
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('tasks/list is bounded like every listing: maxListItems with list-truncated, maxPages with a pagination error', async () => {
     // A server whose tasks/list never ends: 40 tasks a page, always a next cursor.
     const raw = await startRawServer((req, res) => {
