@@ -10,6 +10,7 @@ import {
   McpClientError,
   McpError,
   McpRpcError,
+  type TaskHandle,
   type ToolCallResult,
   type Tool,
   type Validator,
@@ -291,6 +292,8 @@ export class McpToolForm extends LitElement {
   #schemaError: string | undefined;
   #modelFor: Tool | undefined;
   #abort: AbortController | undefined;
+  /** The call (or picked-up task) the form waits for, and the tool it is of. */
+  #running: { tool: string; handle?: TaskHandle } | undefined;
   #edited = false;
   /** Revision of the stored draft the one in the form started from (`''`: none was stored). */
   #draftBase = '';
@@ -506,6 +509,7 @@ export class McpToolForm extends LitElement {
 
   #setUpModel(tool: Tool | undefined, newTool: boolean): void {
     if (newTool) {
+      if (this.#running && this.#running.tool !== tool?.name) this.#letGo();
       this.#flushDraft();
       this.#modelFor = tool;
       this.#model = tool ? new FormModel(tool.inputSchema) : undefined;
@@ -822,6 +826,8 @@ export class McpToolForm extends LitElement {
     }
     const controller = new AbortController();
     this.#abort = controller;
+    const run: { tool: string; handle?: TaskHandle } = { tool: tool.name };
+    this.#running = run;
     // The submit button is disabled while the call runs: focus that was on it moves to Cancel, and back after.
     const focused = this.matches(':focus-within');
     this._announcement = '';
@@ -844,10 +850,18 @@ export class McpToolForm extends LitElement {
         },
         ...(own ? {} : { tool }),
         task: {
-          onCreated: (handle) => this.#setTask({ taskId: handle.taskId, status: handle.state?.status ?? 'working', statusMessage: handle.state?.statusMessage, startedAt: Date.now(), resumed: false }),
-          onStatus: (state) => this._task && this.#setTask(withState(this._task, state)),
+          onCreated: (handle) => {
+            run.handle = handle;
+            if (this.#running === run) this.#setTask({ taskId: handle.taskId, status: handle.state?.status ?? 'working', statusMessage: handle.state?.statusMessage, startedAt: Date.now(), resumed: false });
+          },
+          onStatus: (state) => this.#running === run && this._task && this.#setTask(withState(this._task, state)),
         },
       })) as ToolCallResult;
+      // The form shows another tool now: the outcome is not this form's to show (the event still says it).
+      if (this.#running !== run) {
+        this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
+        return result;
+      }
       this.#resultArguments = args;
       this._result = result;
       this._resultStale = false;
@@ -855,6 +869,7 @@ export class McpToolForm extends LitElement {
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
       return result;
     } catch (error) {
+      if (this.#running !== run) return undefined;
       // Cancelled here, or stopped from the input dialog (which cannot reach this form's Cancel).
       if (isAbortError(error) && (controller.signal.aborted || (error as McpClientError).data.stoppedByUser === true)) {
         this._status = 'Cancelled. Nothing was lost: change the arguments or call again.';
@@ -865,12 +880,31 @@ export class McpToolForm extends LitElement {
       }
       return undefined;
     } finally {
-      this.#abort = undefined;
-      this._phase = 'idle';
-      this._progress = undefined;
-      if (focused) void this.updateComplete.then(() => this.#focusAfterCall());
-      this.#setTask(undefined);
+      if (this.#running === run) {
+        this.#running = undefined;
+        this.#abort = undefined;
+        this._phase = 'idle';
+        this._progress = undefined;
+        if (focused) void this.updateComplete.then(() => this.#focusAfterCall());
+        this.#setTask(undefined);
+      }
     }
+  }
+
+  /**
+   * The form now shows another tool: it stops waiting for the running call
+   * without cancelling it. A task is detached (it goes on at the server and
+   * stays stored, so coming back to its tool picks it up); a plain call runs to
+   * its end, its result sent as `mcp-tool-result` but not shown under the other tool.
+   */
+  #letGo(): void {
+    const run = this.#running;
+    this.#running = undefined;
+    run?.handle?.detach();
+    this.#abort = undefined;
+    this._phase = 'idle';
+    this._progress = undefined;
+    this.#setTask(undefined);
   }
 
   // --- tasks -------------------------------------------------------------------------------
@@ -898,23 +932,35 @@ export class McpToolForm extends LitElement {
     if (!running) return;
     const controller = new AbortController();
     this.#abort = controller;
+    const run: { tool: string; handle?: TaskHandle } = { tool: tool.name };
+    this.#running = run;
     this._phase = 'pending';
     this.#setTask({ taskId: running.taskId, status: running.status, statusMessage: running.statusMessage, startedAt: running.startedAt, resumed: true });
     const args = (running.params?.arguments ?? {}) as JsonRecord;
     try {
-      const handle = await client.task(running.taskId);
-      const result = (await handle.result({ signal: controller.signal, onStatus: (state) => this._task && this.#setTask(withState(this._task, state)) })) as ToolCallResult;
+      const handle = (run.handle = await client.task(running.taskId));
+      // Let go of before the handle existed: nothing to wait for.
+      if (this.#running !== run) return;
+      const result = (await handle.result({ signal: controller.signal, onStatus: (state) => this.#running === run && this._task && this.#setTask(withState(this._task, state)) })) as ToolCallResult;
+      if (this.#running !== run) {
+        this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
+        return;
+      }
       this._result = result;
       this._status = '';
       this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
     } catch (error) {
+      if (this.#running !== run) return;
       if (isAbortError(error) && controller.signal.aborted) this._status = 'Cancelled.';
       else if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = `The call of ${tool.name} started ${this._task ? startedAgoText(this._task.startedAt) : 'earlier'} is no longer known to the server (it expired); its result is lost.`;
       else this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
     } finally {
-      if (this.#abort === controller) this.#abort = undefined;
-      this._phase = 'idle';
-      this.#setTask(undefined);
+      if (this.#running === run) {
+        this.#running = undefined;
+        if (this.#abort === controller) this.#abort = undefined;
+        this._phase = 'idle';
+        this.#setTask(undefined);
+      }
     }
   }
 

@@ -123,6 +123,32 @@ describe('a call that runs as a task', () => {
   });
 });
 
+describe('switching the form to another tool while a task runs', () => {
+  test('the task is let go, not shown under the other tool: it stays stored, and going back picks it up with its result', async () => {
+    const { client, sent } = recordingClient();
+    const form = await mountForm(client);
+    form.arguments = { service: 'search', stepMs: 150, approval: false };
+    void form.submit();
+    await vi.waitFor(() => expect(text(form, 'task-status')).toBe('Running as a task, started just now'), WAIT);
+    const taskId = form.task!.taskId;
+
+    form.toolName = 'get_weather';
+    await vi.waitFor(() => expect(text(form, 'title')).toBe('Weather'), WAIT);
+    expect(form.phase).toBe('idle');
+    expect(part(form, 'task')).toBeNull();
+    // Still running at the server, and still stored for a pick-up (not cancelled).
+    expect(sent).not.toContainEqual({ method: 'tasks/cancel', taskId });
+    expect((await client.storedTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
+
+    form.toolName = 'run_pipeline';
+    const shown = await new Promise<CustomEvent>((resolve) => form.addEventListener('mcp-tool-result', (event) => resolve(event as unknown as CustomEvent), { once: true }));
+    expect((shown.detail as { result: ToolCallResult }).result.structuredContent).toMatchObject({ service: 'search', deployed: true });
+    await vi.waitFor(() => expect(form.shadowRoot!.querySelector('mcp-tool-result')).not.toBeNull(), WAIT);
+    expect(sent.filter((s) => s.method === 'tools/call')).toHaveLength(1);
+    await client.close();
+  });
+});
+
 describe('after a reload', () => {
   test('the form picks up the task a previous page left running: "still running, started 4 min ago", then the result', async () => {
     // The previous page: a call that became a task, then the page went away (detached, not cancelled).
