@@ -112,4 +112,40 @@ describe('<mcp-resource-list>', () => {
     expect(await list.read('demo://nothing-here')).toBeUndefined();
     expect((await failed).detail.during).toBe('resources/read');
   });
+
+  test('a read that ends after the list moved to another client is not shown under the new one', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    // The first client's read answers only when the test says so.
+    const first = new McpClient(url, {
+      onWarning: () => {},
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (typeof init?.body === 'string' && init.body.includes('"resources/read"')) {
+          held = true;
+          await gate;
+        }
+        return response;
+      },
+    });
+    const second = new McpClient(url, { onWarning: () => {} });
+    const list = document.createElement('mcp-resource-list');
+    list.client = first;
+    document.body.append(list);
+    await vi.waitFor(() => expect(list.resources.length).toBeGreaterThan(0), WAIT);
+    const reading = list.read('demo://readme');
+    await vi.waitFor(() => expect(held).toBe(true), WAIT);
+    list.client = second;
+    await list.updateComplete;
+    await vi.waitFor(() => expect(row(list, 'demo://readme')).not.toBeNull(), WAIT);
+    release();
+    const outcome = await reading;
+    await list.updateComplete;
+    expect(row(list, 'demo://readme').querySelector('mcp-tool-result')).toBeNull();
+    expect(row(list, 'demo://readme').querySelector('[part~="status"]')).toBeNull();
+    expect(outcome).toBeUndefined();
+    await first.close();
+    await second.close();
+  });
 });

@@ -135,6 +135,9 @@ export class McpResourceList extends LitElement {
   @state() private _filter = '';
   @state() private _shown = PAGE;
   @state() private _reads = new Map<string, ReadState>();
+  /** The read of each URI whose answer is shown (see read()). */
+  #readTokens = new Map<string, number>();
+  #readSerial = 0;
   @state() private _subscribed = new Set<string>();
   @state() private _updated = new Map<string, number>();
   @state() private _templateValues = new Map<string, Record<string, string>>();
@@ -205,6 +208,7 @@ export class McpResourceList extends LitElement {
       this._subscribed = new Set();
       this._updated = new Map();
       this._reads = new Map();
+      this.#readTokens.clear();
       this._resources = [];
       this._templates = [];
       if (client) {
@@ -267,14 +271,21 @@ export class McpResourceList extends LitElement {
 
   /**
    * Reads a resource and shows its contents under it (or under its template).
-   * @returns the result, or undefined when reading failed (shown, and sent as `mcp-error`).
+   * @returns the result, or undefined when reading failed (shown, and sent as `mcp-error`), or a
+   *   newer read of the URI (or another client of the list) made this one stale before it ended.
    */
   async read(uri: string, fresh = false): Promise<ReadResourceResult | undefined> {
     const client = this.effectiveClient;
     if (!client) return undefined;
+    // Only the newest read of a URI, on the list's current client, is shown: an older answer
+    // (or one of a server the list has left meanwhile, for the same URI) must not replace it.
+    const token = ++this.#readSerial;
+    this.#readTokens.set(uri, token);
+    const current = () => this.#readTokens.get(uri) === token;
     this._reads = new Map(this._reads).set(uri, { status: 'loading' });
     try {
       const result = await client.readResource(uri, fresh ? { fresh: true } : {});
+      if (!current()) return undefined;
       if (result.resultType === 'input_required') return undefined;
       const read = result as ReadResourceResult;
       this._reads = new Map(this._reads).set(uri, { status: 'done', result: read });
@@ -284,6 +295,7 @@ export class McpResourceList extends LitElement {
       this.dispatchEvent(new McpResourceReadEvent(uri, read));
       return read;
     } catch (error) {
+      if (!current()) return undefined;
       const failure = this.#fail(error, 'resources/read');
       this._reads = new Map(this._reads).set(uri, { status: 'error', message: this.#errorText(failure) });
       return undefined;
