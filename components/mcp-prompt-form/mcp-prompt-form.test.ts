@@ -146,4 +146,38 @@ describe('<mcp-prompt-form>', () => {
     expect(form.values).toEqual({ topic: 'tea' });
     await client.close();
   });
+
+  test('a prompts/get still running when the form moves to another prompt is dropped: its messages are not shown under the other one', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    const client = new McpClient(url, {
+      onWarning: () => {},
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (typeof init?.body === 'string' && init.body.includes('"prompts/get"')) {
+          held = true;
+          await gate;
+        }
+        return response;
+      },
+    });
+    const form = document.createElement('mcp-prompt-form');
+    form.client = client;
+    form.prompt = { name: 'review_code', arguments: [{ name: 'language', required: true }, { name: 'code', required: true }] };
+    form.values = { language: 'python', code: 'print(1)' };
+    document.body.append(form);
+    await form.updateComplete;
+    const got = form.submit();
+    await vi.waitFor(() => expect(held).toBe(true), WAIT);
+    form.prompt = { name: 'summarize', arguments: [{ name: 'text' }] };
+    await form.updateComplete;
+    expect(form.matches(':state(pending)')).toBe(false);
+    release();
+    await got;
+    await form.updateComplete;
+    expect(form.shadowRoot!.querySelector('[part~="messages"]')).toBeNull();
+    expect(form.shadowRoot!.querySelector('[part~="error"]')).toBeNull();
+    await client.close();
+  });
 });

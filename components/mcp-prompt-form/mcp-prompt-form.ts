@@ -181,6 +181,8 @@ export class McpPromptForm extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     const client = this.effectiveClient;
     if (client !== this.#listedFor) {
+      // A prompts/get of the previous client is not this one's to show.
+      this.#drop();
       this.#listedFor = client;
       this.#sources.clear();
       this.#offChanged?.();
@@ -188,6 +190,8 @@ export class McpPromptForm extends LitElement {
       if (client && (!this.prompt || !this.promptName)) void this.#list(client, false);
     }
     if (changed.has('prompt') || changed.has('promptName')) {
+      // Nor is one of the previous prompt (its messages would be shown under this one).
+      this.#drop();
       this.#sources.clear();
       this._result = undefined;
       this._error = undefined;
@@ -272,7 +276,7 @@ export class McpPromptForm extends LitElement {
     this._error = undefined;
     try {
       const result = await client.getPrompt(prompt.name, args, { signal: controller.signal });
-      if (result.resultType === 'input_required') return undefined;
+      if (controller.signal.aborted || result.resultType === 'input_required') return undefined;
       const got = result as GetPromptResult;
       this._result = got;
       this.dispatchEvent(new McpPromptResultEvent(prompt.name, args, got));
@@ -281,9 +285,19 @@ export class McpPromptForm extends LitElement {
       if (!(isAbortError(error) && controller.signal.aborted)) this.#fail(error, 'prompts/get');
       return undefined;
     } finally {
-      this.#abort = undefined;
-      this._phase = 'idle';
+      if (this.#abort === controller) {
+        this.#abort = undefined;
+        this._phase = 'idle';
+      }
     }
+  }
+
+  /** Stops waiting for the running `prompts/get` (aborted): the form is idle at once, and its answer is not shown. */
+  #drop(): void {
+    if (!this.#abort) return;
+    this.#abort.abort();
+    this.#abort = undefined;
+    this._phase = 'idle';
   }
 
   /** Aborts a running `prompts/get`. */
