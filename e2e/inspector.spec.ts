@@ -57,6 +57,22 @@ test('credentials in a server URL (?code=, ?sig=, ?token=) stay out of the page 
   }
 });
 
+test('a server URL with a token kept on purpose is listed masked; unticking Remember forgets the entry that kept it', async ({ page }) => {
+  await page.goto(at(`${e2eServerUrl}?token=tok-secret-9&tenant=green`));
+  await waitForConnection(page);
+  const saved = page.getByRole('region', { name: 'Saved servers' });
+  await connectWith(page, { remember: true });
+  await waitForConnection(page);
+  await expect(saved.locator('li').first()).toContainText('credentials kept');
+  await expect(saved.locator('li').first()).toContainText(`${e2eServerUrl}?token=…&tenant=green`);
+  await expect(saved).not.toContainText('tok-secret-9');
+  await connectWith(page, { remember: false });
+  await waitForConnection(page);
+  await expect(saved.locator('li')).toHaveCount(1);
+  await expect(saved.locator('li').first()).toContainText(`${e2eServerUrl}?tenant=green`);
+  await expect(saved.locator('li').first()).not.toContainText('credentials kept');
+});
+
 test('the saved servers come back after a reload; credentials only when the user asks', async ({ page }) => {
   await page.goto(at(e2eServerUrl));
   await waitForConnection(page);

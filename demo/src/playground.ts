@@ -14,7 +14,7 @@ import { live } from 'lit/directives/live.js';
 import '../../components/index.js';
 import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
 import { clip } from '../../components/internal/json.js';
-import { isSecretParam } from '../../src/errors.js';
+import { isSecretParam, maskUrlSecrets } from '../../src/errors.js';
 import type { McpClient, ProtocolPreference, TaskEvent, TaskStatus, Tool } from '../../src/index.js';
 import { appSandboxUrl, initialServerUrl, inBrowserServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 import { deterministicDraft } from './sampling.js';
@@ -240,6 +240,8 @@ class Workspace {
   async #remember(): Promise<void> {
     const server = this.connection.server;
     const s = this.applied;
+    // Not kept any more: an entry saved earlier with the URL's credentials goes too.
+    if (!s.remember && publicUrl(s.url) !== s.url) await forgetServer(s.url);
     servers = await rememberServer({
       // Credentials in the URL itself (a bridge's token) are kept only when asked, like the others.
       url: s.remember ? s.url : publicUrl(s.url),
@@ -642,7 +644,7 @@ function renderServers(): void {
             ${servers.map(
               (s) => html`<li>
                 <span class="saved-name">${s.name}</span>
-                <code class="saved-url">${s.url}</code>
+                <code class="saved-url">${maskUrlSecrets(s.url)}</code>
                 <span class="muted saved-meta"
                   >${s.detected ?? s.protocol} · last used <time datetime=${new Date(s.lastUsed).toISOString()}>${new Date(s.lastUsed).toLocaleString()}</time>${s.remember ? ' · credentials kept' : ''}</span
                 >
