@@ -128,6 +128,27 @@ describe('<mcp-prompt-form>', () => {
     await client.close();
   });
 
+  test('texts of megabytes from a hostile server (descriptions, the result description, a role) are shown cut', async () => {
+    const client = new McpClient(new URL('/completions/mcp', inject('hostileServerUrl')).href, { onWarning: () => {} });
+    await client.connect();
+    const form = document.createElement('mcp-prompt-form');
+    form.client = client;
+    form.noCompletions = true;
+    form.prompt = { name: 'pick', description: 'p'.repeat(1024 * 1024), arguments: [{ name: 'word', description: 'h'.repeat(1024 * 1024) }] };
+    document.body.append(form);
+    await form.updateComplete;
+    const text = (part: string) => form.shadowRoot!.querySelector(`[part~="${part}"]`)!.textContent!.trim();
+    expect(text('description').length).toBe(2001);
+    expect(text('hint').length).toBe(2001);
+    const got = nextEvent<CustomEvent>(form, 'mcp-prompt-result');
+    await form.submit();
+    await got;
+    await vi.waitFor(() => expect(form.shadowRoot!.querySelector('[part~="role"]')).not.toBeNull(), WAIT);
+    expect(text('result-description').length).toBe(2001);
+    expect(text('role').length).toBe(201);
+    await client.close();
+  });
+
   test('standalone with .client: a server error is shown and the values are kept', async () => {
     const client = new McpClient(url, { onWarning: () => {} });
     const form = document.createElement('mcp-prompt-form');

@@ -10,7 +10,7 @@ import { McpErrorEvent, McpPromptResultEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { idFor, toggleState } from '../internal/dom.js';
 import { clip } from '../internal/json.js';
-import { LABEL_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { styles } from './mcp-prompt-form.styles.js';
 
@@ -328,18 +328,18 @@ export class McpPromptForm extends LitElement {
         name: arg.name,
         onInput: (value) => (this._values = { ...this._values, [arg.name]: value }),
       })}
-      ${hint ? html`<span part="hint" id=${hint}>${arg.description}</span>` : nothing}
+      ${hint ? html`<span part="hint" id=${hint}>${clip(arg.description!, DESCRIPTION_CHARS)}</span>` : nothing}
     </div>`;
   }
 
   #messages(result: GetPromptResult): TemplateResult {
     const messages = Array.isArray(result.messages) ? result.messages : [];
     return html`<section part="messages" aria-label="Prompt messages">
-      ${typeof result.description === 'string' && result.description ? html`<p part="result-description">${result.description}</p>` : nothing}
+      ${typeof result.description === 'string' && result.description ? html`<p part="result-description">${clip(result.description, DESCRIPTION_CHARS)}</p>` : nothing}
       ${messages.length === 0 ? html`<p part="status">The prompt has no messages.</p>` : nothing}
       <ol class="messages">
         ${messages.slice(0, LISTED).map((message) => {
-          const role = typeof message?.role === 'string' ? message.role : 'unknown role';
+          const role = typeof message?.role === 'string' ? clip(message.role, LABEL_CHARS) : 'unknown role';
           return html`<li part="message" data-role=${role}>
             <span part="role">${role}</span>
             <mcp-tool-result .result=${{ content: [message?.content] }} .client=${this.effectiveClient}></mcp-tool-result>
@@ -381,7 +381,7 @@ export class McpPromptForm extends LitElement {
           ? html`<header part="header">
                 <h3 part="title">${promptTitle(prompt)}</h3>
                 ${prompt.title && prompt.title !== prompt.name ? html`<code part="prompt-name">${prompt.name}</code>` : nothing}
-                ${prompt.description ? html`<p part="description">${prompt.description}</p>` : nothing}
+                ${prompt.description ? html`<p part="description">${clip(prompt.description, DESCRIPTION_CHARS)}</p>` : nothing}
               </header>
               <fieldset class="fields" ?disabled=${pending}>
                 <legend class="mcp-visually-hidden">Arguments of ${prompt.name}</legend>

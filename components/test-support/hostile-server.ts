@@ -26,7 +26,8 @@
  * and 10 MiB of instructions, and whose tools have 5 MiB descriptions.
  *
  * `/completions/mcp` also offers completions: `completion/complete` answers
- * with 100 values of 50,000 characters each and a `total` of a billion.
+ * with 100 values of 50,000 characters each and a `total` of a billion; its
+ * `prompts/get` answers with a 1 MiB description and a 100,000-character role.
  *
  * `/templates/mcp` offers completions and 500 resource templates that each
  * match any text (`{v0}`, `{v1}`…: no literal start), and a tool `open_uri`
@@ -178,6 +179,10 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       return templates ? { resultType: 'complete', resources: [] } : undefined;
     case 'resources/templates/list':
       return templates ? { resultType: 'complete', resourceTemplates: Array.from({ length: 500 }, (_, i) => ({ name: `t${i}`, uriTemplate: `{v${i}}` })) } : undefined;
+    case 'prompts/get':
+      // A description of a megabyte and a role of 100,000 characters.
+      if (!completions) return undefined;
+      return { resultType: 'complete', description: 'd'.repeat(MiB), messages: [{ role: 'r'.repeat(100_000), content: { type: 'text', text: 'hello' } }] };
     case 'completion/complete':
       if (templates) return { resultType: 'complete', completion: { values: [`${String(message.params?.argument?.value ?? '')}-done`] } };
       if (!completions) return undefined;
