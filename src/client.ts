@@ -770,16 +770,22 @@ export class McpClient {
 
   /**
    * Identifies the authorization context of the next request, for private cache
-   * entries: the `authContext` option, else a hash of the `Authorization` header
-   * the request will carry (static or from the `headers` function).
+   * entries and stored tasks: the `authContext` option, else a hash of the
+   * credential headers the request will carry (static or from the `headers`
+   * function): `Authorization` and any whose name says key, token, secret,
+   * auth, pass, signature, cookie or session (`X-Api-Key`…), so two API keys on
+   * one URL never share entries, while other headers (request ids) do not split them.
    */
   async #authContext(): Promise<string | undefined> {
     if (this.#options.authContext) return this.#options.authContext();
     const headers = this.#options.headers;
     if (!headers) return undefined;
     const current = typeof headers === 'function' ? await headers() : headers;
-    const auth = Object.entries(current).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-    return auth ? hashKey(auth) : undefined;
+    const credentials = Object.entries(current)
+      .filter(([name]) => /authorization|key|token|secret|auth|pass|signature|cookie|session/i.test(name))
+      .map(([name, value]) => `${name.toLowerCase()}:${value}`)
+      .sort();
+    return credentials.length > 0 ? hashKey(credentials.join('\n')) : undefined;
   }
 
   /** For `untilAborted`: a kit error passes through; any other abort reason becomes `aborted`, naming what was aborted. */

@@ -218,6 +218,29 @@ describe('result cache (server/utilities/caching)', () => {
     }
   });
 
+  test('without authContext, an API key header scopes private entries too; a header that is not a credential does not', async () => {
+    // Regression: only Authorization was hashed, so two X-Api-Key values on one URL shared private entries (and stored tasks).
+    const raw = await startRawServer((req, res) => {
+      const { id, method } = req.json;
+      const who = String(req.headers['x-api-key'] ?? 'nobody');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: {} } : { resources: [{ uri: 'mem://x', name: who }], ttlMs: 60_000, cacheScope: 'private' } }));
+    });
+    try {
+      let key = 'key-erin';
+      let requestId = 0;
+      const client = new McpClient(raw.url, { protocol: 'modern', headers: () => ({ 'X-Api-Key': key, 'X-Request-Id': String(++requestId) }), ...quiet });
+      expect((await client.listResources())[0]!.name).toBe('key-erin');
+      expect((await client.listResources())[0]!.name).toBe('key-erin');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(1);
+      key = 'key-frank';
+      expect((await client.listResources())[0]!.name).toBe('key-frank');
+      expect(raw.bodies().filter((b) => b.method === 'resources/list')).toHaveLength(2);
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('without authContext, the Authorization header from a headers function scopes private entries', async () => {
     const raw = await startRawServer((req, res) => {
       const { id, method } = req.json;
