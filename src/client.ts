@@ -135,7 +135,7 @@ export interface McpClientOptions {
   logLevel?: LoggingLevel;
   /** Cache results per `ttlMs`/`cacheScope`; default true. */
   cache?: boolean;
-  /** Identifies the authorization context for private cache entries; default: a hash of the `Authorization` header. */
+  /** Identifies the authorization context for private cache entries and stored tasks; default: a hash of the credential headers (`Authorization`, `X-Api-Key`…). */
   authContext?: () => string | undefined;
   /** Cap on a JSON response body; default 64 MiB. */
   maxBodyBytes?: number;
