@@ -33,7 +33,7 @@ import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toL
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
 import { clearPending, holdPending, journalPending, loadPending, saveAnswers, savePending, type PendingCall, type SavedAnswer } from './pending.js';
 import { takeStorageNotice } from '../internal/store.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, matchListKey, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import type { Option } from './elicitation-form.js';
 import { reviewUrl, type UrlReview } from './url.js';
 
@@ -1044,20 +1044,10 @@ export class McpElicitationDialog extends LitElement {
           }
         }}
         @keydown=${(event: KeyboardEvent) => {
-          const shown = matches.indices.length;
-          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-            event.preventDefault();
-            if (!state.open) setState({ open: true, active: 0 });
-            else if (shown > 0) setState({ active: (state.active + (event.key === 'ArrowDown' ? 1 : shown - 1)) % shown });
-          } else if (event.key === 'Enter' && state.open && active !== undefined) {
-            event.preventDefault();
-            pick(active);
-          } else if (event.key === 'Escape' && state.open) {
-            // Closes the list, not the dialog.
-            event.preventDefault();
-            event.stopPropagation();
-            setState({ open: false, active: 0 });
-          }
+          // Escape closes the list, not the dialog.
+          const next = matchListKey(event, state, matches.indices.length, active !== undefined);
+          if (next === 'pick') pick(active!);
+          else if (next) setState(next);
         }}
       />
       <ul part="matches" id=${listId} role="listbox" aria-label="Values" ?hidden=${!state.open || matches.indices.length === 0}>

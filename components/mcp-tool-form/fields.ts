@@ -15,7 +15,7 @@ import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { child, clip, jsonEqual, stringifyBounded, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, matchListKey, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import {
   build,
   currentChoice,
@@ -663,20 +663,10 @@ export class FieldRenderer {
       else slot.set({ k: 'text', text: value }, true);
     };
     const onKeydown = (event: KeyboardEvent) => {
-      const count = matches.indices.length;
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        if (!state.open) return setState({ open: true, active: 0 });
-        if (count > 0) setState({ open: true, active: (state.active + (event.key === 'ArrowDown' ? 1 : count - 1)) % count });
-      } else if (event.key === 'Enter' && state.open && active !== undefined) {
-        // Picks the active match instead of submitting the form.
-        event.preventDefault();
-        pick(active);
-      } else if (event.key === 'Escape' && state.open) {
-        event.preventDefault();
-        event.stopPropagation();
-        setState({ open: false, active: 0 });
-      }
+      // Enter picks the active match instead of submitting the form.
+      const next = matchListKey(event, state, matches.indices.length, active !== undefined);
+      if (next === 'pick') pick(active!);
+      else if (next) setState(next);
     };
     const total = field.options.length;
     const count = !state.open
