@@ -115,7 +115,11 @@ export class McpToolCallEvent extends Event {
   }
 }
 
-/** `<mcp-prompt-form>` got a prompt (`prompts/get`); `detail.result` holds its messages. */
+/**
+ * `<mcp-prompt-form>` got a prompt (spec: server/prompts "Getting a Prompt"):
+ * `detail.prompt` is its name, `detail.arguments` the values sent, `detail.result`
+ * the `GetPromptResult` with its messages.
+ */
 export class McpPromptResultEvent extends Event {
   readonly detail: { prompt: string; arguments: Record<string, string>; result: GetPromptResult };
   constructor(prompt: string, args: Record<string, string>, result: GetPromptResult) {
@@ -124,7 +128,11 @@ export class McpPromptResultEvent extends Event {
   }
 }
 
-/** `<mcp-resource-list>` read a resource (`resources/read`); `detail.result` holds its contents. */
+/**
+ * `<mcp-resource-list>` read a resource (spec: server/resources "Reading
+ * Resources"): `detail.uri` is the URI read, `detail.result` the
+ * `ReadResourceResult` with its contents.
+ */
 export class McpResourceReadEvent extends Event {
   readonly detail: { uri: string; result: ReadResourceResult };
   constructor(uri: string, result: ReadResourceResult) {
@@ -133,7 +141,11 @@ export class McpResourceReadEvent extends Event {
   }
 }
 
-/** The server said a resource the page subscribed to changed (`notifications/resources/updated`). */
+/**
+ * The server said a resource the page subscribed to changed (spec:
+ * server/resources "Subscriptions", `notifications/resources/updated`):
+ * `detail.uri` names it.
+ */
 export class McpResourceUpdatedEvent extends Event {
   readonly detail: { uri: string };
   constructor(uri: string) {
@@ -142,7 +154,11 @@ export class McpResourceUpdatedEvent extends Event {
   }
 }
 
-/** The roots shared with the server changed (`<mcp-connection>`'s `roots`, or `<mcp-roots-editor>`). */
+/**
+ * The roots shared with the server changed (`<mcp-connection>`'s `roots`, or
+ * `<mcp-roots-editor>`; spec: client/roots "Listing Roots", and 2025-11-25 "Root List Changes"): `detail.roots`
+ * is the whole new list.
+ */
 export class McpRootsChangeEvent extends Event {
   readonly detail: { roots: Root[] };
   constructor(roots: Root[]) {

@@ -781,6 +781,7 @@ export class McpClient {
     const headers = this.#options.headers;
     if (!headers) return undefined;
     const current = typeof headers === 'function' ? await headers() : headers;
+    // Narrower than the protocol log's masking on purpose: a DPoP proof changes on every request and would split every entry.
     const credentials = Object.entries(current)
       .filter(([name]) => /authorization|key|token|secret|auth|pass|signature|cookie|session/i.test(name))
       .map(([name, value]) => `${name.toLowerCase()}:${value}`)

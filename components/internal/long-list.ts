@@ -18,6 +18,15 @@ export const DESCRIPTION_CHARS = 2_000;
 /** Values (defaults, constants, JSON) longer than this are previewed, with "Show all", instead of put in a control. */
 export const VALUE_CHARS = 20_000;
 
+const labelCache = new WeakMap<readonly { label: string }[], string[]>();
+
+/** The labels of a list of options, once per options array (they are searched on every keystroke). */
+export function labelsOf(options: readonly { label: string }[]): string[] {
+  let labels = labelCache.get(options);
+  if (!labels) labelCache.set(options, (labels = options.map((option) => option.label)));
+  return labels;
+}
+
 const lowered = new WeakMap<readonly string[], string[]>();
 
 /**

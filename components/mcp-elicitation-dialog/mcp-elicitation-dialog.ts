@@ -33,8 +33,8 @@ import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toL
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
 import { clearPending, holdPending, journalPending, loadPending, saveAnswers, savePending, type PendingCall, type SavedAnswer } from './pending.js';
 import { takeStorageNotice } from '../internal/store.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, matchListKey, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
-import type { Option } from './elicitation-form.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, MATCHES_SHOWN, matchListKey, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { clip } from '../internal/json.js';
 import { reviewUrl, type UrlReview } from './url.js';
 
 /** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
@@ -107,14 +107,6 @@ function timeAgo(ms: number): string {
   return minutes === 1 ? 'about a minute ago' : `about ${minutes} minutes ago`;
 }
 
-const labelCache = new WeakMap<readonly Option[], string[]>();
-
-/** The labels of a choice's options, once per options array (they are searched on every keystroke). */
-function optionLabels(options: readonly Option[]): string[] {
-  let labels = labelCache.get(options);
-  if (!labels) labelCache.set(options, (labels = options.map((option) => option.label)));
-  return labels;
-}
 
 /** A call the dialog keeps for resume: its record id, the lock that marks it alive, and its writes. */
 interface StoredCall {
@@ -143,11 +135,6 @@ function refusalSync(method: string, action: 'decline' | 'cancel', context: Inpu
 
 async function refusal(method: string, action: 'decline' | 'cancel', context: InputContext): Promise<InputResponse> {
   return refusalSync(method, action, context);
-}
-
-/** Text cut to `max` characters for display (server names, messages). */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
 /** The deepest focused element, through shadow roots. */
@@ -989,7 +976,7 @@ export class McpElicitationDialog extends LitElement {
    * combobox). Typed text that names no option is kept and flagged, never sent.
    */
   #renderSearch(ask: Ask, field: Field & { kind: 'choice' }, id: string, label: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
-    const labels = optionLabels(field.options);
+    const labels = labelsOf(field.options);
     const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
     const value = ask.values.get(field.key);
     const selected = typeof value === 'string' ? field.options.findIndex((option) => option.value === value) : -1;
@@ -1067,7 +1054,7 @@ export class McpElicitationDialog extends LitElement {
    * options chosen, and at most MATCHES_SHOWN of the others that match.
    */
   #renderManyChoices(ask: Ask, field: Field & { kind: 'multi' }, id: string, legend: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
-    const labels = optionLabels(field.options);
+    const labels = labelsOf(field.options);
     const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
     const chosen = new Set((ask.values.get(field.key) as string[] | undefined) ?? []);
     const matches = searchLabels(labels, state.query, MATCHES_SHOWN + chosen.size);

@@ -22,6 +22,7 @@ import {
   ENTRY_CHARS,
   RecordRing,
   requestKey,
+  MAX_SESSION_CHARS,
   rowMethod,
   SESSION_FORMAT,
   toCurl,
@@ -440,7 +441,7 @@ export class McpProtocolLog extends LitElement {
     input.value = '';
     if (!file) return;
     try {
-      if (file.size > 32 * 1024 * 1024) throw new Error('The file is larger than 32 MB');
+      if (file.size > MAX_SESSION_CHARS) throw new Error(`The file is larger than ${MAX_SESSION_CHARS / 1024 / 1024} MB`);
       this.importSession(await file.text(), file.name);
     } catch (error) {
       this._error = `Could not open ${file.name}: ${(error as Error).message}`;

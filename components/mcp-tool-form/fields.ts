@@ -15,7 +15,7 @@ import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { child, clip, jsonEqual, stringifyBounded, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, matchListKey, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, matchListKey, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import {
   build,
   currentChoice,
@@ -39,7 +39,7 @@ import {
   type Draft,
   type MapRow,
 } from './draft.js';
-import type { ArrayField, BooleanField, ConstField, EnumField, EnumOption, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
+import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
 import { patternCheck } from './model.js';
 
 /** What the renderer needs from the element. */
@@ -104,14 +104,6 @@ interface Slot {
 
 const NULL_OPTION = '\u0000null';
 
-const enumLabels = new WeakMap<readonly EnumOption[], string[]>();
-
-/** The labels of an enum's options, once per options array (they are searched on every keystroke). */
-function labelsOf(field: EnumField): string[] {
-  let labels = enumLabels.get(field.options);
-  if (!labels) enumLabels.set(field.options, (labels = field.options.map((option) => option.label)));
-  return labels;
-}
 
 /**
  * Optional objects nested deeper than this (a top-level property is at depth 1)
@@ -640,7 +632,7 @@ export class FieldRenderer {
     const id = this.#id(slot);
     const listId = `${id}-matches`;
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
-    const labels = labelsOf(field);
+    const labels = labelsOf(field.options);
     const selected = this.#selectedIndex(field, effective);
     const typed = effective?.k === 'text' ? effective.text : undefined;
     const text = typed ?? (selected >= 0 ? labels[selected]! : '');

@@ -29,16 +29,19 @@ import { z } from 'zod';
 import { CHART_HTML, CHART_URI, chartPoints, type Metric } from './apps.js';
 import { base64, beepWav, gradientPng } from './media.js';
 
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+/** A text result. */
+export const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 /** A tool schema from plain JSON Schema (the SDK's JSON-Schema typing is narrower than real schemas). */
 const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
-const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) =>
+/** An object schema with these properties (and `required`, and any other keywords). */
+export const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) =>
   schema({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra });
 
 const png = base64(gradientPng(64));
 const wav = base64(beepWav(300));
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Waits `ms` milliseconds; rejects with the signal's reason when it aborts. */
+export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);

@@ -6,21 +6,8 @@
  * adds it to the shared definitions of `demo-server.ts`.
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import { fromJsonSchema } from '@modelcontextprotocol/server';
+import { object, sleep, text } from './demo-server.js';
 import { declaresTasks, type TaskRegistry } from './tasks.js';
-
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
-const object = (properties: Record<string, unknown>, required: string[] = []) => fromJsonSchema({ type: 'object', properties, ...(required.length ? { required } : {}) } as never);
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 
 /** Builds counted across the server instances (the handler builds one per request). */
 let builds = 0;
