@@ -1197,6 +1197,8 @@ export class McpClient {
    * `handle.result()` polls it to its outcome (Tasks extension "Task Polling";
    * 2025-11-25 basic/utilities/tasks).
    * @param info - the request the task stands for, if not stored (shown in input dialogs and events).
+   * @throws only what loading the tasks module or the `headers` option's function throws: the
+   *   task itself is asked about by `handle.result()`, which rejects with its errors.
    */
   task(taskId: string, info?: TaskInfo): Promise<TaskHandle> {
     return this.#taskCall('attach', taskId, info);
@@ -1206,6 +1208,8 @@ export class McpClient {
    * The task handles stored for this server and authorization context (IndexedDB
    * in browsers), newest first; those past their TTL are deleted and returned
    * apart, to report them.
+   * @throws only what loading the tasks module or the `headers` option's function throws;
+   *   storage failures give no tasks.
    */
   storedTasks(): Promise<StoredTasks> {
     return this.#taskCall('storedTasks');

@@ -219,11 +219,17 @@ function loadValidatorModule(): Promise<Implementation> {
 }
 
 /**
- * Compiles a schema into a {@link Validator}.
+ * Compiles a schema into a {@link Validator} (spec: basic/index "JSON Schema
+ * Usage"; 2020-12 unless the schema declares draft-07), loading the validator
+ * and, for a schema with patterns, the pattern engine first.
  *
  * @throws McpClientError `schema` when the dialect is unsupported, the schema is
- *   over the work bounds, is itself invalid, or has a `$ref` that does not
- *   resolve inside the document (network references are never fetched).
+ *   over the work bounds (`maxDepth`, `maxNodes`) or too costly to check
+ *   (`maxEvaluations`: its references branch out, `data.evaluations`), is itself
+ *   invalid (including references that apply it to the same value without end,
+ *   `data.circular`), has a `$ref` that does not resolve inside the document
+ *   (network references are never fetched), or points at an inherited member
+ *   or into data (`#/default`).
  */
 export async function compileSchema(schema: unknown, options: CompileOptions = {}): Promise<Validator> {
   const module = await loadValidatorModule();

@@ -130,9 +130,11 @@ export interface TaskWaitOptions {
  * client instance).
  */
 export interface TaskHandle {
+  /** The id the server gave the task. */
   readonly taskId: string;
-  /** The original request's method and tool name, when known. */
+  /** The original request's method (`tools/call`), when known. */
   readonly method: string;
+  /** The original request's target (the tool name), when known. */
   readonly target: string | undefined;
   /** The task as last seen (undefined before the first status). */
   readonly state: TaskState | undefined;
@@ -155,6 +157,7 @@ export interface TaskHandle {
 
 /** A task handle kept across reloads (per server URL and authorization context). */
 export interface StoredTask {
+  /** The id the server gave the task. */
   taskId: string;
   /** The MCP endpoint. */
   url: string;
@@ -162,22 +165,33 @@ export interface StoredTask {
   auth?: string;
   /** The original request's method and params (`{ name, arguments }` of a tool call). */
   method: string;
+  /** The original request's target (the tool name). */
   target?: string;
+  /** The original request's params. */
   params?: JsonObject;
   /** When this client started (or first attached to) the task, ms since the epoch. */
   startedAt: number;
   /** Last seen: status, message, the server's times and TTL. */
   status: TaskStatus;
+  /** The server's last status message (untrusted text). */
   statusMessage?: string;
+  /** When the server created the task: its ISO 8601 timestamp, as sent. */
   createdAt?: string;
+  /** How long the server keeps the task after creation, in ms; null: no limit given. */
   ttlMs: number | null;
   /** When the record was last written, ms since the epoch. */
   updatedAt: number;
 }
 
-/** Storage of {@link StoredTask} records. Implementations swallow storage failures. */
+/**
+ * Storage of {@link StoredTask} records (Tasks extension "Task Polling": a
+ * client may keep a task's id to poll it later). Implementations swallow
+ * storage failures.
+ */
 export interface TaskStore {
+  /** Writes (or replaces) the record of one task, keyed by `url`, `auth` and `taskId`. */
   put(record: StoredTask): Promise<void>;
+  /** Deletes the record with this key, if any. */
   delete(record: Pick<StoredTask, 'url' | 'auth' | 'taskId'>): Promise<void>;
   /** Every record of one endpoint and authorization context. */
   list(url: string, auth: string | undefined): Promise<StoredTask[]>;
@@ -193,8 +207,11 @@ export interface StoredTasks {
 
 /** Facts about a task to re-attach (shown in input dialogs and events). */
 export interface TaskInfo {
+  /** The original request's method (`tools/call`). */
   method?: string;
+  /** The original request's target (the tool name). */
   target?: string;
+  /** The original request's params (`{ name, arguments }`). */
   params?: JsonObject;
 }
 
