@@ -58,7 +58,7 @@ function refuse(method: string, from: URL, to: URL | undefined, status: number |
  * @returns the response of the final same-origin URL.
  * @throws McpClientError `redirect` naming both URLs when the target is on another origin, or is hidden from the page.
  */
-export async function followRedirects(first: Response, url: URL, init: RequestInit, origin: string, send: FetchLike): Promise<Response> {
+export async function followSameOrigin(first: Response, url: URL, init: RequestInit, origin: string, send: FetchLike): Promise<Response> {
   const method = (init.method ?? 'GET').toUpperCase();
   if (!isRedirect(first) && first.redirected && first.url && new URL(first.url).origin !== origin) {
     // An injected fetch that ignores `redirect: 'manual'` already followed: too late to stop

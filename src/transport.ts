@@ -248,8 +248,8 @@ export class HttpTransport {
       }
       // A redirect status, a browser's opaque redirect, or an injected fetch that followed one anyway.
       if (response.type !== 'opaqueredirect' && !REDIRECT_STATUS.includes(response.status) && !response.redirected) return response;
-      const { followRedirects } = await import('./redirect.js');
-      return followRedirects(response, url, init, this.url.origin, base);
+      const { followSameOrigin } = await import('./redirect.js');
+      return followSameOrigin(response, url, init, this.url.origin, base);
     };
   }
 
