@@ -86,6 +86,37 @@ describe('2026-07-28 Tasks extension', () => {
     expect(updates[0]!.headers['mcp-name']).toBe(taskId);
   });
 
+  test('closing the client while a task waits for input: the open question is withdrawn (its signal aborts), the call fails as closed, the task stays stored', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    let asked: AbortSignal | undefined;
+    const withdrawn = new Promise<unknown>((resolve) => {
+      client.setInputHandler('elicitation/create', {
+        modes: ['form'],
+        // A user who never answers: only the signal ends the question.
+        handle: (_params, context) =>
+          new Promise((_resolve, reject) => {
+            asked = context.signal;
+            context.signal.addEventListener('abort', () => (resolve(context.signal.reason), reject(context.signal.reason)), { once: true });
+          }),
+      });
+    });
+    let taskId = '';
+    const call = client.callTool('approval', { change: 'v3' }, { task: { onCreated: (h) => (taskId = h.taskId) } });
+    const failed = call.then(() => undefined, (error: unknown) => error);
+    await vi.waitFor(() => expect(asked).toBeDefined(), WAIT);
+    expect(asked!.aborted).toBe(false);
+    await client.close();
+    expect(await withdrawn).toMatchObject({ code: 'closed' });
+    const error = await failed;
+    expect(error).toBeInstanceOf(McpClientError);
+    expect((error as McpClientError).code).toBe('closed');
+    // Nobody declined or cancelled: the task was not updated and can be picked up later.
+    expect(server.requests.filter((r) => r.body?.params?.taskId === taskId && (r.body.method === 'tasks/update' || r.body.method === 'tasks/cancel'))).toEqual([]);
+    const later = new McpClient(server.url, { protocol: 'modern', tasks: true, ...quiet });
+    expect((await later.storedTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
+    await later.close();
+  });
+
   test('a task asking for more inputs at once than maxInputRequests: declined without asking, sent with tasks/update, warned through onWarning', async () => {
     const warnings: { code: string; message: string }[] = [];
     const client = new McpClient(server.url, { protocol: 'modern', tasks: true, maxInputRequests: 3, onWarning: (w) => warnings.push(w) });
