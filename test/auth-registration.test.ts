@@ -88,6 +88,15 @@ describe('C26 dynamic client registration: ask for a public client explicitly, t
     expect(warnings.join('\n')).toMatch(/registration-method-missing: .*client_secret_basic/);
   });
 
+  test('a secret without a method, metadata listing neither secret method: still the RFC 7591 default client_secret_basic (not client_secret_post), and the warning says so', async () => {
+    const { as, client, warnings } = await setup({ authMethods: ['private_key_jwt'], registrationReply: (_body, n) => ({ client_id: `jwt-only-${n}`, client_secret: 'handed-out-anyway' }) });
+    expect(await client.callTool('echo', { text: 'neither listed' })).toMatchObject({ content: [{ text: 'echo: neither listed' }] });
+    const [token] = tokenRequests(as);
+    expect(token!.headers.authorization).toBe(basic('jwt-only-1', 'handed-out-anyway'));
+    expect(token!.body.client_secret).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/registration-method-missing: .*client_secret_basic, the RFC 7591 default/);
+  });
+
   test('the app retries twice more: nothing new is registered and nobody is sent to sign in again', async () => {
     const { as, client } = await setup({ authMethods: null, registrationReply: (_body, n) => ({ client_id: `quiet-${n}`, client_secret: 'handed-out' }) });
     for (const text of ['one', 'two', 'three']) await client.callTool('echo', { text });

@@ -560,7 +560,8 @@ async function register(ctx: FlowContext, as: AuthorizationServerMetadata, redir
   // client_secret_basic (§2) — or, with no secret issued at all, a public client.
   let method = doc.token_endpoint_auth_method;
   if (method === undefined) {
-    method = secret === undefined ? 'none' : !as.token_endpoint_auth_methods_supported || as.token_endpoint_auth_methods_supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+    // The same choice as for any client with a secret: post only where the server lists post and not basic.
+    method = authMethodFor(as, secret !== undefined);
     if (secret !== undefined) {
       ctx.warn?.(
         'registration-method-missing',
