@@ -113,6 +113,39 @@ describe('<mcp-resource-list>', () => {
     expect((await failed).detail.during).toBe('resources/read');
   });
 
+  test('a resource whose name, title, description, URI and MIME type are each a megabyte: shown cut, found by the filter, its full URI kept', async () => {
+    // The raw hostile server (components/test-support/hostile-server.ts): what no SDK server would send.
+    const client = new McpClient(new URL('/templates/mcp', inject('hostileServerUrl')).href, { onWarning: () => {} });
+    const list = document.createElement('mcp-resource-list');
+    list.client = client;
+    document.body.append(list);
+    await vi.waitFor(() => expect(list.resources).toHaveLength(1), WAIT);
+    await list.updateComplete;
+    const big = list.resources[0]!;
+    expect(big.name.length).toBeGreaterThan(1_000_000);
+    const shown = list.shadowRoot!.querySelector<HTMLElement>('[part~="resource"]')!;
+    expect(shown.dataset.uri).toBe(big.uri);
+    const name = shown.querySelector('[part~="name"]')!.textContent!;
+    expect(name.startsWith('Big ttt')).toBe(true);
+    expect(name.length).toBeLessThanOrEqual(201);
+    expect(shown.querySelector('[part~="uri"]')!.textContent!.length).toBeLessThanOrEqual(20_001);
+    expect(button(shown, 'read-button').getAttribute('aria-label')!.length).toBeLessThan(300);
+    const metas = [...shown.querySelectorAll('[part~="meta"]')].map((m) => m.textContent!.length);
+    expect(metas).toHaveLength(2);
+    for (const length of metas) expect(length).toBeLessThanOrEqual(2_001);
+    // The row holds none of the megabytes (the 500 templates below it are the server's other test).
+    expect(shown.textContent!.length).toBeLessThan(25_000);
+    // The filter still searches the whole text (a word past the cut), and matches no other field's end.
+    const filter = list.shadowRoot!.querySelector<HTMLInputElement>('[part~="filter"]')!;
+    await userEvent.fill(filter, 'ddd');
+    await list.updateComplete;
+    expect(list.shadowRoot!.querySelectorAll('[part~="resource"]')).toHaveLength(1);
+    await userEvent.fill(filter, 'nt');
+    await list.updateComplete;
+    expect(list.shadowRoot!.querySelectorAll('[part~="resource"]')).toHaveLength(0);
+    await client.close();
+  });
+
   test('a read that ends after the list moved to another client is not shown under the new one', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

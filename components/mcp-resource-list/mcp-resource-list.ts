@@ -8,6 +8,8 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { McpErrorEvent, McpResourceReadEvent, McpResourceUpdatedEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { formatBytes, idFor, toggleState } from '../internal/dom.js';
+import { clip } from '../internal/json.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, VALUE_CHARS } from '../internal/long-list.js';
 import { expandTemplate, templateVariables } from '../internal/uri-template.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { styles } from './mcp-resource-list.styles.js';
@@ -129,6 +131,8 @@ export class McpResourceList extends LitElement {
   protected contextClient: McpClient | undefined;
 
   @state() private _resources: Resource[] = [];
+  /** Lower-cased text the filter searches, once per listed resource (not per keystroke). */
+  readonly #searchTexts = new WeakMap<Resource, string>();
   @state() private _templates: ResourceTemplate[] = [];
   @state() private _loading = false;
   @state() private _error: McpError | undefined;
@@ -339,7 +343,8 @@ export class McpResourceList extends LitElement {
   }
 
   #resource(resource: Resource): TemplateResult {
-    const name = resource.title ?? resource.name;
+    // Server text, cut for display like every element's (issue 19): a megabyte name stays off the page.
+    const name = clip(resource.title ?? resource.name, LABEL_CHARS);
     const read = this._reads.get(resource.uri);
     const subscribed = this._subscribed.has(resource.uri);
     const updated = this._updated.has(resource.uri);
@@ -348,8 +353,8 @@ export class McpResourceList extends LitElement {
       <div class="row">
         <div class="what">
           <span part="name">${name}</span>
-          <code part="uri">${resource.uri}</code>
-          ${meta ? html`<span part="meta">${meta}</span>` : nothing}
+          <code part="uri">${clip(resource.uri, VALUE_CHARS)}</code>
+          ${meta ? html`<span part="meta">${clip(meta, LABEL_CHARS)}</span>` : nothing}
           ${updated ? html`<span part="badge updated-badge">updated</span>` : nothing}
         </div>
         <div class="actions">
@@ -363,8 +368,18 @@ export class McpResourceList extends LitElement {
             : nothing}
         </div>
       </div>
-      ${resource.description ? html`<p part="meta">${resource.description}</p>` : nothing} ${this.#contents(resource.uri)}
+      ${resource.description ? html`<p part="meta">${clip(resource.description, DESCRIPTION_CHARS)}</p>` : nothing} ${this.#contents(resource.uri)}
     </li>`;
+  }
+
+  #searchText(resource: Resource): string {
+    let text = this.#searchTexts.get(resource);
+    if (text === undefined) {
+      // A newline never occurs in what is typed into the filter, so one field's end never matches into the next.
+      text = [resource.name, resource.title, resource.uri, resource.description].filter((t) => t !== undefined).join('\n').toLowerCase();
+      this.#searchTexts.set(resource, text);
+    }
+    return text;
   }
 
   #source(template: ResourceTemplate, variable: string): CompletionSource | undefined {
@@ -389,7 +404,7 @@ export class McpResourceList extends LitElement {
     const set = (name: string, value: string) => (this._templateValues = new Map(this._templateValues).set(template.uriTemplate, { ...values, [name]: value }));
     const complete = variables.every((name) => (values[name] ?? '') !== '');
     const uri = complete ? expandTemplate(template.uriTemplate, values) : undefined;
-    const name = template.title ?? template.name;
+    const name = clip(template.title ?? template.name, LABEL_CHARS);
     return html`<li part="template" data-uri-template=${template.uriTemplate}>
       <form
         aria-label="Read from template ${name}"
@@ -400,10 +415,10 @@ export class McpResourceList extends LitElement {
       >
         <div class="what">
           <span part="name">${name}</span>
-          <code part="uri">${template.uriTemplate}</code>
-          ${template.mimeType ? html`<span part="meta">${template.mimeType}</span>` : nothing}
+          <code part="uri">${clip(template.uriTemplate, VALUE_CHARS)}</code>
+          ${template.mimeType ? html`<span part="meta">${clip(template.mimeType, LABEL_CHARS)}</span>` : nothing}
         </div>
-        ${template.description ? html`<p part="meta">${template.description}</p>` : nothing}
+        ${template.description ? html`<p part="meta">${clip(template.description, DESCRIPTION_CHARS)}</p>` : nothing}
         <div class="fields">
           ${variables.map((variable) => {
             const id = idFor(`t${index}-`, variable);
@@ -427,7 +442,7 @@ export class McpResourceList extends LitElement {
     const client = this.effectiveClient;
     const needle = this._filter.trim().toLowerCase();
     const matches = needle
-      ? this._resources.filter((r) => [r.name, r.title, r.uri, r.description].some((text) => text?.toLowerCase().includes(needle)))
+      ? this._resources.filter((r) => this.#searchText(r).includes(needle))
       : this._resources;
     const shown = matches.slice(0, this._shown);
     return html`

@@ -30,8 +30,9 @@
  * `prompts/get` answers with a 1 MiB description and a 100,000-character role.
  *
  * `/templates/mcp` offers completions and 500 resource templates that each
- * match any text (`{v0}`, `{v1}`…: no literal start), and a tool `open_uri`
- * with a URI field; `completion/complete` answers with one short value.
+ * match any text (`{v0}`, `{v1}`…: no literal start), one resource whose
+ * URI, name, title, description and MIME type are each a megabyte, and a tool
+ * `open_uri` with a URI field; `completion/complete` answers with one short value.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -176,7 +177,10 @@ function handle(path: string, message: { id?: number; method?: string; params?: 
       }
       return undefined;
     case 'resources/list':
-      return templates ? { resultType: 'complete', resources: [] } : undefined;
+      // One resource whose every text is a megabyte.
+      return templates
+        ? { resultType: 'complete', resources: [{ uri: `hostile://${'u'.repeat(MiB)}`, name: `Big ${'n'.repeat(MiB)}`, title: `Big ${'t'.repeat(MiB)}`, description: 'd'.repeat(MiB), mimeType: `text/${'m'.repeat(MiB)}` }] }
+        : undefined;
     case 'resources/templates/list':
       return templates ? { resultType: 'complete', resourceTemplates: Array.from({ length: 500 }, (_, i) => ({ name: `t${i}`, uriTemplate: `{v${i}}` })) } : undefined;
     case 'prompts/get':
