@@ -57,6 +57,17 @@ test('credentials in a server URL (?code=, ?sig=, ?token=) stay out of the page 
   }
 });
 
+test('a user:password@ in a server URL stays out of the page URL too', async ({ page }) => {
+  const withUser = new URL(e2eServerUrl);
+  withUser.username = 'demo-user';
+  withUser.password = 'pw-secret-7';
+  await page.goto(at(withUser.href));
+  // The playground rewrites the address bar once it has applied the server.
+  await expect.poll(() => page.url()).not.toContain('pw-secret-7');
+  expect(new URL(page.url()).searchParams.get('server')).toBe(new URL(e2eServerUrl).href);
+  expect(page.url()).not.toContain('demo-user');
+});
+
 test('a server URL with a token kept on purpose is listed masked; unticking Remember forgets the entry that kept it', async ({ page }) => {
   await page.goto(at(`${e2eServerUrl}?token=tok-secret-9&tenant=green`));
   await waitForConnection(page);

@@ -524,10 +524,12 @@ class Workspace {
 }
 
 
-/** `url` without credential parameters, for the page's URL and for history kept without credentials. */
+/** `url` without credentials (`user:password@` and credential parameters), for the page's URL and for history kept without credentials. */
 function publicUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
         // The parameters the kit masks in messages (the stdio bridge's `?token=`, API keys, SAS signatures, `?code=`).
     for (const name of [...parsed.searchParams.keys()]) if (isSecretParam(name)) parsed.searchParams.delete(name);
     return parsed.href;
