@@ -615,10 +615,21 @@ export class McpProtocolLog extends LitElement {
     </div>`;
   }
 
+  /** The rows of the buffer as filtered, rebuilt only when the records or the filters changed (not when a row opens). */
+  #rowsCache: { key: string; records: LogRecord[]; rows: Row[] } | undefined;
+
+  #filteredRows(): { records: LogRecord[]; rows: Row[] } {
+    const key = `${this._version} ${this._view} ${this._minLevel} ${this._method}`;
+    if (this.#rowsCache?.key !== key) {
+      const records = this.#ring.toArray();
+      const rows = (this._view === 'messages' ? buildRows(records) : notificationRows(records)).filter((row) => this.#rowShown(row));
+      this.#rowsCache = { key, records, rows };
+    }
+    return this.#rowsCache;
+  }
+
   protected override render(): TemplateResult {
-    void this._version;
-    const records = this.#ring.toArray();
-    const rows = (this._view === 'messages' ? buildRows(records) : notificationRows(records)).filter((row) => this.#rowShown(row));
+    const { records, rows } = this.#filteredRows();
     const shown = rows.slice(-this._rows);
     const client = this.effectiveClient;
     const methods = [...this.#methods.keys()].sort();
