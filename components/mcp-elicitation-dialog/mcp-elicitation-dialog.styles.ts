@@ -1,10 +1,7 @@
 import { css } from 'lit';
 
+/** The dialog's own styles, adopted when its body loads (dialog-body.ts); the box and the notice are the element's (mcp-elicitation-dialog.ts). */
 export const dialogStyles = css`
-  :host {
-    --mcp-dialog-width: min(36rem, calc(100vw - 2rem));
-    display: contents;
-  }
   dialog {
     inline-size: var(--mcp-dialog-width);
     max-block-size: calc(100vh - 2rem);
@@ -16,9 +13,6 @@ export const dialogStyles = css`
     color: var(--mcp-color-text, CanvasText);
     font: var(--mcp-font, inherit);
     box-shadow: 0 1rem 3rem rgb(0 0 0 / 0.25);
-  }
-  :host([inline]) {
-    display: block;
   }
   :host([inline]) dialog {
     position: static;
@@ -87,14 +81,6 @@ export const dialogStyles = css`
     overflow: auto;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
-  }
-  [part='notice'] {
-    display: flex;
-    gap: 0.5rem;
-    align-items: baseline;
-    padding: 0.5rem 0.75rem;
-    border: 1px solid currentColor;
-    border-radius: var(--mcp-radius, 6px);
   }
   [part='message'] {
     margin: 0;
@@ -233,15 +219,6 @@ export const dialogStyles = css`
     padding: var(--mcp-space-3, 0.75rem) var(--mcp-space-4, 1.25rem);
     border-block-start: 1px solid var(--mcp-color-border, color-mix(in srgb, CanvasText 25%, transparent));
     background: var(--mcp-color-surface, Canvas);
-  }
-  button {
-    font: inherit;
-    padding: 0.4rem 0.9rem;
-    border-radius: var(--mcp-radius-small, 0.375rem);
-    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
-    background: var(--mcp-color-button, ButtonFace);
-    color: var(--mcp-color-button-text, ButtonText);
-    cursor: pointer;
   }
   button.primary {
     background: var(--mcp-color-accent, #1d4ed8);
