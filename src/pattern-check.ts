@@ -10,7 +10,7 @@
  * @module
  */
 import type * as LinearModule from './linear-regexp.js';
-import { backtrackingRisk } from './regex-safety.js';
+import type { backtrackingRisk } from './regex-safety.js';
 
 /** The lazily loaded engine module. */
 export type PatternEngine = typeof LinearModule;
@@ -29,6 +29,12 @@ export interface RegExpLike {
 export type PatternVerdict = { how: 'linear' | 'native'; matcher: RegExpLike; size: number } | { how: 'skip'; reason: string };
 
 let loaded: PatternEngine | undefined;
+/**
+ * The shape check, handed over with the engine by the validator module
+ * (schema-guard.ts): a verdict needs it only once the engine is there, so a
+ * page does not load it before its first check (issue 18).
+ */
+let shapeRisk: typeof backtrackingRisk | undefined;
 
 /**
  * The linear-time engine once the validator module has loaded it (for a
@@ -39,9 +45,10 @@ export function loadedPatternEngine(): PatternEngine | undefined {
   return loaded;
 }
 
-/** Called by the validator module when it has loaded the engine. */
-export function patternEngineLoaded(engine: PatternEngine): void {
+/** Called by the validator module when it has loaded the engine, with the shape check. */
+export function patternEngineLoaded(engine: PatternEngine, risk: typeof backtrackingRisk): void {
   loaded = engine;
+  shapeRisk = risk;
 }
 
 const verdicts = new Map<string, PatternVerdict>();
@@ -59,7 +66,8 @@ export function patternVerdict(engine: PatternEngine, pattern: string, flags = '
   let verdict: PatternVerdict;
   if (!('unsupported' in compiled)) verdict = { how: 'linear', matcher: compiled, size: compiled.size };
   else {
-    const risk = backtrackingRisk(pattern);
+    // Without the shape check (an engine given by hand, not through patternEngineLoaded), nothing runs natively.
+    const risk = shapeRisk ? shapeRisk(pattern) : 'the shape check is not loaded';
     verdict = risk
       ? { how: 'skip', reason: `the linear-time engine cannot run it (${compiled.unsupported}) and ${risk}` }
       : { how: 'native', matcher: new RegExp(pattern, flags), size: pattern.length };

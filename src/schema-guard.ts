@@ -12,6 +12,7 @@
  */
 import { McpClientError } from './errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './pattern-check.js';
+import { backtrackingRisk } from './regex-safety.js';
 import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
@@ -69,7 +70,7 @@ async function prepare(schema: unknown): Promise<void> {
   engineLoading ??= import('./linear-regexp.js').then(
     (module) => {
       patternEngine = module;
-      patternEngineLoaded(module);
+      patternEngineLoaded(module, backtrackingRisk);
     },
     (error: unknown) => {
       engineLoading = undefined;

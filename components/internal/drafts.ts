@@ -10,38 +10,17 @@
  *
  * @module
  */
-import { RecordStore, type StoredRecord } from './store.js';
+import { DRAFTS_DB, revisionOf, WRITER, type StoredDraft } from './draft-journal.js';
+import { RecordStore } from './store.js';
 
-/** What is stored for one tool. */
-export interface StoredDraft<T> extends StoredRecord {
-  /** Format version of the record (1: before revisions). */
-  v: 1 | 2;
-  draft: T;
-  /** Identifies this version of the record. */
-  rev?: string;
-  /** The page (one load of one tab) that wrote it. */
-  writer?: string;
-  /** In a journal record: the revision the draft was based on (`''`: nothing was stored). */
-  base?: string;
-}
+// The form loads this module lazily (its synchronous side, draft-journal.ts, at once): what it needs of the store comes with it.
+export { takeStorageNotice } from './store.js';
+export { draftKey, journalDraft, revisionOf, WRITER, type StoredDraft } from './draft-journal.js';
 
 /** What a save did. */
 export type SaveOutcome<T> = { saved: true; rev: string } | { saved: false; conflict: StoredDraft<T> };
 
-/** This page: one load of one tab. */
-export const WRITER = crypto.randomUUID();
-
-const store = new RecordStore<StoredDraft<unknown>>('mcp-elements-tool-drafts', 'drafts');
-
-/** The storage key of a tool's draft: the server's URL plus the tool name. */
-export function draftKey(serverUrl: string, toolName: string): string {
-  return JSON.stringify([serverUrl, toolName]);
-}
-
-/** The revision of a stored record (old records have none). */
-export function revisionOf(record: StoredDraft<unknown> | undefined): string {
-  return record ? (record.rev ?? `v1:${record.savedAt}`) : '';
-}
+const store = new RecordStore<StoredDraft<unknown>>(DRAFTS_DB, 'drafts');
 
 /**
  * Reads a tool's draft: the stored one, and this tab's journal (input a reload
@@ -71,16 +50,6 @@ export async function saveDraft<T>(key: string, draft: T | undefined, base: stri
     return { v: 2, savedAt: Date.now(), rev, writer: WRITER, draft };
   });
   return conflict ? { saved: false, conflict } : { saved: true, rev };
-}
-
-/**
- * Writes a draft that is not stored yet to this tab's journal, synchronously
- * (from `pagehide`/`visibilitychange`): it survives a reload that comes before
- * the asynchronous save finished.
- */
-export function journalDraft<T>(key: string, draft: T | undefined, base: string): void {
-  if (draft === undefined) store.clearJournal(key);
-  else store.journal(key, { v: 2, savedAt: Date.now(), writer: WRITER, base, draft });
 }
 
 /** Where drafts are kept now. */

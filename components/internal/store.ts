@@ -14,6 +14,9 @@
  * @module
  */
 import { createStore, del, entries, get, update, type UseStore } from 'idb-keyval';
+import { clearJournal, decodeRecord, encodeRecord, journalKey, readJournal, sessionStore, writeJournal } from './journal.js';
+
+export { decodeRecord, encodeRecord } from './journal.js';
 
 /** Where a store keeps its records now. */
 export type StorageKind = 'indexeddb' | 'session' | 'memory';
@@ -30,43 +33,6 @@ export interface StoredRecord {
  * input back. Once it has answered, slowness (a busy page) is only slowness.
  */
 const IDB_TIMEOUT_MS = 5000;
-
-/** Marks `undefined` inside arrays in the JSON encoding (drafts keep empty list items as `undefined`). */
-const UNDEFINED = '\u0000undefined';
-
-/** JSON that keeps `undefined` array items (`JSON.stringify` would turn them into `null`). */
-export function encodeRecord(value: unknown): string {
-  return JSON.stringify(value, function (this: unknown, _key, item: unknown) {
-    return item === undefined && Array.isArray(this) ? { [UNDEFINED]: true } : item;
-  });
-}
-
-export function decodeRecord<T>(text: string): T {
-  const undefinedItems: [unknown[], number][] = [];
-  const value = JSON.parse(text, function (this: unknown, key, item: unknown) {
-    if (Array.isArray(this) && typeof item === 'object' && item !== null && Object.keys(item).length === 1 && (item as Record<string, unknown>)[UNDEFINED] === true) {
-      undefinedItems.push([this, Number(key)]);
-    }
-    return item;
-  }) as T;
-  // A reviver returning undefined would delete the item and leave a hole: set them afterwards.
-  for (const [array, index] of undefinedItems) array[index] = undefined;
-  return value;
-}
-
-/** `window.sessionStorage`, or undefined where the page may not use it (blocked storage throws on access). */
-function sessionStore(): Storage | undefined {
-  try {
-    const storage = globalThis.sessionStorage;
-    if (!storage) return undefined;
-    const probe = '\u0000mcp-elements-probe';
-    storage.setItem(probe, '1');
-    storage.removeItem(probe);
-    return storage;
-  } catch {
-    return undefined;
-  }
-}
 
 let degradedTo: StorageKind | undefined;
 let told = false;
@@ -273,10 +239,6 @@ export class RecordStore<T extends StoredRecord> {
 
   // --- the journal ------------------------------------------------------------------------------
 
-  #journalKey(key: string): string {
-    return `${this.#name}-journal:${key}`;
-  }
-
   /**
    * Writes `record` to this tab's journal, synchronously (from `pagehide` or
    * `visibilitychange`: the page may be gone before an IndexedDB write ends).
@@ -284,20 +246,11 @@ export class RecordStore<T extends StoredRecord> {
    * {@link update} of the key.
    */
   journal(key: string, record: T): void {
-    try {
-      sessionStore()?.setItem(this.#journalKey(key), encodeRecord(record));
-    } catch {
-      // Nowhere synchronous to write: the asynchronous write is all there is.
-    }
+    writeJournal(this.#name, key, record);
   }
 
   readJournal(key: string): T | undefined {
-    try {
-      const text = sessionStore()?.getItem(this.#journalKey(key));
-      return text ? decodeRecord<T>(text) : undefined;
-    } catch {
-      return undefined;
-    }
+    return readJournal<T>(this.#name, key);
   }
 
   /** This tab's journal records whose key starts with `prefix`. */
@@ -305,12 +258,12 @@ export class RecordStore<T extends StoredRecord> {
     const found: [string, T][] = [];
     try {
       const storage = sessionStore();
-      const start = this.#journalKey(prefix);
+      const start = journalKey(this.#name, prefix);
       for (let i = 0; storage && i < storage.length; i++) {
         const name = storage.key(i);
         if (!name?.startsWith(start)) continue;
-        const record = this.readJournal(name.slice(this.#journalKey('').length));
-        if (record) found.push([name.slice(this.#journalKey('').length), record]);
+        const record = this.readJournal(name.slice(journalKey(this.#name, '').length));
+        if (record) found.push([name.slice(journalKey(this.#name, '').length), record]);
       }
     } catch {
       // No journal where sessionStorage is blocked.
@@ -319,10 +272,6 @@ export class RecordStore<T extends StoredRecord> {
   }
 
   clearJournal(key: string): void {
-    try {
-      sessionStore()?.removeItem(this.#journalKey(key));
-    } catch {
-      // Nothing to clear where nothing could be written.
-    }
+    clearJournal(this.#name, key);
   }
 }

@@ -21,15 +21,14 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
-import { draftKey, journalDraft, loadDraft, revisionOf, saveDraft, type StoredDraft } from '../internal/drafts.js';
-import { takeStorageNotice } from '../internal/store.js';
+import { draftKey, journalDraft, revisionOf, type StoredDraft } from '../internal/draft-journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import '../mcp-tool-result/mcp-tool-result.js';
 import { buildArguments, valueToDraft, type Draft, type UnionChoice } from './draft.js';
 import { FieldRenderer, MEMBERS_PER_PAGE, type RenderHost, type SearchState } from './fields.js';
-import { formIssues, type FormIssue } from './issues.js';
+import type { FormIssue } from './issues.js';
 import { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
@@ -84,6 +83,33 @@ function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
 
+
+/**
+ * Draft storage (internal/drafts.ts with the store and idb-keyval), loaded when
+ * a form with drafts connects: a page whose forms keep no drafts never does.
+ * The journal written on `pagehide` (draft-journal.ts) is here at once.
+ */
+type Drafts = typeof import('../internal/drafts.js');
+let drafts: Drafts | undefined;
+let draftsLoading: Promise<Drafts | undefined> | undefined;
+const loadDrafts = () =>
+  (draftsLoading ??= (async () => import('../internal/drafts.js'))().then(
+    (module) => (drafts = module),
+    () => {
+      // A chunk that cannot load (offline): no drafts now; the next form to connect tries again.
+      draftsLoading = undefined;
+      return undefined;
+    },
+  ));
+
+/**
+ * Turning the validator's verdict into the problems shown (issues.ts), loaded
+ * with the validator: before the validator there is no verdict to turn, and
+ * the form's own problems are shown as they are.
+ */
+let issueWording: typeof import('./issues.js') | undefined;
+/** The validator for `schema` and the wording of its verdicts, both loaded. */
+const loadChecks = async (schema: unknown) => Promise.all([ensureValidator(schema), import('./issues.js').then((module) => void (issueWording = module))]);
 
 /** The `x-mcp-header` checker, loaded with the first schema that mentions the annotation. */
 let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
@@ -387,6 +413,7 @@ export class McpToolForm extends LitElement {
     super.connectedCallback();
     // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
     window.addEventListener('pagehide', this.#onPageHide);
+    if (!this.noDrafts) void loadDrafts();
     document.addEventListener('visibilitychange', this.#onHidden);
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
@@ -405,7 +432,7 @@ export class McpToolForm extends LitElement {
   #wantValidator(again = false): void {
     if (this.#validatorWanted && !again) return;
     this.#validatorWanted = true;
-    void ensureValidator(this.effectiveTool?.inputSchema ?? true).then(
+    void loadChecks(this.effectiveTool?.inputSchema ?? true).then(
       () => {
         this._validatorReady = true;
       },
@@ -550,7 +577,7 @@ export class McpToolForm extends LitElement {
         // useSchemaCompiler() switched libraries after this form was ready, or the schema has patterns
         // and the pattern engine is not loaded yet: wait for what is missing.
         this._validatorReady = false;
-        void ensureValidator(tool.inputSchema).then(
+        void loadChecks(tool.inputSchema).then(
           () => (this._validatorReady = true),
           (failure: unknown) => {
             this.#validatorFailure = (failure as Error).message;
@@ -597,8 +624,8 @@ export class McpToolForm extends LitElement {
 
   async #restoreDraft(tool: Tool): Promise<void> {
     const key = this.#draftStorageKey();
-    if (!key) return;
-    const { stored, journal } = await loadDraft<Draft>(key);
+    if (!key || !(await loadDrafts())) return;
+    const { stored, journal } = await drafts!.loadDraft<Draft>(key);
     this.#takeStorageNotice();
     if (this.#modelFor !== tool || this.#draftStorageKey() !== key) return;
     if (this.#edited) {
@@ -636,9 +663,9 @@ export class McpToolForm extends LitElement {
 
   async #writeDraft(force = false): Promise<void> {
     const key = this.#draftStorageKey();
-    if (!key || (this._draftConflict && !force) || !this.#unsaved) return;
+    if (!key || (this._draftConflict && !force) || !this.#unsaved || !(await loadDrafts())) return;
     const draft = this._draft;
-    const outcome = await saveDraft(key, draft, this.#draftBase, force);
+    const outcome = await drafts!.saveDraft(key, draft, this.#draftBase, force);
     this.#takeStorageNotice();
     if (this.#draftStorageKey() !== key) return;
     if (outcome.saved) {
@@ -665,7 +692,7 @@ export class McpToolForm extends LitElement {
   };
 
   #takeStorageNotice(): void {
-    const notice = takeStorageNotice();
+    const notice = drafts?.takeStorageNotice();
     if (notice) this._storageNotice = notice;
   }
 
@@ -729,7 +756,10 @@ export class McpToolForm extends LitElement {
     if (!model) return { arguments: {}, issues: [] };
     const unions: UnionChoice[] = [];
     const { arguments: args, issues: local } = buildArguments(model, this._draft, unions);
-    return { arguments: args, issues: formIssues(model, this.#validator?.(args), unions, local) };
+    const outcome = this.#validator?.(args);
+    // The wording loads with the validator; a verdict without it (never expected) is shown as the validator gives it, never dropped.
+    if (!issueWording) return { arguments: args, issues: [...local, ...(outcome && !outcome.valid ? outcome.issues.map((issue) => ({ pointer: issue.path, message: issue.message })) : [])] };
+    return { arguments: args, issues: issueWording.formIssues(model, outcome, unions, local) };
   }
 
   /**
@@ -781,7 +811,7 @@ export class McpToolForm extends LitElement {
       this.#validatorWanted = true;
       this.#awaitingValidator = true;
       try {
-        await ensureValidator(tool.inputSchema).catch(() => undefined);
+        await loadChecks(tool.inputSchema).catch(() => undefined);
         this._validatorReady = true;
         await this.updateComplete;
       } finally {

@@ -1,0 +1,77 @@
+/**
+ * The synchronous side of the elements' storage (components/internal/store.ts):
+ * `sessionStorage`, the JSON encoding of records, and each store's *journal*,
+ * written from `pagehide`/`visibilitychange` where an asynchronous write may
+ * not finish. Apart from the store so that a page can journal what was typed
+ * before the IndexedDB side (idb-keyval), which loads on demand, has arrived.
+ *
+ * @module
+ */
+
+/** Marks `undefined` inside arrays in the JSON encoding (drafts keep empty list items as `undefined`). */
+const UNDEFINED = '\u0000undefined';
+
+/** JSON that keeps `undefined` array items (`JSON.stringify` would turn them into `null`). */
+export function encodeRecord(value: unknown): string {
+  return JSON.stringify(value, function (this: unknown, _key, item: unknown) {
+    return item === undefined && Array.isArray(this) ? { [UNDEFINED]: true } : item;
+  });
+}
+
+export function decodeRecord<T>(text: string): T {
+  const undefinedItems: [unknown[], number][] = [];
+  const value = JSON.parse(text, function (this: unknown, key, item: unknown) {
+    if (Array.isArray(this) && typeof item === 'object' && item !== null && Object.keys(item).length === 1 && (item as Record<string, unknown>)[UNDEFINED] === true) {
+      undefinedItems.push([this, Number(key)]);
+    }
+    return item;
+  }) as T;
+  // A reviver returning undefined would delete the item and leave a hole: set them afterwards.
+  for (const [array, index] of undefinedItems) array[index] = undefined;
+  return value;
+}
+
+/** `window.sessionStorage`, or undefined where the page may not use it (blocked storage throws on access). */
+export function sessionStore(): Storage | undefined {
+  try {
+    const storage = globalThis.sessionStorage;
+    if (!storage) return undefined;
+    const probe = '\u0000mcp-elements-probe';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `sessionStorage` key of store `name`'s journal record for `key`. */
+export function journalKey(name: string, key: string): string {
+  return `${name}-journal:${key}`;
+}
+
+/** Writes a journal record of store `name`, synchronously; where nothing can be written, the asynchronous write is all there is. */
+export function writeJournal(name: string, key: string, record: unknown): void {
+  try {
+    sessionStore()?.setItem(journalKey(name, key), encodeRecord(record));
+  } catch {
+    // Nowhere synchronous to write.
+  }
+}
+
+export function readJournal<T>(name: string, key: string): T | undefined {
+  try {
+    const text = sessionStore()?.getItem(journalKey(name, key));
+    return text ? decodeRecord<T>(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function clearJournal(name: string, key: string): void {
+  try {
+    sessionStore()?.removeItem(journalKey(name, key));
+  } catch {
+    // Nothing to clear where nothing could be written.
+  }
+}
