@@ -31,7 +31,7 @@ export {
   McpToolsChangedEvent,
 } from './events.js';
 export { McpConnection, type ConnectionStatus } from './mcp-connection/mcp-connection.js';
-export { diagnoseCors, type CorsDiagnosis, type CorsDoctorInput } from './mcp-connection/cors-doctor.js';
+export { diagnoseCors, type CorsDiagnosis, type CorsDoctorInput } from './mcp-connection/diagnose.js';
 export { McpElicitationDialog, type InputPolicy, type SamplingDraft } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 export { McpToolCallEvent } from './events.js';
 export { McpToolForm, type FormIssue, type ToolFormPhase } from './mcp-tool-form/mcp-tool-form.js';

@@ -12,6 +12,9 @@
  * era's set, to tell whether connecting in the other era is a fix. The probes
  * carry placeholder values and an empty JSON object, which an MCP server
  * rejects without doing anything; only whether `fetch` throws matters.
+ *
+ * Loaded only when something failed (issue 18): the public `diagnoseCors` and
+ * the connection reach it through diagnose.ts.
  */
 import { McpClientError, type McpError, type ProtocolPreference } from '../../src/index.js';
 import type { CorsFacts } from '../../src/cors.js';
@@ -137,11 +140,6 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
       `A 2026-07-28 server needs ${list('modern')} (Mcp-Param-* meaning each one its tools declare); a legacy (2025) server ${list('legacy')}, and must expose Mcp-Session-Id (Access-Control-Expose-Headers).` +
       eraFix,
   };
-}
-
-/** Whether an error is a browser's refusal of a request that the core could not explain further (it lists what the request sent). */
-export function looksLikeCors(error: McpError): boolean {
-  return McpClientError.isInstance(error) && (error.code === 'network' || error.code === 'cors') && Array.isArray((error.data.cors as { requestHeaders?: unknown } | undefined)?.requestHeaders);
 }
 
 /** Turns a diagnosis into the typed error the connection reports. */

@@ -21,7 +21,7 @@ import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpRootsChangeEvent, McpToolsChangedEvent } from '../events.js';
 import { clip } from '../internal/json.js';
-import { corsError, diagnoseCors, looksLikeCors } from './cors-doctor.js';
+import { explainFailure } from './diagnose.js';
 import { connectionStyles } from './mcp-connection.styles.js';
 
 /** The server's name and version are shown up to this many characters. */
@@ -251,7 +251,7 @@ export class McpConnection extends LitElement {
     } catch (error) {
       if (attempt !== this.#attempt) return;
       const failure = McpError.isInstance(error) ? error : new McpClientError('protocol', String(error), { url: this.serverUrl });
-      this.#fail(looksLikeCors(failure) ? corsError(await diagnoseCors(this.serverUrl, { error: failure, headers: this.headers, auth: this.#authFor, protocol: this.protocol }), failure) : failure, 'connect');
+      this.#fail(await explainFailure(this.serverUrl, failure, { headers: this.headers, auth: this.#authFor, protocol: this.protocol }), 'connect');
       throw this._error;
     }
   }
