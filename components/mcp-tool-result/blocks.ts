@@ -23,6 +23,8 @@ export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpe
 export const AUDIO_TYPES: ReadonlySet<string> = new Set([
   'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/mp3', 'audio/ogg', 'audio/webm', 'audio/flac', 'audio/x-flac', 'audio/aac', 'audio/mp4', 'audio/x-m4a',
 ]);
+/** Content blocks `<mcp-tool-result>` shows at first, and adds with each "Show more". */
+export const BLOCKS_PER_PAGE = 100;
 /** Media larger than this (decoded bytes) is not inlined. */
 export const MAX_MEDIA_BYTES = 16 * 1024 * 1024;
 
