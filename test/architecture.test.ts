@@ -123,6 +123,35 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(served).toBeLessThanOrEqual(80 * 1024);
   });
 
+  test('loads what a page may never use on demand: the dialog\'s body, the result renderer, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
+    const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
+    const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
+    const onDemand = [
+      // <mcp-elicitation-dialog>: defined at import, its body loads with the first input request.
+      'components/mcp-elicitation-dialog/dialog-body.ts',
+      'components/mcp-elicitation-dialog/elicitation-form.ts',
+      'components/mcp-elicitation-dialog/url.ts',
+      'components/mcp-elicitation-dialog/pending.ts',
+      'components/mcp-elicitation-dialog/mcp-elicitation-dialog.styles.ts',
+      // <mcp-tool-result>: its renderer loads with the first result.
+      'components/mcp-tool-result/result-body.ts',
+      'components/mcp-tool-result/mcp-tool-result.styles.ts',
+      // <mcp-tool-form>: stored drafts when a form with drafts connects; the issue wording and the shape check with the validator.
+      'components/internal/drafts.ts',
+      'components/internal/store.ts',
+      'node_modules/idb-keyval/dist/index.js',
+      'components/mcp-tool-form/issues.ts',
+      'src/regex-safety.ts',
+      // <mcp-connection>: the CORS doctor when a connection fails.
+      'components/mcp-connection/cors-doctor.ts',
+    ];
+    const eagerModules = new Set(eager.flatMap(relative));
+    expect(onDemand.filter((id) => eagerModules.has(id))).toEqual([]);
+    // Each one is in a chunk of its own kind, loaded on demand (not left out of the build, which would pass the check above).
+    const lazyModules = new Set(chunks.filter((c) => !eager.includes(c)).flatMap(relative));
+    expect(onDemand.filter((id) => !lazyModules.has(id))).toEqual([]);
+  });
+
   test('loads <mcp-app-frame> only on demand: a page without apps never downloads it', async () => {
     const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
     const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
