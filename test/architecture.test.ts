@@ -123,7 +123,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(served).toBeLessThanOrEqual(80 * 1024);
   });
 
-  test('loads what a page may never use on demand: the dialog\'s body, the result renderer, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
+  test('loads what a page may never use on demand: the dialog\'s body, the result renderer, the form\'s parts, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
     const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
     const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
     const onDemand = [
@@ -136,7 +136,13 @@ describe('the elements entry (mcp-elements/elements)', () => {
       // <mcp-tool-result>: its renderer loads with the first result.
       'components/mcp-tool-result/result-body.ts',
       'components/mcp-tool-result/mcp-tool-result.styles.ts',
-      // <mcp-tool-form>: stored drafts when a form with drafts connects; the issue wording and the shape check with the validator.
+      // <mcp-tool-form>: what renders a form when a form connects (in parallel with its connection's handshake);
+      // stored drafts when a form with drafts connects; the issue wording and the shape check with the validator.
+      'components/mcp-tool-form/form-parts.ts',
+      'components/mcp-tool-form/model.ts',
+      'components/mcp-tool-form/resolve.ts',
+      'components/mcp-tool-form/draft.ts',
+      'components/mcp-tool-form/fields.ts',
       'components/internal/drafts.ts',
       'components/internal/store.ts',
       'node_modules/idb-keyval/dist/index.js',

@@ -137,6 +137,17 @@ describe('a validator that cannot be loaded', () => {
   });
 });
 
+describe('the form\'s parts cannot be loaded (issue 18: they load when the form connects)', () => {
+  test('the form says why it cannot be shown, and nothing else breaks', async () => {
+    const frame = await openFrame({ kind: 'form', server, tool: uniqueTool(), parts: 'broken' });
+    const [form] = formsIn(frame);
+    await vi.waitFor(() => expect(partIn(form!, 'call-error')?.textContent).toContain('The form cannot be shown: Failed to fetch dynamically imported module'), WAIT);
+    expect(partIn(form!, 'call-error')!.getAttribute('role')).toBe('alert');
+    expect(form!.value).toEqual({});
+    expect(form!.shadowRoot!.querySelector('input')).toBeNull();
+  });
+});
+
 describe('two tabs editing the same tool', () => {
   test("a save that would overwrite the other tab's newer draft is held, and the user chooses which to keep", async () => {
     const tool = uniqueTool();

@@ -26,10 +26,10 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import '../mcp-tool-result/mcp-tool-result.js';
-import { buildArguments, valueToDraft, type Draft, type UnionChoice } from './draft.js';
-import { FieldRenderer, MEMBERS_PER_PAGE, type RenderHost, type SearchState } from './fields.js';
+import type { Draft, UnionChoice } from './draft.js';
+import type { RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
-import { FormModel } from './model.js';
+import type { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
 
@@ -83,6 +83,24 @@ function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
 
+
+/**
+ * What renders a form (form-parts.ts: the model, the draft, the fields), loaded
+ * when the first form connects: in parallel with its connection's handshake and
+ * tools/list, and never on a page that shows no form.
+ */
+type FormParts = typeof import('./form-parts.js');
+let parts: FormParts | undefined;
+let partsLoading: Promise<FormParts> | undefined;
+const loadParts = () =>
+  (partsLoading ??= (async () => import('./form-parts.js'))().then(
+    (module) => (parts = module),
+    (error: unknown) => {
+      // A chunk that cannot load (offline): the next form to connect tries again.
+      partsLoading = undefined;
+      throw error;
+    },
+  ));
 
 /**
  * Draft storage (internal/drafts.ts with the store and idb-keyval), loaded when
@@ -286,6 +304,8 @@ export class McpToolForm extends LitElement {
 
   @state() private _tool: Tool | undefined;
   @state() private _loadError: McpError | undefined;
+  /** Why the form's parts (form-parts.ts) could not be loaded (offline). */
+  @state() private _partsFailure: string | undefined;
   @state() private _draft: Draft | undefined;
   @state() private _attempted = false;
   @state() private _issues: FormIssue[] = [];
@@ -365,7 +385,7 @@ export class McpToolForm extends LitElement {
 
   /** The arguments the form would send now (before validation). */
   get value(): JsonRecord {
-    return this.#model ? buildArguments(this.#model, this._draft).arguments : {};
+    return this.#model ? parts!.buildArguments(this.#model, this._draft).arguments : {};
   }
 
   /** Problems found by the last `validate()` or submit attempt. */
@@ -411,6 +431,12 @@ export class McpToolForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (!parts) {
+      loadParts().then(
+        () => this.requestUpdate(),
+        (error: unknown) => (this._partsFailure = (error as Error).message),
+      );
+    }
     // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
     window.addEventListener('pagehide', this.#onPageHide);
     if (!this.noDrafts) void loadDrafts();
@@ -454,6 +480,16 @@ export class McpToolForm extends LitElement {
     this.#setTask(undefined);
   }
 
+  /** Also waits for the form's parts when there is a tool to show: after `await updateComplete` its fields are there. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let done = await super.getUpdateComplete();
+    if (!parts && partsLoading && this.effectiveTool) {
+      await partsLoading.catch(() => undefined);
+      done = await super.getUpdateComplete();
+    }
+    return done;
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     const client = this.effectiveClient;
     if (client !== this.#subscribedTo) {
@@ -469,7 +505,8 @@ export class McpToolForm extends LitElement {
       if (!this.tool && !this.toolName) this._tool = undefined;
     }
     const tool = this.effectiveTool;
-    if (tool !== this.#modelFor || (changed.has('_validatorReady') && tool)) this.#setUpModel(tool, tool !== this.#modelFor);
+    // The model is set up once the form's parts are there (the update they ask for when they arrive).
+    if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
     if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
       const entry: CompletionSupport = { client, support: undefined };
       this.#completions = entry;
@@ -539,7 +576,7 @@ export class McpToolForm extends LitElement {
       if (this.#running && this.#running.tool !== tool?.name) this.#letGo();
       this.#flushDraft();
       this.#modelFor = tool;
-      this.#model = tool ? new FormModel(tool.inputSchema) : undefined;
+      this.#model = tool ? new parts!.FormModel(tool.inputSchema) : undefined;
       this._draft = undefined;
       this._attempted = false;
       this._issues = [];
@@ -595,7 +632,7 @@ export class McpToolForm extends LitElement {
     const args = this.#pendingArguments;
     if (!model || !args) return;
     this.#pendingArguments = undefined;
-    this._draft = valueToDraft(model, model.root(args), args);
+    this._draft = parts!.valueToDraft(model, model.root(args), args);
     this.#fromArguments = { args, draft: this._draft };
   }
 
@@ -608,7 +645,7 @@ export class McpToolForm extends LitElement {
     const model = this.#model;
     const from = this.#fromArguments;
     if (!model || !from || this._draft !== from.draft) return;
-    this._draft = valueToDraft(model, model.root(from.args), from.args);
+    this._draft = parts!.valueToDraft(model, model.root(from.args), from.args);
     this.#fromArguments = { args: from.args, draft: this._draft };
   }
 
@@ -755,7 +792,7 @@ export class McpToolForm extends LitElement {
     const model = this.#model;
     if (!model) return { arguments: {}, issues: [] };
     const unions: UnionChoice[] = [];
-    const { arguments: args, issues: local } = buildArguments(model, this._draft, unions);
+    const { arguments: args, issues: local } = parts!.buildArguments(model, this._draft, unions);
     const outcome = this.#validator?.(args);
     // The wording loads with the validator; a verdict without it (never expected) is shown as the validator gives it, never dropped.
     if (!issueWording) return { arguments: args, issues: [...local, ...(outcome && !outcome.valid ? outcome.issues.map((issue) => ({ pointer: issue.path, message: issue.message })) : [])] };
@@ -1064,7 +1101,7 @@ export class McpToolForm extends LitElement {
         else next.delete(pointer);
         this._expanded = next;
       },
-      shownMembers: (pointer) => this._shownMembers.get(pointer) ?? MEMBERS_PER_PAGE,
+      shownMembers: (pointer) => this._shownMembers.get(pointer) ?? parts!.MEMBERS_PER_PAGE,
       setShownMembers: (pointer, count) => {
         this._shownMembers = new Map(this._shownMembers).set(pointer, count);
       },
@@ -1220,15 +1257,16 @@ export class McpToolForm extends LitElement {
       return html`<div part="form">
         ${this._phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${this.toolName}…</p>` : nothing}
         ${this._loadError ? html`<div part="call-error" role="alert">${this.#errorText(this._loadError)}</div>` : nothing}
+        ${this._partsFailure !== undefined && tool ? html`<div part="call-error" role="alert">The form cannot be shown: ${this._partsFailure}</div>` : nothing}
         ${this.tool && !usableTool(this.tool) ? html`<div part="call-error" role="alert">The tool definition has no string name or no object inputSchema.</div>` : nothing}
         ${!this._loadError && !this.tool && this._phase !== 'loading'
           ? html`<p part="status" role="status">${this.toolName ? (this.effectiveClient ? `Waiting for the tool ${this.toolName}…` : 'No client: put this form inside <mcp-connection> or set .client.') : 'No tool selected.'}</p>`
           : nothing}
       </div>`;
     }
-    const args = buildArguments(model, this._draft).arguments;
+    const args = parts!.buildArguments(model, this._draft).arguments;
     const pending = this._phase === 'pending';
-    const renderer = new FieldRenderer(this.#host(), this._attempted);
+    const renderer = new parts!.FieldRenderer(this.#host(), this._attempted);
     const skipped = this.#validator?.skipped;
     const notice =
       model.problem?.message ??
