@@ -150,7 +150,7 @@ export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
   if (alternative) {
     targets.push({
       id: 'kit-size-cfworker',
-      description: 'not the issue\'s definition, for comparison: the same full kit with @cfworker/json-schema plugged in instead of ajv (README "Schema validation"), < 81 KB gzip and smaller than the official client (eager + validator chunk, from the build)',
+      description: 'not the issue\'s definition, for comparison: the same full kit with @cfworker/json-schema plugged in instead of ajv (README "Schema validation"), < 81 KB gzip and smaller than the official client (eager + the form\'s parts + validator chunk, from the build)',
       value: alternative.loaded ? `${alternative.loaded.gzip} B (official ${official?.eager.gzip ?? '?'} B)` : 'not measured',
       met: alternative.loaded ? alternative.loaded.gzip < KIT_BUDGET && (!official || alternative.loaded.gzip < official.eager.gzip) : null,
     });
@@ -242,7 +242,7 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
       ),
     );
     out.push('');
-    out.push(`Bytes. "eager" is the entry plus its static imports, each file compressed on its own as a server sends it; the core's eager chunks gzipped as one file are ${run.size.kit.eagerGzipConcatenated} B. "loaded in Chromium" is what the bench page fetched: for (a)–(c) while connecting, listing and calling; for the full kit while rendering \`<mcp-tool-form>\` (the validator chunk included); for the cfworker variant, which the page does not load, the eager files plus the validator chunk from the build. "all chunks" adds code loaded only on demand (legacy era, OAuth, MRTR answering).`);
+    out.push(`Bytes. "eager" is the entry plus its static imports, each file compressed on its own as a server sends it; the core's eager chunks gzipped as one file are ${run.size.kit.eagerGzipConcatenated} B. "loaded in Chromium" is what the bench page fetched: for (a)–(c) while connecting, listing and calling; for the full kit while rendering \`<mcp-tool-form>\` (the validator chunk included); for the cfworker variant, which the page does not load, the eager files plus the form's parts and the validator chunk from the build. "all chunks" adds code loaded only on demand (legacy era, OAuth, MRTR answering).`);
     if (run.appFrame) {
       out.push('');
       out.push(`\`<mcp-app-frame>\` (MCP Apps) is not in the full kit's eager files: \`<mcp-tool-result>\` loads it when a tool has an app, ${run.appFrame.gzip} B gzip more (${run.appFrame.raw} B raw, ${files(run.appFrame.files.length)}).`);

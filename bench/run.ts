@@ -234,9 +234,10 @@ async function main(): Promise<void> {
       [...sizes].map(([name, size]) => {
         const dir = size.entry.replace(/^.*\//, '').replace(/\.ts$/, '');
         // The cfworker variant is never loaded in the page (the elements are defined once there):
-        // a form page loads its eager files and the validator chunk, read from the build.
+        // a form page loads its eager files, the form's parts (when the form connects) and the
+        // validator chunk, read from the build.
         const files =
-          name === 'fullKitCfworker' ? withDynamicImport(size, 'schema-guard') : requested ? size.chunks.filter((c) => requested.has(`/${dir}/${c.file}`)) : [];
+          name === 'fullKitCfworker' ? withDynamicImport(size, 'form-parts', 'schema-guard') : requested ? size.chunks.filter((c) => requested.has(`/${dir}/${c.file}`)) : [];
         const loaded: SizedBundle['loaded'] = files.length
           ? { raw: files.reduce((s, c) => s + c.raw, 0), gzip: files.reduce((s, c) => s + c.gzip, 0), brotli: files.reduce((s, c) => s + c.brotli, 0), files: files.map((c) => c.file) }
           : null;

@@ -54,11 +54,11 @@ export function composition(chunks: readonly ChunkSize[]): { origin: string; sha
 }
 
 /**
- * The eager chunks plus the lazily loaded chunk whose file name starts with
- * `prefix` and what it imports statically: what a page loads once that
- * `import()` has run.
+ * The eager chunks plus the lazily loaded chunks whose file names start with
+ * `prefixes` and what they import statically: what a page loads once those
+ * `import()`s have run.
  */
-export function withDynamicImport(bundle: BundleSize, prefix: string): ChunkSize[] {
+export function withDynamicImport(bundle: BundleSize, ...prefixes: string[]): ChunkSize[] {
   const byFile = new Map(bundle.chunks.map((c) => [c.file, c]));
   const out = new Set(bundle.chunks.filter((c) => c.eager));
   const visit = (chunk: ChunkSize | undefined) => {
@@ -66,7 +66,7 @@ export function withDynamicImport(bundle: BundleSize, prefix: string): ChunkSize
     out.add(chunk);
     for (const file of chunk.imports) visit(byFile.get(file));
   };
-  visit(bundle.chunks.find((c) => c.file.startsWith(prefix)));
+  for (const prefix of prefixes) visit(bundle.chunks.find((c) => c.file.startsWith(prefix)));
   return [...out];
 }
 
