@@ -111,16 +111,18 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
   });
 
-  test('a page\'s eager files (core, Lit, the elements) stay within 80 KB gzip as served, with no validator module among them (issue 18)', async () => {
+  test('a page\'s eager files (core, Lit, the elements) stay within 41.5 KB gzip as served, with no validator module among them (issue 18)', async () => {
     // What `import 'mcp-elements/elements'` makes a page download before it runs, each file gzipped on
-    // its own as a server sends it (bench/size.ts measures the same, also for es2022). The validator (42 KB with ajv)
-    // is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts).
+    // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,897 B when this
+    // budget was set (80,308 B before the elements loaded their code on first use). The validator (42 KB
+    // with ajv) is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts);
+    // nor are the parts listed in the test above.
     const { eager } = await buildEntry(PAGE_ENTRY, true, 'es2022');
     const served = eager.reduce((sum, c) => sum + gzipSync(c.code).length, 0);
     console.log(`elements entry (app build, as served): ${eager.length} file(s), ${served} bytes gzip`);
     // Nor the x-mcp-header checker: the form loads it for a schema that mentions the annotation.
     expect(eager.flatMap((c) => Object.keys(c.modules)).filter((id) => /schema-ajv|eval-policy|schema-guard|cfworker|node_modules\/ajv|header-bindings/.test(id))).toEqual([]);
-    expect(served).toBeLessThanOrEqual(80 * 1024);
+    expect(served).toBeLessThanOrEqual(41.5 * 1024);
   });
 
   test('loads what a page may never use on demand: the dialog\'s body, the result renderer, the form\'s parts, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
