@@ -25,7 +25,7 @@ import { draftKey, journalDraft, revisionOf, type StoredDraft } from '../interna
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
-import '../mcp-tool-result/mcp-tool-result.js';
+import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
 import type { Draft, UnionChoice } from './draft.js';
 import type { RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
@@ -899,6 +899,8 @@ export class McpToolForm extends LitElement {
     const focused = this.matches(':focus-within');
     this._announcement = '';
     this._phase = 'pending';
+    // The result renderer loads while the call runs (a page shows its first result without a gap).
+    if (!this.noResult) loadResultRenderer().catch(() => undefined);
     this._progress = undefined;
     if (focused) void this.updateComplete.then(() => this.#focusPart('cancel-button'));
     // Until this call returns, the result shown is the previous call's (and stays so if it fails).
@@ -1002,6 +1004,7 @@ export class McpToolForm extends LitElement {
     const run: { tool: string; handle?: TaskHandle } = { tool: tool.name };
     this.#running = run;
     this._phase = 'pending';
+    if (!this.noResult) loadResultRenderer().catch(() => undefined);
     this.#setTask({ taskId: running.taskId, status: running.status, statusMessage: running.statusMessage, startedAt: running.startedAt, resumed: true });
     const args = (running.params?.arguments ?? {}) as JsonRecord;
     try {

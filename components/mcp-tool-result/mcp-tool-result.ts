@@ -11,6 +11,28 @@ import { appResourceUri } from '../mcp-app-frame/app-meta.js';
 import { describeBlock, type BlockView } from './blocks.js';
 import type { ResultBody } from './result-body.js';
 
+type Renderer = typeof import('./result-body.js');
+/** The renderer module once loaded: every later result element renders in its first update, with no gap. */
+let renderer: Renderer | undefined;
+let rendererLoading: Promise<Renderer> | undefined;
+
+/**
+ * Starts loading the renderer of `<mcp-tool-result>` (result-body.ts), if it is
+ * not loaded yet: a host about to show a result (a form sending a call) calls
+ * this so that the result appears as soon as it arrives. Resolves when it is
+ * there; rejects when it cannot load (offline).
+ */
+export function loadResultRenderer(): Promise<Renderer> {
+  return (rendererLoading ??= (async () => import('./result-body.js'))().then(
+    (module) => (renderer = module),
+    (error: unknown) => {
+      // The next result tries again.
+      rendererLoading = undefined;
+      throw error;
+    },
+  ));
+}
+
 export { BLOCKS_PER_PAGE } from './blocks.js';
 
 /**
@@ -123,7 +145,7 @@ export class McpToolResult extends LitElement {
    * result: a page that never shows one does not download it.
    */
   #body: ResultBody | undefined;
-  #loading: Promise<void> | undefined;
+  #loading: Promise<unknown> | undefined;
 
   constructor() {
     super();
@@ -164,11 +186,14 @@ export class McpToolResult extends LitElement {
         () => (this._appFrame = 'failed'),
       );
     }
-    if (this.result !== undefined && !this.#loading) {
-      this.#loading = (async () => import('./result-body.js'))().then(
-        ({ ResultBody }) => {
-          this.#body = new ResultBody(this, () => this.#client);
-        },
+    if (this.result !== undefined && !this.#body) {
+      if (renderer) {
+        // Loaded already (an earlier result): rendered in this very update.
+        this.#body = new renderer.ResultBody(this, () => this.#client);
+        return;
+      }
+      this.#loading ??= loadResultRenderer().then(
+        () => this.requestUpdate(),
         (error: unknown) => {
           this._bodyFailure = (error as Error).message;
         },

@@ -62,7 +62,6 @@ export class ResultBody {
     const root = element.renderRoot;
     if (root instanceof ShadowRoot) adoptStyles(root, [...(element.constructor as typeof McpToolResult).elementStyles, styles]);
     void this.#validate();
-    element.requestUpdate();
   }
 
   /** The outcome of the `outputSchema` check, once known. */
