@@ -303,6 +303,8 @@ export class DialogBody {
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator((request.params as ElicitRequestFormParams).requestedSchema ?? true);
 
     return new Promise<InputResponse>((resolve, reject) => {
+      // Removed from the page while the validator loaded: nobody would see the question.
+      if (!this.#el.isConnected) return reject(new McpClientError('aborted', 'The elicitation dialog was removed from the page'));
       const ask = this.#prepare(client, request, context, resolve, reject);
       if (this.#restoreAnswer(ask)) this.#saveAnswer(ask);
       const onAbort = () => {

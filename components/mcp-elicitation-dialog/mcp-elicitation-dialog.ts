@@ -174,6 +174,10 @@ export class McpElicitationDialog extends LitElement {
    */
   #body: DialogBody | undefined;
   #loading: Promise<DialogBody> | undefined;
+  /** Requests waiting for the body to load: they fail when the element leaves the page, as those in the body do. */
+  readonly #beforeBody = new Set<(error: McpClientError) => void>();
+  /** Requests handed on to be asked (loading the body, or in it) and not settled yet: the cap on waiting requests counts them. */
+  #asking = 0;
 
   constructor() {
     super();
@@ -198,7 +202,9 @@ export class McpElicitationDialog extends LitElement {
     window.removeEventListener('pagehide', this.#onPageHide);
     document.removeEventListener('visibilitychange', this.#onHidden);
     this.#unregister();
-    this.#body?.abandon(new McpClientError('aborted', 'The elicitation dialog was removed from the page'));
+    const removed = new McpClientError('aborted', 'The elicitation dialog was removed from the page');
+    for (const fail of [...this.#beforeBody]) fail(removed);
+    this.#body?.abandon(removed);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -268,7 +274,41 @@ export class McpElicitationDialog extends LitElement {
         emit: (event: McpToolResultEvent | McpErrorEvent) => this.dispatchEvent(event),
       });
       return this.#body;
+    }, (error: unknown) => {
+      // A chunk that cannot load (offline): the next request tries again.
+      this.#loading = undefined;
+      throw new McpClientError('input_unsupported', `The elicitation dialog cannot be shown: ${(error as Error).message}`);
     }));
+  }
+
+  /**
+   * The body, for one request: fails with `aborted` when the request is
+   * withdrawn (`context.signal`) or the element leaves the page while the body
+   * loads, and with `input_unsupported` when it cannot load (offline).
+   */
+  #bodyFor(context: InputContext): Promise<DialogBody> {
+    if (this.#body) return Promise.resolve(this.#body);
+    return new Promise<DialogBody>((resolve, reject) => {
+      const settle = () => {
+        this.#beforeBody.delete(fail);
+        context.signal.removeEventListener('abort', onAbort);
+      };
+      const fail = (error: unknown) => {
+        settle();
+        reject(error);
+      };
+      const onAbort = () => fail(context.signal.reason);
+      if (context.signal.aborted) return onAbort();
+      this.#beforeBody.add(fail);
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      this.#load().then(
+        (body) => {
+          settle();
+          resolve(body);
+        },
+        fail,
+      );
+    });
   }
 
   // --- rounds ---------------------------------------------------------------------------------------
@@ -308,10 +348,14 @@ export class McpElicitationDialog extends LitElement {
   /** Offers to resume a call a reload left unanswered: only the small store module loads to look. */
   async #offerResume(client: McpClient): Promise<void> {
     if (this.noResume || this.#body?.offering) return;
-    const { loadPending } = await import('./pending.js');
-    const pending = await loadPending(client.url.href);
-    if (!pending || client !== this.client) return;
-    await (await this.#load()).offerResume(pending);
+    try {
+      const { loadPending } = await import('./pending.js');
+      const pending = await loadPending(client.url.href);
+      if (!pending || client !== this.client || !this.isConnected) return;
+      await (await this.#load()).offerResume(pending);
+    } catch {
+      // Its chunks cannot load (offline): the call stays stored and is offered on the next connection.
+    }
   }
 
   // --- asking ---------------------------------------------------------------------------------------
@@ -323,7 +367,8 @@ export class McpElicitationDialog extends LitElement {
   async #ask(client: McpClient, request: InputRequest, context: InputContext): Promise<InputResponse> {
     const refused = this.#refused.get(roundKey(client, context));
     if (refused) return refusal(request.method, refused, context);
-    if ((this.#body?.waiting ?? 0) >= MAX_WAITING) {
+    // Those still loading the body count too: a burst before it has loaded is capped like one after.
+    if (Math.max(this.#body?.waiting ?? 0, this.#asking - 1) >= MAX_WAITING) {
       this.#tell(`${this.#serverName(client)} asked for more than ${MAX_WAITING} inputs at once: the rest were declined without asking.`);
       return refusal(request.method, 'decline', context);
     }
@@ -342,7 +387,12 @@ export class McpElicitationDialog extends LitElement {
       if (request.method === 'roots/list') return { roots: [] };
       throw new McpClientError('declined', `The ${policy} policy refused a sampling request`);
     }
-    return (await this.#load()).ask(client, request, context);
+    this.#asking++;
+    try {
+      return await (await this.#bodyFor(context)).ask(client, request, context);
+    } finally {
+      this.#asking--;
+    }
   }
 
   /** Shows a notice beside the page (not modal) until dismissed. */
