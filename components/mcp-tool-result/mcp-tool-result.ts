@@ -187,6 +187,11 @@ export class McpToolResult extends LitElement {
       );
     }
     if (this.result !== undefined && !this.#body) {
+      if (changed.has('result') && this._bodyFailure !== undefined) {
+        // The renderer could not load for an earlier result (offline): a new result tries again.
+        this._bodyFailure = undefined;
+        this.#loading = undefined;
+      }
       if (renderer) {
         // Loaded already (an earlier result): rendered in this very update.
         this.#body = new renderer.ResultBody(this, () => this.#client);

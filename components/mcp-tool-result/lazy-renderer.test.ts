@@ -1,0 +1,38 @@
+/**
+ * `<mcp-tool-result>` loads its renderer (result-body.ts) with import() when it
+ * is first given a result (issue 18). These tests hold that import, or fail it
+ * as offline, through the runner's `wrapDynamicImport` (every import() in
+ * Vitest's browser mode goes through it; see components/test-support/frame.html).
+ * This file runs in its own page: the renderer has not been loaded before.
+ */
+import { afterEach, expect, test, vi } from 'vitest';
+import type { CallToolResult } from '../../src/index.js';
+import '../index.js';
+import type { McpToolResult } from './mcp-tool-result.js';
+
+type Load = () => Promise<unknown>;
+const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
+const passThrough = runner.wrapDynamicImport.bind(runner);
+let offline = false;
+runner.wrapDynamicImport = (load: Load) => (offline && /result-body/.test(String(load)) ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : passThrough(load));
+
+afterEach(() => {
+  offline = false;
+  document.body.replaceChildren();
+});
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+test('offline, a result is shown as JSON; back online, the next result is rendered as usual, not as JSON for ever', async () => {
+  const element = document.createElement('mcp-tool-result') as McpToolResult;
+  document.body.append(element);
+  offline = true;
+  element.result = text('first, while offline');
+  await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part="placeholder"]')?.textContent).toContain('cannot be shown as usual (Failed to fetch dynamically imported module)'));
+  expect(element.shadowRoot!.querySelector('pre[part="text"]')!.textContent).toContain('first, while offline');
+  offline = false;
+  element.result = text('second, back online');
+  await element.updateComplete;
+  await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part~="block-text"]')?.textContent).toContain('second, back online'));
+  expect(element.shadowRoot!.querySelector('[part="placeholder"]')).toBeNull();
+});
