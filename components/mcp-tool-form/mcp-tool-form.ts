@@ -588,7 +588,8 @@ export class McpToolForm extends LitElement {
       this._shownMembers = new Map();
       this._searches = new Map();
       this._draftConflict = undefined;
-      this.#edited = false;
+      // Arguments a host set before the model was there (its parts loading) count as an edit: the stored draft does not replace them.
+      this.#edited = this.#pendingArguments !== undefined;
       this.#draftBase = '';
       this.#unsaved = false;
       this.#fromArguments = undefined;
