@@ -95,7 +95,7 @@ test('a burst of requests before the body has loaded is capped like one after: t
   const calls = Array.from({ length: 20 }, () => ask());
   // 1 shown and 16 waiting, as once the body is there; the other 3 are declined at once.
   const settled: unknown[] = [];
-  for (const call of calls) void call.then((outcome) => settled.push('result' in outcome ? (outcome.result.content?.[0] as { text?: string } | undefined)?.text : outcome.error));
+  for (const call of calls) void call.then((outcome) => settled.push('result' in outcome ? ((outcome.result as { content?: { text?: string }[] }).content?.[0])?.text : outcome.error));
   await vi.waitFor(() => expect(dialog.shadowRoot!.querySelector('[part="notice"]')?.textContent).toContain('asked for more than 16 inputs at once'));
   expect(asked).toBe(17);
   await vi.waitFor(() => expect(settled).toHaveLength(3));
