@@ -83,7 +83,9 @@ export interface LocalIssue {
 
 /** Defines an own property even for keys such as `__proto__` (plain assignment would change the prototype). */
 export function put<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // Only `__proto__` is an accessor on a plain object: every other key can be assigned (faster).
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
@@ -165,7 +167,8 @@ export function looseValue(draft: Draft | undefined): unknown {
 
 /** Context for the child field of an object member. */
 export function memberField(model: FormModel, parent: ObjectField, key: string, schema: unknown, draft: Draft | undefined): Field {
-  return model.field(schema, { key, depth: parent.depth + 1, ancestors: parent.ancestors, value: looseValue(draft) });
+  // A member never typed into has no value to assemble.
+  return model.member(parent, key, schema, draft === undefined ? undefined : () => looseValue(draft));
 }
 
 /** The field of the array item at `index`, or undefined when no item may be there. */
@@ -349,7 +352,7 @@ interface Built {
  */
 export function buildArguments(model: FormModel, draft: Draft | undefined, unions?: UnionChoice[]): { arguments: JsonRecord; issues: LocalIssue[] } {
   const issues: LocalIssue[] = [];
-  const root = model.root(looseValue(draft));
+  const root = model.rootFor(() => looseValue(draft));
   const built = build(model, root, draft, true, '', issues, unions);
   let args: JsonRecord = {};
   if (isRecord(built.value)) args = built.value;
@@ -525,7 +528,16 @@ function buildObject(
   return { filled: false };
 }
 
-function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | undefined, required: boolean, pointer: string, issues: LocalIssue[], unions: UnionChoice[] | undefined, budget: { left: number }): Built {
+function buildArray(
+  model: FormModel,
+  field: ArrayField,
+  draft: ArrayDraft | undefined,
+  required: boolean,
+  pointer: string,
+  issues: LocalIssue[],
+  unions: UnionChoice[] | undefined,
+  budget: { left: number },
+): Built {
   if (!draft) return required ? { value: [], filled: false } : { filled: false };
   // Checkboxes or a list: the items in their order, repeats and all (what the user or a restored value gave).
   const values: JsonValue[] = [];
@@ -554,9 +566,10 @@ function buildArray(model: FormModel, field: ArrayField, draft: ArrayDraft | und
 /** A copy of an object draft with one member replaced (`undefined` removes it). */
 export function withMember(draft: Draft | undefined, key: string, next: Draft | undefined): ObjectDraft {
   const base: ObjectDraft = draft?.k === 'obj' ? draft : { k: 'obj', p: {} };
-  const p: Record<string, Draft> = {};
-  for (const [name, value] of Object.entries(base.p)) if (name !== key) put(p, name, value);
-  if (next !== undefined) put(p, key, next);
+  // Spread defines own properties (a `__proto__` member too); the other members keep their drafts.
+  const p: Record<string, Draft> = { ...base.p };
+  if (next === undefined) delete p[key];
+  else put(p, key, next);
   return { k: 'obj', p, ...(base.rows ? { rows: base.rows } : {}) };
 }
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { html, noChange, nothing, type TemplateResult } from 'lit';
-import { Directive, directive, type ElementPart } from 'lit/directive.js';
+import { Directive, directive, type DirectiveResult, type ElementPart, type Part } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { child, clip, jsonEqual, stringifyBounded, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
@@ -39,7 +39,7 @@ import {
   type Draft,
   type MapRow,
 } from './draft.js';
-import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, StringField, UnionField } from './model.js';
+import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, PropertyEntry, StringField, UnionField } from './model.js';
 import { patternCheck } from './model.js';
 
 /** What the renderer needs from the element. */
@@ -84,6 +84,9 @@ export const RENDER_BUDGET = 1_500;
 /** Replaces a field's draft; `final` is true for committed changes (a `change` event). */
 export type Setter = (next: Draft | undefined, final: boolean) => void;
 
+/** What one field renders to: its template, behind `keep` so an unchanged field is skipped. */
+export type Rendered = TemplateResult | DirectiveResult;
+
 interface Slot {
   field: Field;
   draft: Draft | undefined;
@@ -100,6 +103,44 @@ interface Slot {
   inline?: boolean;
   /** The content of a union's chosen variant: same pointer as the union, so it gets its own ids and no `data-pointer`. */
   variant?: boolean;
+  /**
+   * Where the field sits among the rendered fields, when that is not `pointer`
+   * (a union's variant shares its pointer, two map rows may share a name): the
+   * key of its memo and setter cell.
+   */
+  key?: string;
+  /** The field's cell (set by `render`, which every field goes through). */
+  cell?: Cell;
+}
+
+/**
+ * One rendered place of the form, kept across renders: the setter its
+ * template's listeners call, and the last render with what it was made from.
+ */
+interface Cell {
+  /** The setter the parent gave in its latest render. */
+  set: Setter;
+  /** What the field's listeners call: always the latest `set` (a skipped field's listeners are its earlier render's). */
+  readonly stable: Setter;
+  /** An object's latest draft, which its members' setters apply their edits to. */
+  draft?: Draft | undefined;
+  /** An object's member setters by name, made once (they read `draft` when called). */
+  setters?: Map<string, Setter>;
+}
+
+/**
+ * Members of a wide object are rendered in runs of this many, each skipped
+ * as a whole while none of its members changed: a keystroke then visits the
+ * run it is in, not each of hundreds of members.
+ */
+const CHUNK = 12;
+
+/** A place's last render and what it was made from. */
+interface Memo {
+  deps: unknown[];
+  /** Fields it rendered (counted against RENDER_BUDGET when skipped too). */
+  count: number;
+  result: DirectiveResult;
 }
 
 const NULL_OPTION = '\u0000null';
@@ -210,36 +251,145 @@ class PatternValidity extends Directive {
 }
 const patternValidity = directive(PatternValidity);
 
+/**
+ * Renders a template, or tells Lit nothing changed (`noChange`) when it is the
+ * very template object this place showed last: a field skipped by the
+ * renderer hands back its last template, and Lit then leaves its DOM alone.
+ * (Lit's `guard` does the same with a dependency list; this is the one-value
+ * case without the list.)
+ */
+class Keep extends Directive {
+  #last: unknown = nothing;
+
+  render(template: TemplateResult): TemplateResult {
+    return template;
+  }
+
+  override update(_part: Part, [template]: [TemplateResult]): TemplateResult | typeof noChange {
+    if (template === this.#last) return noChange;
+    this.#last = template;
+    return template;
+  }
+}
+const keep = directive(Keep);
+
 function display(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**
- * The renderer: one instance per render of the form.
+ * The renderer of one form model, kept across renders: a field whose inputs
+ * (its field, draft, place, the problems shown in it, the form's open/shown
+ * state) did not change since the last render is not rendered again, and Lit
+ * skips it (`keep`), so a keystroke re-renders only the path from the root
+ * to the edited field. Drafts are immutable and share unchanged branches
+ * (`withMember`…), so an unchanged branch keeps its draft object. A skipped
+ * field's listeners still call its parent's latest setter (see {@link Cell}).
  */
 export class FieldRenderer {
-  readonly #host: RenderHost;
+  #host!: RenderHost;
   readonly #model: FormModel;
   /** Whether every error is shown (after the first submit), or only JSON parse errors. */
-  readonly #showErrors: boolean;
+  #showErrors = false;
+  /** Cells by place (see `Slot.key`). */
+  readonly #cells = new Map<string, Cell>();
+  /** The last render of each place: fields by `Slot.key`, runs of members (see `#members`). */
+  readonly #memos = new Map<string, Memo>();
+  /** Bumped when state every field may read changes (what is expanded, shown, searched; whether errors show). */
+  #epoch = 0;
+  #epochOf: readonly unknown[] = [];
+  /** The problems under each pointer (its own and its descendants'), as one string, while errors are shown. */
+  #errorKeys = new Map<string, string>();
+  /** Fields rendered whose output depends on state outside their inputs (a combobox's suggestions): never skipped. */
+  #volatile = 0;
 
-  constructor(host: RenderHost, showErrors: boolean) {
+  constructor(model: FormModel) {
+    this.#model = model;
+  }
+
+  /**
+   * Starts a render.
+   * @param state - every value besides the drafts and problems that fields read
+   *   (expanded set, shown members, searches…): when one differs from the last
+   *   render's (by identity), no field is skipped.
+   * @param issues - the problems shown when `showErrors`.
+   */
+  begin(host: RenderHost, showErrors: boolean, state: readonly unknown[], issues: readonly { pointer: string; message: string }[]): void {
     this.#host = host;
-    this.#model = host.model;
     this.#showErrors = showErrors;
+    this.#rendered = 0;
+    if (state.length !== this.#epochOf.length || state.some((value, i) => value !== this.#epochOf[i])) {
+      this.#epoch++;
+      this.#epochOf = state;
+    }
+    this.#errorKeys = new Map();
+    if (!showErrors) return;
+    for (const issue of issues) {
+      // The issue belongs to its own pointer and to every pointer above it.
+      let at = issue.pointer;
+      for (;;) {
+        const before = this.#errorKeys.get(at);
+        this.#errorKeys.set(at, before === undefined ? `${issue.pointer}\u0000${issue.message}` : `${before}\u0001${issue.pointer}\u0000${issue.message}`);
+        if (at === '') break;
+        at = at.slice(0, at.lastIndexOf('/'));
+      }
+    }
   }
 
   /** The whole arguments object. */
-  root(draft: Draft | undefined, set: Setter): TemplateResult {
-    const field = this.#model.root(looseValue(draft));
+  root(draft: Draft | undefined, set: Setter): Rendered {
+    const field = this.#model.rootFor(() => looseValue(draft));
     return this.render({ field, draft, required: true, pointer: '', set, inline: true });
   }
 
   /** Fields rendered so far in this render (see RENDER_BUDGET). */
   #rendered = 0;
 
-  render(slot: Slot): TemplateResult {
+  /** The field of `slot`: its last render when nothing it is made from changed, else a new one. */
+  render(slot: Slot): Rendered {
+    const key = slot.key ?? slot.pointer;
+    let cell = this.#cells.get(key);
+    if (!cell) {
+      const created: Cell = { set: slot.set, stable: (next, final) => created.set(next, final) };
+      this.#cells.set(key, (cell = created));
+    }
+    cell.set = slot.set;
+    const errors = this.#showErrors ? (this.#errorKeys.get(slot.pointer) ?? '') : '';
+    const deps = [slot.field, slot.draft, slot.required, slot.pointer, slot.label, slot.labelSuffix, slot.item, slot.inline, slot.variant, errors, this.#epoch];
+    return this.#memo(key, deps, () => {
+      // Only the setters of the member runs `#members` skips are kept: an object's `draft` is set again as it renders.
+      cell.draft = undefined;
+      return this.#render({ ...slot, set: cell.stable, cell });
+    });
+  }
+
+  /**
+   * The last render at `place` when it was made from the same `deps` (by
+   * identity), else `make()`'s, kept for the next render. Not kept when the
+   * budget could fold something differently, or a volatile field is inside.
+   */
+  #memo(place: string, deps: unknown[], make: () => TemplateResult): Rendered {
+    const start = this.#rendered;
+    const memo = this.#memos.get(place);
+    if (memo && start + memo.count <= RENDER_BUDGET && memo.deps.length === deps.length && memo.deps.every((dep, i) => dep === deps[i])) {
+      this.#rendered += memo.count;
+      return memo.result;
+    }
+    const volatile = this.#volatile;
+    const template = make();
+    const count = this.#rendered - start;
+    if (this.#volatile !== volatile || start + count > RENDER_BUDGET) {
+      this.#memos.delete(place);
+      return template;
+    }
+    // The same template object as last time: `keep` tells Lit there is nothing to update.
+    const result = keep(template);
+    this.#memos.set(place, { deps, count, result });
+    return result;
+  }
+
+  #render(slot: Slot): TemplateResult {
     const { field, draft } = slot;
     this.#rendered++;
     // Any subtree in "edit as JSON" mode, and fields that are JSON by nature.
@@ -324,10 +474,10 @@ export class FieldRenderer {
     return `${clip(slot.label ?? (slot.field.label || 'Value'), LABEL_CHARS)}${slot.labelSuffix ?? ''}`;
   }
 
-  /** The label as shown: the screen-reader-only part is visually hidden. */
-  #labelContent(slot: Slot): TemplateResult {
+  /** The label as shown: the screen-reader-only part is visually hidden (plain text without one: no template per label). */
+  #labelContent(slot: Slot): TemplateResult | string {
     const visible = clip(slot.label ?? (slot.field.label || 'Value'), LABEL_CHARS);
-    return html`${visible}${slot.labelSuffix ? html`<span class="visually-hidden">${slot.labelSuffix}</span>` : nothing}`;
+    return slot.labelSuffix ? html`${visible}<span class="visually-hidden">${slot.labelSuffix}</span>` : visible;
   }
 
   /** Whether the field shows the required mark (members the schema requires; not the root, not array items). */
@@ -349,10 +499,12 @@ export class FieldRenderer {
     return this.#marked(slot) ? 'true' : undefined;
   }
 
-  #hintAndError(id: string, hint: string, errors: string[], slot?: Slot): TemplateResult {
-    return html`${hint ? html`<div part="hint" id="${id}-hint">${hint}</div>${this.#showAllDescription(slot)}` : nothing}${errors.length > 0
-      ? html`<div part="error" id="${id}-error">${clip(errors.join(' '), DESCRIPTION_CHARS)}</div>`
-      : nothing}`;
+  #hintAndError(id: string, hint: string, errors: string[], slot?: Slot): TemplateResult | typeof nothing {
+    // One template for what is there (most fields have a hint and no error): no nested template per part.
+    const error = errors.length > 0 ? clip(errors.join(' '), DESCRIPTION_CHARS) : undefined;
+    if (hint && error === undefined) return html`<div part="hint" id="${id}-hint">${hint}</div>${this.#showAllDescription(slot)}`;
+    if (hint) return html`<div part="hint" id="${id}-hint">${hint}</div>${this.#showAllDescription(slot)}<div part="error" id="${id}-error">${error}</div>`;
+    return error === undefined ? nothing : html`<div part="error" id="${id}-error">${error}</div>`;
   }
 
   /**
@@ -434,7 +586,9 @@ export class FieldRenderer {
     const placeholder = isNull ? 'null' : typeof field.example === 'string' ? clip(field.example, LABEL_CHARS) : undefined;
     const onInput = (event: Event, final: boolean) => {
       const input = event.target as HTMLInputElement | HTMLTextAreaElement;
-      if (input.validity.badInput) {
+      // Only dates, times and e-mail addresses can hold text the browser cannot read: a plain
+      // text input is not asked on every keystroke.
+      if (field.input !== 'text' && field.input !== 'url' && field.input !== 'textarea' && input.validity.badInput) {
         // A date or time being typed: keep the last value in the draft, mark it incomplete.
         slot.set({ k: 'text', text, bad: true }, final);
         return;
@@ -453,6 +607,8 @@ export class FieldRenderer {
       invalid: errors.length > 0 ? 'true' : undefined,
     };
     const combo = field.input === 'textarea' || isNull ? undefined : this.#host.completion?.(field, id, (value) => slot.set({ k: 'v', v: value }, true));
+    // Its suggestions change without the draft changing: rendered each time, with the fields above it.
+    if (combo) this.#volatile++;
     const aria = combo?.aria;
     const control =
       field.input === 'textarea'
@@ -888,7 +1044,7 @@ export class FieldRenderer {
     </button>`;
   }
 
-  #fieldset(slot: Slot, kind: string, body: TemplateResult | (TemplateResult | typeof nothing)[], errors: string[], tools: TemplateResult | typeof nothing = nothing): TemplateResult {
+  #fieldset(slot: Slot, kind: string, body: TemplateResult | (Rendered | typeof nothing)[], errors: string[], tools: TemplateResult | typeof nothing = nothing): TemplateResult {
     const id = this.#id(slot);
     const hint = this.#hintText(slot);
     return html`<fieldset
@@ -915,7 +1071,18 @@ export class FieldRenderer {
     const rowKeys = new Set(rows.map((row) => row.key));
     const errors = this.#errors(slot, (token) => !declared.has(token) && !rowKeys.has(token));
     // The member drafts live inside the object draft: editing one materialises the object.
-    const setMember = (key: string) => (next: Draft | undefined, final: boolean) => slot.set(withMember(draft, key, next), final);
+    const cell = slot.cell!;
+    cell.draft = draft;
+    // A member's setter applies its edit to the object's latest draft: a run of members skipped by
+    // a render keeps the setters of the render that made it.
+    const setMember = (key: string): Setter => {
+      let setter = cell.setters?.get(key);
+      if (!setter) {
+        setter = (next, final) => cell.stable(withMember(cell.draft, key, next), final);
+        (cell.setters ??= new Map()).set(key, setter);
+      }
+      return setter;
+    };
     const folded = this.#folded(slot, 'object');
     if (folded) return folded;
     // A page of members at a time (4,900 properties are not 4,900 fields at once); what is filled in or wrong always shows.
@@ -930,13 +1097,9 @@ export class FieldRenderer {
               (this.#showErrors && this.#host.errorsAt(child(slot.pointer, entry.key), 'all').length > 0),
           );
     const hidden = field.properties.length - shown.length;
-    const members = isNull
+    const members: Rendered[] = isNull
       ? [html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`]
-      : shown.map((entry) => {
-          const sub = draft?.p && Object.hasOwn(draft.p, entry.key) ? draft.p[entry.key] : undefined;
-          const member = memberField(this.#model, field, entry.key, entry.schema, sub);
-          return this.render({ field: member, draft: sub, required: entry.required, pointer: child(slot.pointer, entry.key), set: setMember(entry.key) });
-        });
+      : this.#members(slot, field, shown, draft, setMember);
     if (!isNull && hidden > 0) {
       members.push(
         html`<button type="button" part="show-more-button" @click=${() => this.#host.setShownMembers(slot.pointer, limit + MEMBERS_PER_PAGE)}>
@@ -954,6 +1117,29 @@ export class FieldRenderer {
       </div>`;
     }
     return this.#fieldset(slot, 'object', [optionalNote, ...members, extra, empty], errors, this.#rawToggle(slot));
+  }
+
+  /** The fields of an object's `shown` members, in runs of CHUNK skipped while none of their members changed. */
+  #members(slot: Slot, field: ObjectField, shown: readonly PropertyEntry[], draft: (Draft & { k: 'obj' }) | undefined, setMember: (key: string) => Setter): Rendered[] {
+    const member = (entry: PropertyEntry, sub: Draft | undefined) =>
+      this.render({
+        field: memberField(this.#model, field, entry.key, entry.schema, sub),
+        draft: sub,
+        required: entry.required,
+        pointer: child(slot.pointer, entry.key),
+        key: slot.key === undefined ? undefined : child(slot.key, entry.key),
+        set: setMember(entry.key),
+      });
+    const subOf = (entry: PropertyEntry) => (draft?.p && Object.hasOwn(draft.p, entry.key) ? draft.p[entry.key] : undefined);
+    if (shown.length <= CHUNK) return shown.map((entry) => member(entry, subOf(entry)));
+    const errors = this.#showErrors ? (this.#errorKeys.get(slot.pointer) ?? '') : '';
+    const out: Rendered[] = [];
+    for (let from = 0; from < shown.length; from += CHUNK) {
+      const entries = shown.slice(from, from + CHUNK);
+      const drafts = entries.map(subOf);
+      out.push(this.#memo(`${slot.key ?? slot.pointer}/~c${from}`, [field, slot.pointer, slot.key, errors, this.#epoch, ...entries, ...drafts], () => html`${entries.map((entry, i) => member(entry, drafts[i]))}`));
+    }
+    return out;
   }
 
   /**
@@ -1006,6 +1192,8 @@ export class FieldRenderer {
             draft: row.value,
             required: true,
             pointer,
+            // Two rows may have the same name (flagged): the row's place tells them apart.
+            key: `${slot.key ?? slot.pointer}/~r${index}`,
             label: row.key ? `Value of ${row.key}` : `Value ${index + 1}`,
             set: (next, final) => setRows(rows.map((r, i) => (i === index ? { ...r, ...(next === undefined ? { value: undefined } : { value: next }) } : r)), final),
           })}
@@ -1050,6 +1238,7 @@ export class FieldRenderer {
                     required: true,
                     item: true,
                     pointer,
+                    key: slot.key === undefined ? undefined : child(slot.key, index),
                     label: itemLabel,
                     labelSuffix: ` of ${label}`,
                     set: (next, final) => set(items.map((it, i) => (i === index ? next : it)), final),
@@ -1163,6 +1352,7 @@ export class FieldRenderer {
             label: `${this.#label(slot)} (${field.variants[choice]?.label ?? ''})`,
             inline: variant.kind === 'object',
             variant: true,
+            key: `${slot.key ?? slot.pointer}/~v`,
             set: (next, final) => slot.set(withVariantDraft(withChoice(effective, choice), choice, next), final),
           });
     return this.#fieldset(slot, 'union', html`${picker}${content}`, errors, this.#rawToggle(slot));

@@ -3,6 +3,25 @@ import { css } from 'lit';
 /**
  * Styles of `<mcp-tool-form>`. Kit-wide `--mcp-*` tokens with fallbacks; light
  * and dark follow `color-scheme` through `light-dark()`.
+ *
+ * (Comments about rules stay out here: what is inside the css literal is shipped.)
+ * - The lists of fields (`fieldset.fields`, `.inline-group`) and a single field
+ *   (`div.field`) are block flow, not grid, with the gaps as margins (the
+ *   `:nth-child` selectors are specific enough to win over the fieldsets'
+ *   `margin: 0`; buttons in a group are as wide as grid items were). Typing
+ *   into one field then lays out that field alone, where a grid sizes its
+ *   tracks over all its items (hundreds of fields) on every keystroke, and a
+ *   focused text input, not being a grid item, can be laid out on its own
+ *   (see holdSize in mcp-tool-form.ts).
+ * - The members of a wide object past the 30th (below the first screenful)
+ *   are `content-visibility: auto`: not laid out until they come near the
+ *   view, so a form of hundreds of fields pays for what is seen. They stay in
+ *   the accessibility tree, focusable and findable; the clip margin keeps
+ *   focus rings whole. Not while suggestion lists (which overflow their field)
+ *   can open (`.contained` is then off).
+ * - "Edit as JSON" is an escape hatch: present everywhere, loud nowhere.
+ * - An earlier call's result: still there to compare with, but not shown as
+ *   the answer (a frame, not faded text: it must stay readable).
  */
 export const styles = css`
   :host {
@@ -75,11 +94,29 @@ export const styles = css`
     margin: 0;
     padding: 0;
     min-width: 0;
-    display: grid;
-    gap: var(--mcp-tool-form-gap);
+    display: block;
   }
 
-  .inline-group,
+  .inline-group {
+    display: block;
+  }
+
+  .contained :is(.inline-group, .group) > .field:nth-child(n + 31) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 4.5rem;
+    overflow-clip-margin: 6px;
+  }
+
+  fieldset.fields > :not(legend) ~ :not(legend),
+  .inline-group > :nth-child(n + 2) {
+    margin-block-start: var(--mcp-tool-form-gap);
+  }
+
+  .inline-group > button {
+    display: block;
+    width: 100%;
+  }
+
   .items,
   .rows {
     display: grid;
@@ -90,6 +127,22 @@ export const styles = css`
     display: grid;
     gap: 0.25rem;
     min-width: 0;
+  }
+
+  div.field {
+    display: block;
+  }
+
+  div.field > :nth-child(n + 2) {
+    margin-block-start: 0.25rem;
+  }
+
+  div.field > :is(label, input, select, textarea, button) {
+    display: block;
+  }
+
+  div.field > button {
+    width: 100%;
   }
 
   fieldset.group,
@@ -127,7 +180,6 @@ export const styles = css`
     display: none;
   }
 
-  /* "Edit as JSON" is an escape hatch: present everywhere, loud nowhere. */
   [part~='raw-toggle'][aria-pressed='false'] {
     background: none;
     border-color: transparent;
@@ -402,8 +454,6 @@ export const styles = css`
     font-family: var(--mcp-tool-form-mono);
   }
 
-  /* An earlier call's result: still there to compare with, but not shown as the answer (a frame, not
-     faded text: it must stay readable). */
   [part~='result-stale'] {
     display: block;
     outline: 1px dashed var(--mcp-tool-form-border);

@@ -27,7 +27,7 @@ import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } 
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
 import type { Draft, UnionChoice } from './draft.js';
-import type { RenderHost, SearchState } from './fields.js';
+import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
 import type { FormModel } from './model.js';
 import { styles } from './mcp-tool-form.styles.js';
@@ -128,6 +128,30 @@ const loadDrafts = () =>
 let issueWording: typeof import('./issues.js') | undefined;
 /** The validator for `schema` and the wording of its verdicts, both loaded. */
 const loadChecks = async (schema: unknown) => Promise.all([ensureValidator(schema), import('./issues.js').then((module) => void (issueWording = module))]);
+
+/** Input types whose box does not change size as text is typed into them. */
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'number', 'tel', 'password', 'date', 'datetime-local', 'time']);
+
+/**
+ * While a text input has focus, its box is held at the size it has (size and
+ * layout containment): each keystroke then lays out the input alone instead
+ * of the whole form up to the page (a form of hundreds of fields). Measured
+ * once, when focus arrives (not on a keystroke); released when it leaves.
+ * Not for textareas, which the user may resize.
+ */
+function holdSize(target: EventTarget | null): void {
+  if (!(target instanceof HTMLInputElement) || !TEXT_INPUTS.has(target.type)) return;
+  const height = target.getBoundingClientRect().height;
+  if (height <= 0) return;
+  target.style.blockSize = `${height}px`;
+  target.style.contain = 'size layout';
+}
+
+function releaseSize(target: EventTarget | null): void {
+  if (!(target instanceof HTMLInputElement) || target.style.contain === '') return;
+  target.style.removeProperty('block-size');
+  target.style.removeProperty('contain');
+}
 
 /** The `x-mcp-header` checker, loaded with the first schema that mentions the annotation. */
 let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
@@ -334,6 +358,8 @@ export class McpToolForm extends LitElement {
 
   #internals = this.attachInternals();
   #model: FormModel | undefined;
+  /** Renders the model's fields; kept across renders so unchanged fields are skipped (new with each model set-up). */
+  #renderer: FieldRenderer | undefined;
   #validator: Validator | undefined;
   #schemaError: string | undefined;
   #modelFor: Tool | undefined;
@@ -599,6 +625,8 @@ export class McpToolForm extends LitElement {
     }
     this.#validator = undefined;
     this.#schemaError = undefined;
+    // Fields may look different with the validator there (an `if` evaluated, a variant placed): render them all anew.
+    this.#renderer = this.#model ? new parts!.FieldRenderer(this.#model) : undefined;
     if (!tool || !this._validatorReady || this.#model?.problem) return;
     this.#replaceArguments();
     try {
@@ -763,10 +791,30 @@ export class McpToolForm extends LitElement {
       this.renderRoot.addEventListener(type, () => (this.#inNativeEvent = false));
     }
     // Focus on a field is the user starting on the form: load the validator before the first keystroke.
-    this.renderRoot.addEventListener('focusin', () => this.#wantValidator());
+    this.renderRoot.addEventListener('focusin', (event) => {
+      this.#wantValidator();
+      holdSize(event.target);
+    });
+    this.renderRoot.addEventListener('focusout', (event) => releaseSize(event.target));
+  }
+
+  /** True while a render is being committed to the DOM. */
+  #committing = false;
+
+  protected override update(changed: PropertyValues): void {
+    this.#committing = true;
+    try {
+      super.update(changed);
+    } finally {
+      this.#committing = false;
+    }
   }
 
   #onDraft = (next: Draft | undefined, final: boolean): void => {
+    // A focused control the render removes (another tool, another variant) fires `change` as it
+    // goes: what it held is already in the draft (its `input` events put it there), and its
+    // listener is of the fields that were, so it must not write into what is shown now.
+    if (this.#committing) return;
     // A control's `change` usually repeats what its `input` already recorded (and Chromium fires it
     // while the fields are being disabled for a call): nothing to do then.
     if (final && this.#inNativeEvent && JSON.stringify(next) === JSON.stringify(this._draft)) {
@@ -1270,7 +1318,8 @@ export class McpToolForm extends LitElement {
     }
     const args = parts!.buildArguments(model, this._draft).arguments;
     const pending = this._phase === 'pending';
-    const renderer = new parts!.FieldRenderer(this.#host(), this._attempted);
+    const renderer = (this.#renderer ??= new parts!.FieldRenderer(model));
+    renderer.begin(this.#host(), this._attempted, [this._expanded, this._shownMembers, this._searches, this.#completions?.support], this._issues);
     const skipped = this.#validator?.skipped;
     const notice =
       model.problem?.message ??
@@ -1279,7 +1328,7 @@ export class McpToolForm extends LitElement {
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
         ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#draftNotices()}
-        <fieldset part="fields" class="fields" ?disabled=${pending || this._phase === 'confirming'}>
+        <fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
             ? html`<div class="group-tools">

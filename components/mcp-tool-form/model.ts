@@ -284,6 +284,8 @@ export function patternMatches(pattern: string, text: string): boolean {
  */
 /** The ancestors of the root: one shared array, so the fields below it are cached (see `FormModel.field`). */
 const NO_ANCESTORS: readonly object[] = [];
+/** The cache place of the root field (see `FormModel.field`). */
+const ROOT_PLACE = '0\u0000\u0000';
 
 export class FormModel {
   readonly inputSchema: unknown;
@@ -390,6 +392,18 @@ export class FormModel {
     return undefined;
   }
 
+  /**
+   * The root field for a draft whose value `value()` gives, asked only when the
+   * root depends on it (a keystroke need not assemble the whole value otherwise).
+   */
+  rootFor(value: () => unknown): Field {
+    if (!this.problem && isRecord(this.inputSchema)) {
+      const cached = this.#fields.get(this.inputSchema)?.get(NO_ANCESTORS)?.get(ROOT_PLACE);
+      if (cached && !(cached.kind === 'json' && cached.reason === 'free')) return cached;
+    }
+    return this.root(value());
+  }
+
   /** The field for the whole arguments object, shaped by the current `value`. */
   root(value?: unknown): Field {
     if (this.problem) return this.#json({ depth: 0, ancestors: [] }, {}, 'fallback', this.problem, 'object');
@@ -429,6 +443,28 @@ export class FormModel {
 
   /** Fields built from a schema whose conditions were applied to a value: never cached. */
   readonly #valueDependent = new WeakSet<Field>();
+
+  /** Member fields by object field and name (see {@link member}). */
+  readonly #members = new WeakMap<ObjectField, Map<string, Field>>();
+
+  /**
+   * The field of member `key` of `parent` (what `field` gives for its schema
+   * one level down), looked up by name: forms re-render and rebuild every
+   * member of an object on each keystroke. `value` (the member's value, or a
+   * function giving it) is asked only for a member whose field depends on its
+   * value (`if`/`then`/`else`, `dependentSchemas`).
+   */
+  member(parent: ObjectField, key: string, schema: unknown, value: unknown): Field {
+    let members = this.#members.get(parent);
+    const known = members?.get(key);
+    if (known) return known;
+    const field = this.field(schema, { key, depth: parent.depth + 1, ancestors: parent.ancestors, value: typeof value === 'function' ? value() : value });
+    if (!this.#valueDependent.has(field)) {
+      if (!members) this.#members.set(parent, (members = new Map()));
+      members.set(key, field);
+    }
+    return field;
+  }
 
   #buildField(node: unknown, context: FieldContext): Field {
     if (context.depth > this.document.limits.maxDepth) {
