@@ -273,6 +273,31 @@ class Keep extends Directive {
 }
 const keep = directive(Keep);
 
+/** Input types whose box does not change size as text is typed into them. */
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'number', 'tel', 'password', 'date', 'datetime-local', 'time']);
+
+/**
+ * While a text input has focus, its box is held at the size it has (size and
+ * layout containment): each keystroke then lays out the input alone instead
+ * of the whole form up to the page (a form of hundreds of fields). Measured
+ * once, when focus arrives (not on a keystroke); released when it leaves.
+ * Not for textareas, which the user may resize.
+ */
+export function holdSize(target: EventTarget | null): void {
+  if (!(target instanceof HTMLInputElement) || !TEXT_INPUTS.has(target.type)) return;
+  const height = target.getBoundingClientRect().height;
+  if (height <= 0) return;
+  target.style.blockSize = `${height}px`;
+  target.style.contain = 'size layout';
+}
+
+/** Lets the input size itself again when focus leaves (see {@link holdSize}). */
+export function releaseSize(target: EventTarget | null): void {
+  if (!(target instanceof HTMLInputElement) || target.style.contain === '') return;
+  target.style.removeProperty('block-size');
+  target.style.removeProperty('contain');
+}
+
 function display(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);

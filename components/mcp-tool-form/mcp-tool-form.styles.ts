@@ -12,7 +12,7 @@ import { css } from 'lit';
  *   into one field then lays out that field alone, where a grid sizes its
  *   tracks over all its items (hundreds of fields) on every keystroke, and a
  *   focused text input, not being a grid item, can be laid out on its own
- *   (see holdSize in mcp-tool-form.ts).
+ *   (see holdSize in fields.ts).
  * - The members of a wide object past the 30th (below the first screenful)
  *   are `content-visibility: auto`: not laid out until they come near the
  *   view, so a form of hundreds of fields pays for what is seen. They stay in

@@ -129,29 +129,6 @@ let issueWording: typeof import('./issues.js') | undefined;
 /** The validator for `schema` and the wording of its verdicts, both loaded. */
 const loadChecks = async (schema: unknown) => Promise.all([ensureValidator(schema), import('./issues.js').then((module) => void (issueWording = module))]);
 
-/** Input types whose box does not change size as text is typed into them. */
-const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'number', 'tel', 'password', 'date', 'datetime-local', 'time']);
-
-/**
- * While a text input has focus, its box is held at the size it has (size and
- * layout containment): each keystroke then lays out the input alone instead
- * of the whole form up to the page (a form of hundreds of fields). Measured
- * once, when focus arrives (not on a keystroke); released when it leaves.
- * Not for textareas, which the user may resize.
- */
-function holdSize(target: EventTarget | null): void {
-  if (!(target instanceof HTMLInputElement) || !TEXT_INPUTS.has(target.type)) return;
-  const height = target.getBoundingClientRect().height;
-  if (height <= 0) return;
-  target.style.blockSize = `${height}px`;
-  target.style.contain = 'size layout';
-}
-
-function releaseSize(target: EventTarget | null): void {
-  if (!(target instanceof HTMLInputElement) || target.style.contain === '') return;
-  target.style.removeProperty('block-size');
-  target.style.removeProperty('contain');
-}
 
 /** The `x-mcp-header` checker, loaded with the first schema that mentions the annotation. */
 let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
@@ -793,9 +770,9 @@ export class McpToolForm extends LitElement {
     // Focus on a field is the user starting on the form: load the validator before the first keystroke.
     this.renderRoot.addEventListener('focusin', (event) => {
       this.#wantValidator();
-      holdSize(event.target);
+      parts?.holdSize(event.target);
     });
-    this.renderRoot.addEventListener('focusout', (event) => releaseSize(event.target));
+    this.renderRoot.addEventListener('focusout', (event) => parts?.releaseSize(event.target));
   }
 
   /** True while a render is being committed to the DOM. */
