@@ -26,7 +26,12 @@ export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
 export type SseEvent = EventSourceMessage;
 
 export interface ReadSseOptions {
-  /** Maximum characters one event (or one unterminated line) may buffer; default {@link DEFAULT_MAX_EVENT_CHARS}. */
+  /**
+   * Maximum characters of one event's data (its `data:` values joined by line feeds); default
+   * {@link DEFAULT_MAX_EVENT_CHARS}. However the reads cut the stream, an event within the cap
+   * passes (with `id:`, `event:` or comment lines of up to the cap around its data) and one over
+   * it fails; what is buffered across reads stays within twice the cap.
+   */
   maxEventChars?: number;
   /** Called with the server's `retry:` hint, in milliseconds. */
   onRetry?: (ms: number) => void;
@@ -46,9 +51,13 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
   let dispatched = 0;
   const max = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
   const parser = createParser({
-    // The parser caps what it buffers across reads; an event that arrives whole within one read
-    // is measured here, so the cap holds for every event.
-    maxBufferSize: max,
+    // The parser caps what it buffers across reads: the event's data so far plus the line still
+    // open, whichever field that line is. Room for `max` characters of data plus an open line of
+    // `max` characters and its field name ("data: "), so an event within the cap passes however
+    // the reads cut it, an `id:`, `event:` or comment line after its data included. The event's
+    // data is measured when it is dispatched, so the cap itself holds for every event, cut or not;
+    // what is buffered stays within twice the cap.
+    maxBufferSize: 2 * max + 6,
     // Nothing after an overflow is dispatched: the stream is refused as a whole from there on.
     onEvent: (event) => {
       if (overflow) return;
