@@ -276,6 +276,10 @@ const keep = directive(Keep);
 /** Input types whose box does not change size as text is typed into them. */
 const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'number', 'tel', 'password', 'date', 'datetime-local', 'time']);
 
+/** What each held input was measured as (its type and parts), see {@link recheckSize}. */
+const heldAs = new WeakMap<HTMLInputElement, string>();
+const heldKey = (input: HTMLInputElement) => `${input.type} ${input.getAttribute('part') ?? ''}`;
+
 /**
  * While a text input has focus, its box is held at the size it has (size and
  * layout containment): each keystroke then lays out the input alone instead
@@ -287,6 +291,7 @@ export function holdSize(target: EventTarget | null): void {
   if (!(target instanceof HTMLInputElement) || !TEXT_INPUTS.has(target.type)) return;
   const height = target.getBoundingClientRect().height;
   if (height <= 0) return;
+  heldAs.set(target, heldKey(target));
   target.style.blockSize = `${height}px`;
   target.style.contain = 'size layout';
 }
@@ -294,8 +299,23 @@ export function holdSize(target: EventTarget | null): void {
 /** Lets the input size itself again when focus leaves (see {@link holdSize}). */
 export function releaseSize(target: EventTarget | null): void {
   if (!(target instanceof HTMLInputElement) || target.style.contain === '') return;
+  heldAs.delete(target);
   target.style.removeProperty('block-size');
   target.style.removeProperty('contain');
+}
+
+/**
+ * After a render: a held input that the render reused for another kind of
+ * control (Lit keeps the focused `<input>` of a switched tool or variant and
+ * changes its type, say text to date) is measured again, or let go when it is
+ * no longer a text input. A render that leaves it as it was costs a lookup.
+ */
+export function recheckSize(target: Element | null): void {
+  if (!(target instanceof HTMLInputElement)) return;
+  const as = heldAs.get(target);
+  if (as === undefined || as === heldKey(target)) return;
+  releaseSize(target);
+  holdSize(target);
 }
 
 function display(value: JsonValue | undefined): string {

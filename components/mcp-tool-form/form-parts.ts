@@ -9,5 +9,5 @@
  * @module
  */
 export { buildArguments, valueToDraft } from './draft.js';
-export { FieldRenderer, holdSize, MEMBERS_PER_PAGE, releaseSize } from './fields.js';
+export { FieldRenderer, holdSize, MEMBERS_PER_PAGE, recheckSize, releaseSize } from './fields.js';
 export { FormModel } from './model.js';

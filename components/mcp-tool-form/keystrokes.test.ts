@@ -257,4 +257,23 @@ describe('the focused text field', () => {
     await userEvent.click(control(editor, '/ok'));
     expect(control(editor, '/ok').style.contain).toBe('');
   });
+
+  test('reused by a render for a field of another type (a tool switch keeps the focused input), it is held at the size of the new field', async () => {
+    const form = await mount({ tool: tool('one', { type: 'object', properties: { a: { type: 'string' } } }) });
+    const input = control(form, '/a');
+    await userEvent.click(input);
+    expect(input.style.contain).toBe('size layout');
+    form.tool = tool('two', { type: 'object', properties: { d: { type: 'string', format: 'date' }, e: { type: 'string', format: 'date' } } });
+    await form.updateComplete;
+    // Lit kept the focused <input> and made it a date input: a date input is taller than a text input.
+    const held = control(form, '/d');
+    expect(held).toBe(input);
+    expect(held.type).toBe('date');
+    expect(held.style.contain).toBe('size layout');
+    expect(held.getBoundingClientRect().height).toBeCloseTo(control(form, '/e').getBoundingClientRect().height, 2);
+    const natural = control(form, '/e').getBoundingClientRect().height;
+    await userEvent.click(control(form, '/e'));
+    expect(held.style.contain).toBe('');
+    expect(held.getBoundingClientRect().height).toBeCloseTo(natural, 2);
+  });
 });

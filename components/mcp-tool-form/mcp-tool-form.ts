@@ -785,6 +785,8 @@ export class McpToolForm extends LitElement {
     } finally {
       this.#committing = false;
     }
+    // The focused input, held at its size, may now be another kind of control (see recheckSize).
+    if (this.shadowRoot?.activeElement) parts?.recheckSize(this.shadowRoot.activeElement);
   }
 
   #onDraft = (next: Draft | undefined, final: boolean): void => {
