@@ -74,7 +74,28 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
       // Unknown fields and invalid retry values are ignored, as the SSE spec says.
     },
   });
-  const decoder = new TextDecoder('utf-8');
+  // One decoder for the stream, so a UTF-8 character split across reads survives. A read that ends
+  // with an ASCII byte leaves no character unfinished, so unless the read before left one, it is
+  // decoded in one call without stream mode, which gives the same text (Node's TextDecoder is
+  // several times slower in stream mode). A leading BOM is dropped by hand, once: dropped per call,
+  // a U+FEFF that starts a later read would be lost.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let unfinished = false;
+  let started = false;
+  const decode = (bytes?: Uint8Array) => {
+    let text: string;
+    if (!bytes) text = decoder.decode();
+    else {
+      const whole = bytes.length > 0 && bytes[bytes.length - 1]! < 0x80;
+      text = whole && !unfinished ? decoder.decode(bytes) : decoder.decode(bytes, { stream: true });
+      if (bytes.length > 0) unfinished = !whole;
+    }
+    if (!started && text) {
+      started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    return text;
+  };
   // SSE ends lines with CR, LF or CRLF. The parser keeps a CR that ends a read
   // until the next read shows whether an LF follows, so a CR-only stream's last
   // event waits for bytes that may never come. Every line end becomes one LF
@@ -82,6 +103,8 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
   let afterCr = false;
   let last = '';
   const feed = (text: string) => {
+    // An empty read (or one that only starts a character) says nothing about a CR before it.
+    if (!text) return;
     if (afterCr && text.charCodeAt(0) === 10) text = text.slice(1);
     // Most streams use LF only: no scan-and-copy of the chunk then.
     if (text.indexOf('\r') === -1) afterCr = false;
@@ -98,12 +121,12 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
   return {
     /** Feeds one network read. @throws McpClientError `too_large` once an event exceeds the cap. */
     push(bytes: Uint8Array): void {
-      feed(decoder.decode(bytes, { stream: true }));
+      feed(decode(bytes));
       if (overflow) throw tooLarge();
     },
     /** The stream ended: flushes the decoder and dispatches a whole last event left without its blank line. */
     end(): void {
-      feed(decoder.decode());
+      feed(decode());
       if (overflow) throw tooLarge();
       // The stream ended after a complete line but before the blank line that
       // dispatches its event: the event is whole, so dispatch it (a line cut off
@@ -202,6 +225,9 @@ export function isMessageEvent(event: SseEvent): boolean {
   return event.event === undefined || event.event === '' || event.event === 'message';
 }
 
+// Module level, not per event: an object with a `jsonrpc` member may be a JSON-RPC message.
+const isMessageLike = (value: unknown) => isObject(value) && 'jsonrpc' in value;
+
 /**
  * Reads the data of one SSE event: the value to parse as a JSON-RPC message, or
  * why the event carries none (`skip`: `sse-non-json` for text that is not JSON,
@@ -217,8 +243,7 @@ export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-js
   } catch {
     return { skip: 'sse-non-json', what: `text that is not JSON (${JSON.stringify(data.slice(0, 40))})` };
   }
-  const message = (v: unknown) => isObject(v) && 'jsonrpc' in v;
-  if (message(value) || (Array.isArray(value) && value.some(message))) return { value };
+  if (isMessageLike(value) || (Array.isArray(value) && value.some(isMessageLike))) return { value };
   // Named by kind, not value: a timestamp heartbeat must not make one warning per beat.
   const what = value === null ? 'JSON null' : Array.isArray(value) ? 'a JSON array' : isObject(value) ? 'a JSON object without "jsonrpc"' : `a JSON ${typeof value}`;
   return { skip: 'sse-non-jsonrpc', what };

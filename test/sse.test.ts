@@ -1,0 +1,209 @@
+/**
+ * The SSE reader (src/sse.ts) on exact byte sequences: how the network cuts a
+ * stream into reads must never change the events (issue 18 made each read's
+ * decoding take a faster path when the read ends on a whole character). The
+ * reader's input is a `ReadableStream` of reads, so each test builds one from
+ * the bytes and cuts it wants; the transport tests go through a real `Response`.
+ */
+import { describe, expect, test } from 'vitest';
+import { consumeSse, DEFAULT_MAX_EVENT_CHARS, readSse, type SseEvent } from '../src/sse.js';
+import { HttpTransport } from '../src/transport.js';
+
+/** A body stream that delivers exactly these reads, in order. */
+function reads(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!);
+      else controller.close();
+    },
+  });
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const bytesOf = (...parts: (string | number[])[]) => {
+  const all = parts.flatMap((part) => (typeof part === 'string' ? [...utf8(part)] : part));
+  return Uint8Array.from(all);
+};
+
+/** Every event's fields, as the consumer sees them. */
+async function eventsOf(chunks: Uint8Array[], options: Parameters<typeof readSse>[1] = {}): Promise<Pick<SseEvent, 'id' | 'event' | 'data'>[]> {
+  const out: Pick<SseEvent, 'id' | 'event' | 'data'>[] = [];
+  for await (const { id, event, data } of readSse(reads(chunks), options)) out.push({ id, event, data });
+  return out;
+}
+
+async function consumed(chunks: Uint8Array[], options: Parameters<typeof consumeSse>[2] = {}): Promise<string[]> {
+  const out: string[] = [];
+  await consumeSse(reads(chunks), (event) => void out.push(event.data), options);
+  return out;
+}
+
+/** Cuts `bytes` before each of the given offsets. */
+function cutAt(bytes: Uint8Array, ...offsets: number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  for (const offset of offsets) {
+    chunks.push(bytes.subarray(start, offset));
+    start = offset;
+  }
+  chunks.push(bytes.subarray(start));
+  return chunks;
+}
+
+describe('an event stream cut into reads anywhere gives the same events (issue 18)', () => {
+  // A BOM, two- three- and four-byte characters, CRLF and CR line ends, multi-line data, id and event
+  // fields, a comment, and a U+FEFF inside the data (a character there, not a BOM).
+  const body = bytesOf(
+    '\uFEFFid: 1\r\nevent: message\r\ndata: {"text":"naïve ☕ 北京 🌋"}\r\n\r\n',
+    ': keep-alive\n',
+    'data: first line é\ndata: \uFEFFsecond 🌈\n\n',
+    'event: other\rdata: Ω\r\r',
+    'data: {"end":"✓"}\n\n',
+  );
+  const expected = [
+    { id: '1', event: 'message', data: '{"text":"naïve ☕ 北京 🌋"}' },
+    { id: undefined, event: undefined, data: 'first line é\n\uFEFFsecond 🌈' },
+    { id: undefined, event: 'other', data: 'Ω' },
+    { id: undefined, event: undefined, data: '{"end":"✓"}' },
+  ];
+
+  test('one read', async () => {
+    expect(await eventsOf([body])).toEqual(expected);
+  });
+
+  test('two reads, cut at every byte', async () => {
+    for (let at = 0; at <= body.length; at++) {
+      expect(await eventsOf(cutAt(body, at)), `cut at byte ${at}`).toEqual(expected);
+    }
+  });
+
+  test('three reads, every pair of cuts inside the multi-byte characters and the BOM', async () => {
+    // Offsets inside a character (continuation bytes): cutting there leaves a character unfinished.
+    const inside = [...body.keys()].filter((i) => (body[i]! & 0xc0) === 0x80);
+    for (const a of inside) {
+      for (const b of inside) {
+        if (b > a) expect(await eventsOf(cutAt(body, a, b)), `cuts at ${a} and ${b}`).toEqual(expected);
+      }
+    }
+  });
+
+  test('one byte per read, and empty reads between them', async () => {
+    expect(await eventsOf([...body].map((b) => Uint8Array.of(b)))).toEqual(expected);
+    expect(await eventsOf([...body].flatMap((b) => [new Uint8Array(0), Uint8Array.of(b)]))).toEqual(expected);
+  });
+
+  test('consumeSse sees the same data at every cut', async () => {
+    const data = expected.map((e) => e.data);
+    for (let at = 0; at <= body.length; at++) expect(await consumed(cutAt(body, at)), `cut at byte ${at}`).toEqual(data);
+  });
+});
+
+describe('byte order marks and invalid UTF-8 at read boundaries', () => {
+  test('a BOM split over the first reads is dropped', async () => {
+    expect(await eventsOf([Uint8Array.of(0xef), Uint8Array.of(0xbb), bytesOf([0xbf], 'data: x\n\n')])).toEqual([{ id: undefined, event: undefined, data: 'x' }]);
+  });
+
+  test('a U+FEFF that starts a later read is data, not a BOM', async () => {
+    expect(await consumed([bytesOf('data: a'), bytesOf('\uFEFFb\n\n')])).toEqual(['a\uFEFFb']);
+    expect(await consumed([bytesOf('data: a\n\n'), bytesOf('\uFEFFdata: b\n\ndata: c\n\n')])).toEqual(['a', 'c']);
+  });
+
+  test('only the first of two leading BOMs is dropped: the second starts an unknown field name', async () => {
+    expect(await consumed([bytesOf('\uFEFF\uFEFFdata: x\n\ndata: y\n\n')])).toEqual(['y']);
+  });
+
+  test('invalid and unfinished sequences become U+FFFD exactly as decoding the whole stream at once', async () => {
+    // A lone continuation byte, a sequence cut short by an ASCII byte, an overlong form, a
+    // surrogate's encoding, and a three-byte character left unfinished at the very end.
+    const body = bytesOf('data: a', [0x80], 'b', [0xe2, 0x82], 'c', [0xc0, 0xaf], [0xed, 0xa0, 0x80], 'd\n\ndata: e', [0xe2, 0x82], '\n\ndata: tail', [0xf0, 0x9f, 0x8c]);
+    const whole = new TextDecoder().decode(body);
+    const expected = whole.split('\n\n').slice(0, 2).map((event) => event.slice('data: '.length));
+    expect(expected[0]).toContain('\uFFFD');
+    for (let at = 0; at <= body.length; at++) {
+      for (const at2 of [at, Math.min(body.length, at + 1), Math.min(body.length, at + 2)]) {
+        expect(await consumed(cutAt(body, at, at2)), `cuts at ${at} and ${at2}`).toEqual(expected);
+      }
+    }
+  });
+});
+
+describe('the event cap at exactly maxEventChars (issue 18)', () => {
+  const max = 1000;
+  // The big event sits between two small ones; `end` is the offset of its line end.
+  const stream = (chars: number) => {
+    const text = `data: a\n\ndata: ${'x'.repeat(chars)}\n\ndata: b\n\n`;
+    return { bytes: utf8(text), end: text.indexOf('\n\ndata: b') };
+  };
+
+  test.each([
+    ['in one read', ({ bytes }: ReturnType<typeof stream>) => [bytes]],
+    ['cut in the middle of its data', ({ bytes }: ReturnType<typeof stream>) => cutAt(bytes, 500)],
+    ['cut just before its line end (the whole line waits in the buffer)', ({ bytes, end }: ReturnType<typeof stream>) => cutAt(bytes, end)],
+    ['cut between its two line ends', ({ bytes, end }: ReturnType<typeof stream>) => cutAt(bytes, end + 1)],
+    ['one byte per read', ({ bytes }: ReturnType<typeof stream>) => [...bytes].map((b) => Uint8Array.of(b))],
+  ])('%s: exactly the cap is delivered, one character more is too_large', async (_name, split) => {
+    expect(await consumed(split(stream(max)), { maxEventChars: max })).toEqual(['a', 'x'.repeat(max), 'b']);
+    const seen: string[] = [];
+    const error = await consumeSse(reads(split(stream(max + 1))), (e) => void seen.push(e.data), { maxEventChars: max }).catch((e) => e);
+    expect(error.code).toBe('too_large');
+    expect(seen).toEqual(['a']);
+  });
+
+  test('data over several lines counts its line feeds: the cap holds for the joined data', async () => {
+    const lines = (a: number, b: number) => utf8(`data: ${'y'.repeat(a)}\ndata: ${'z'.repeat(b)}\n\n`);
+    for (const at of [700, 6 + 499 + 1 + 6 + 500]) {
+      expect(await consumed(cutAt(lines(499, 500), at), { maxEventChars: max })).toEqual([`${'y'.repeat(499)}\n${'z'.repeat(500)}`]);
+      const error = await consumed(cutAt(lines(500, 500), at), { maxEventChars: max }).catch((e) => e);
+      expect(error.code).toBe('too_large');
+    }
+  });
+
+  test('a comment line left unterminated over more than twice the cap is refused (nothing buffers without bound)', async () => {
+    const error = await consumed(cutAt(utf8(`: ${'c'.repeat(2 * max + 10)}\n\ndata: a\n\n`), 300, 2 * max + 12), { maxEventChars: max }).catch((e) => e);
+    expect(error.code).toBe('too_large');
+  });
+
+  test('the default cap, 16 MiB, in 64 KiB reads with the line end in a read of its own: exactly 16 MiB is delivered, 16 MiB + 1 is too_large', async () => {
+    const size = DEFAULT_MAX_EVENT_CHARS;
+    expect(size).toBe(16 * 1024 * 1024);
+    const body = (chars: number) => {
+      const line = new Uint8Array(6 + chars);
+      line.set(utf8('data: '), 0);
+      line.fill(0x78, 6);
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < line.length; at += 65536) chunks.push(line.subarray(at, at + 65536));
+      chunks.push(utf8('\n\ndata: b\n\n'));
+      return chunks;
+    };
+    const lengths: number[] = [];
+    await consumeSse(reads(body(size)), (e) => void lengths.push(e.data.length));
+    expect(lengths).toEqual([size, 1]);
+    const error = await consumeSse(reads(body(size + 1)), () => {}).catch((e) => e);
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(`exceeded ${size} characters`);
+  });
+});
+
+describe('the transport reads a long stream of notifications and its reply (issue 18)', () => {
+  const transport = new HttpTransport({ url: 'http://127.0.0.1:9/mcp' });
+  const reply = (body: Uint8Array[]) => new Response(reads(body), { headers: { 'Content-Type': 'text/event-stream' } });
+
+  test('2,000 notifications cut into odd-sized reads, each parsed once and in order, then the reply', async () => {
+    const notes = Array.from({ length: 2000 }, (_, i) => `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"n${i} é"}}\n\n`);
+    const bytes = utf8(notes.join('') + 'data: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n');
+    const chunks: Uint8Array[] = [];
+    for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 3) % 4099) chunks.push(bytes.subarray(at, at + size));
+    const seen: unknown[] = [];
+    const { response } = await transport.readReply(reply(chunks), { id: 1, method: 'tools/call' }, { onMessage: (m) => seen.push((m.message as { params: { data: string } }).params.data) });
+    expect(response).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    expect(seen).toEqual(notes.map((_, i) => `n${i} é`));
+  });
+
+  test('a malformed message among them fails the request as protocol, naming what was wrong', async () => {
+    const bytes = utf8('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\ndata: {"jsonrpc":"2.0","method":7}\n\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
+    const error = await transport.readReply(reply(cutAt(bytes, 40, 90)), { id: 1, method: 'tools/call' }, { onMessage: () => {} }).catch((e) => e);
+    expect(error.code).toBe('protocol');
+    expect(error.message).toMatch(/"method" is number 7/);
+  });
+});
