@@ -1023,7 +1023,10 @@ export class McpClient {
 
   async #listToolsOnce(fresh: boolean): Promise<Tool[]> {
     const raw = await this.#listAll<Tool>('tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)));
-    const wellFormed = raw.filter((tool) => {
+    // One pass: shape checks and the cheap x-mcp-header mention test; only the tools that mention
+    // the annotation go through its (lazily loaded) checker, each once.
+    const flagged: Tool[] = [];
+    const tools = raw.filter((tool) => {
       const ok = isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema);
       if (!ok) this.#warn('tool-malformed', `Excluded a tool without a name or an object inputSchema: ${JSON.stringify(tool).slice(0, 120)}`);
       for (const key of ['title', 'description'] as const) {
@@ -1033,25 +1036,21 @@ export class McpClient {
           delete tool[key];
         }
       }
+      if (ok && mentionsHeaderBindings(tool.inputSchema)) flagged.push(tool);
       return ok;
     });
-    const { tools, bindings, rejected } = await this.#screenTools(wellFormed);
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    const { tools: kept, bindings, rejected } = flagged.length ? (await import('./header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
+    this.#tools = new Map(kept.map((tool) => [tool.name, tool]));
     this.#bindings = bindings;
     this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
     this.#listedTools = true;
     for (const entry of rejected) this.#warn('tool-rejected', `Excluded tool "${entry.name}": ${entry.reason}`);
-    return tools;
-  }
-
-  // The x-mcp-header checker is loaded only when some tool mentions the annotation.
-  async #screenTools(tools: Tool[]): Promise<{ tools: Tool[]; bindings: Map<string, HeaderBinding[]>; rejected: RejectedTool[] }> {
-    if (!tools.some((tool) => mentionsHeaderBindings(tool.inputSchema))) return { tools, bindings: new Map(), rejected: [] };
-    return (await import('./header-bindings.js')).screenTools(tools);
+    return kept;
   }
 
   async #paramHeaders(name: string, args: JsonObject, tool: Tool | undefined): Promise<Record<string, string>> {
-    const bindings = tool ? (await this.#screenTools([tool])).bindings.get(name) : this.#bindings.get(name);
+    // A caller's own definition is checked here; the x-mcp-header checker loads only when it mentions the annotation.
+    const bindings = tool ? (mentionsHeaderBindings(tool.inputSchema) ? (await import('./header-bindings.js')).screenTools([tool]).bindings.get(name) : undefined) : this.#bindings.get(name);
     return bindings?.length ? (await import('./header-bindings.js')).paramHeaders(bindings, args) : {};
   }
 

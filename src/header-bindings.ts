@@ -146,19 +146,23 @@ export interface RejectedTool {
 /**
  * Splits a tool list into usable tools (with their header bindings) and tools
  * that must be excluded because an `x-mcp-header` annotation is invalid.
+ * Only the tools in `flagged` (a subset of `tools`: those whose schema mentions
+ * the annotation at all) are checked, each once; the others are kept as they are.
+ *
+ * @returns the kept tools in the order of `tools`, the bindings of the checked
+ *   tools that have valid ones, and the excluded tools with the reason.
  */
-export function screenTools(tools: readonly Tool[]): { tools: Tool[]; bindings: Map<string, HeaderBinding[]>; rejected: RejectedTool[] } {
-  const kept: Tool[] = [];
+export function screenTools(tools: readonly Tool[], flagged: readonly Tool[] = tools): { tools: Tool[]; bindings: Map<string, HeaderBinding[]>; rejected: RejectedTool[] } {
   const bindings = new Map<string, HeaderBinding[]>();
   const rejected: RejectedTool[] = [];
-  for (const tool of tools) {
+  const excluded = new Set<Tool>();
+  for (const tool of flagged) {
     const check = checkHeaderBindings(tool.inputSchema as JsonSchema);
-    if (check.ok) {
-      kept.push(tool);
-      bindings.set(tool.name, check.bindings);
-    } else {
+    if (check.ok) bindings.set(tool.name, check.bindings);
+    else {
       rejected.push({ name: tool.name, reason: check.reason });
+      excluded.add(tool);
     }
   }
-  return { tools: kept, bindings, rejected };
+  return { tools: tools.filter((tool) => !excluded.has(tool)), bindings, rejected };
 }

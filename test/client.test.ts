@@ -405,6 +405,43 @@ describe('tools', () => {
     }
   });
 
+  test('2,000 wide tools over two pages, with a malformed and a mis-annotated one among them: each excluded once with its warning, the rest kept in server order (issue 18)', async () => {
+    const wide = (i: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let p = 0; p < 20; p++) properties[`field_${p}`] = p % 2 ? { type: 'integer', description: `Count ${p} of ${i}`, minimum: 0 } : { type: 'array', items: { type: 'string', enum: ['a', 'b'] } };
+      return { type: 'object', properties };
+    };
+    const all = Array.from({ length: 2000 }, (_, i) => ({ name: `tool_${i}`, description: `Tool ${i}`, inputSchema: wide(i) as Record<string, any> }));
+    (all[700] as Record<string, unknown>).inputSchema = 'object'; // malformed
+    all[1300]!.inputSchema.properties.field_0.items['x-mcp-header'] = 'Deep'; // not on a property reached through "properties" only
+    all[1999]!.inputSchema.properties.field_1['x-mcp-header'] = 'Count'; // valid
+    all[5]!.inputSchema.properties.field_1.default = { 'x-mcp-header': 'a value, not an annotation' };
+    const seen: Record<string, string>[] = [];
+    const raw = await startRawServer((req, res) => {
+      const { id, method, params } = req.json;
+      if (method === 'tools/call') seen.push(req.headers as Record<string, string>);
+      const page = params?.cursor === 'second' ? { tools: all.slice(1000) } : { tools: all.slice(0, 1000), nextCursor: 'second' };
+      const result = method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } : method === 'tools/list' ? page : { content: [] };
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    try {
+      const warnings: { code: string; message: string }[] = [];
+      const client = new McpClient(raw.url, { protocol: 'modern', onWarning: (w) => warnings.push(w) });
+      const tools = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(all.map((t) => t.name).filter((n) => n !== 'tool_700' && n !== 'tool_1300'));
+      expect(tools[6]).toBe(client.tool('tool_6'));
+      expect(client.rejectedTools).toEqual([{ name: 'tool_1300', reason: expect.stringMatching(/not on a property reachable through "properties" only/) }]);
+      expect(warnings.map((w) => w.code).sort()).toEqual(['tool-malformed', 'tool-rejected']);
+      expect(warnings.find((w) => w.code === 'tool-malformed')!.message).toMatch(/"name":"tool_700"/);
+      await client.callTool('tool_1999', { field_1: 7 });
+      await client.callTool('tool_5', { field_1: 7 });
+      expect(seen.map((h) => Object.keys(h).filter((k) => k.startsWith('mcp-param-')).map((k) => `${k}: ${h[k]}`))).toEqual([['mcp-param-count: 7'], []]);
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('concurrent listings share one tools/list request; fresh asks again', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', cache: false, ...quiet });
     await client.connect();
