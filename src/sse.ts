@@ -17,7 +17,9 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError, type McpErrorData } from './errors.js';
-import { isObject } from './types.js';
+import type { IncomingMessage } from './jsonrpc.js';
+import type { SendOptions } from './transport.js';
+import { isObject, type JsonRpcRequest, type JsonRpcResponse } from './types.js';
 
 /** Default cap on one event's buffered text, in characters (16 MiB of UTF-16 units). */
 export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -247,4 +249,73 @@ export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-js
   // Named by kind, not value: a timestamp heartbeat must not make one warning per beat.
   const what = value === null ? 'JSON null' : Array.isArray(value) ? 'a JSON array' : isObject(value) ? 'a JSON object without "jsonrpc"' : `a JSON ${typeof value}`;
   return { skip: 'sse-non-jsonrpc', what };
+}
+
+/** What the transport lends {@link readReplyStream} for one exchange. */
+export interface ReplyStreamHooks {
+  /** Checks a parsed value as a message of this exchange; throws McpClientError `protocol`. */
+  parse(value: unknown): IncomingMessage;
+  /** Whether a response answers the request (a mangled id may be accepted, with a warning). */
+  answers(message: JsonRpcResponse): boolean;
+  warn(code: string, message: string): void;
+  /** Cap on one event, in characters; default {@link DEFAULT_MAX_EVENT_CHARS}. */
+  maxEventChars?: number;
+}
+
+/**
+ * Reads the SSE stream that replies to `request` (spec: basic/transports/streamable-http
+ * "Sending Messages to the Server"): each event is handled as the parser finds it,
+ * notifications (and, on legacy servers, server requests) go to `options.onMessage` in
+ * order, and the response that answers the request ends the reading, which cancels
+ * the rest of the stream. Non-message events, keep-alive frames and responses to other
+ * requests are skipped with a warning.
+ *
+ * @returns the response to `request`.
+ * @throws McpClientError `protocol` when a message is malformed or the stream ends
+ *   before the response; `too_large` when an event exceeds the cap.
+ */
+export async function readReplyStream(
+  body: ReadableStream<Uint8Array>,
+  request: Pick<JsonRpcRequest, 'id' | 'method'>,
+  options: SendOptions,
+  context: McpErrorData,
+  hooks: ReplyStreamHooks,
+): Promise<JsonRpcResponse> {
+  const { warn } = hooks;
+  let final: JsonRpcResponse | undefined;
+  // Returning true ends the reading and cancels the rest of the stream.
+  await consumeSse(
+    body,
+    (event) => {
+      if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
+      if (!isMessageEvent(event)) {
+        warn('sse-event-ignored', `Ignored an SSE "${event.event}" event in reply to ${request.method}`);
+        return false;
+      }
+      const data = event.data;
+      // Priming events (empty data) carry no message. A JSON-RPC message starts with "{": only
+      // data starting with white space needs the trim.
+      if (data === '' || (data.charCodeAt(0) !== 123 && data.trim() === '')) return false;
+      const frame = sseFrame(data);
+      if ('skip' in frame) {
+        // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
+        warn(frame.skip, `Ignored an SSE frame in reply to ${request.method}: its data is ${frame.what}, not a JSON-RPC message`);
+        return false;
+      }
+      const parsed = hooks.parse(frame.value);
+      if (parsed.kind === 'response') {
+        if (hooks.answers(parsed.message)) {
+          final = parsed.message;
+          return true;
+        }
+        warn('foreign-response', `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}`);
+        return false;
+      }
+      options.onMessage?.(parsed);
+      return false;
+    },
+    { maxEventChars: hooks.maxEventChars, onRetry: options.onRetry, context, onWarning: warn },
+  );
+  if (final) return final;
+  throw new McpClientError('protocol', `The server closed the response stream of ${request.method} before sending a response`, { ...context, streamEnded: true });
 }

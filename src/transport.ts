@@ -323,7 +323,12 @@ export class HttpTransport {
     }
     if (type === 'text/event-stream') {
       if (!response.body) throw new McpClientError('protocol', `Empty event stream in reply to ${request.method}`, context);
-      const final = await this.#readStream(response.body, request, options, context);
+      const final = await (await loadSse()).readReplyStream(response.body, request, options, context, {
+        parse: (value) => this.#parseOwn(value, request, context),
+        answers: (message) => this.#answers(message, request),
+        warn: (code, message) => this.#onWarning({ code, message }),
+        maxEventChars: this.#maxEventChars,
+      });
       return { response: final, status: response.status, headers: response.headers };
     }
     await response.body?.cancel().catch(() => {});
@@ -389,51 +394,4 @@ export class HttpTransport {
     });
   }
 
-  async #readStream(
-    body: ReadableStream<Uint8Array>,
-    request: Pick<JsonRpcRequest, 'id' | 'method'>,
-    options: SendOptions,
-    context: McpErrorData,
-  ): Promise<JsonRpcResponse> {
-    const { consumeSse, isMessageEvent, sseFrame } = await loadSse();
-    const onWarning = (code: string, message: string) => this.#onWarning({ code, message });
-    let final: JsonRpcResponse | undefined;
-    // Each event is handled as the parser finds it (no per-event promise); returning true ends the
-    // reading and cancels the rest of the stream.
-    await consumeSse(
-      body,
-      (event) => {
-        if (event.id !== undefined && event.id !== '') options.onEventId?.(event.id);
-        if (!isMessageEvent(event)) {
-          onWarning('sse-event-ignored', `Ignored an SSE "${event.event}" event in reply to ${request.method}`);
-          return false;
-        }
-        const data = event.data;
-        // Priming events (empty data) carry no message. A JSON-RPC message starts with "{": only
-        // data starting with white space needs the trim.
-        if (data === '' || (data.charCodeAt(0) !== 123 && data.trim() === '')) return false;
-        const frame = sseFrame(data);
-        if ('skip' in frame) {
-          // Keep-alives: {}, {"type":"heartbeat"}, a timestamp, "ping", null, []…
-          onWarning(frame.skip, `Ignored an SSE frame in reply to ${request.method}: its data is ${frame.what}, not a JSON-RPC message`);
-          return false;
-        }
-        const parsed = this.#parseOwn(frame.value, request, context);
-        if (parsed.kind === 'response') {
-          // The final response: stopping here cancels the rest of the stream.
-          if (this.#answers(parsed.message, request)) {
-            final = parsed.message;
-            return true;
-          }
-          onWarning('foreign-response', `Ignored a response with id ${JSON.stringify(parsed.message.id)} on the stream of request ${JSON.stringify(request.id)}`);
-          return false;
-        }
-        options.onMessage?.(parsed);
-        return false;
-      },
-      { maxEventChars: this.#maxEventChars, onRetry: options.onRetry, context, onWarning },
-    );
-    if (final) return final;
-    throw new McpClientError('protocol', `The server closed the response stream of ${request.method} before sending a response`, { ...context, streamEnded: true });
-  }
 }
