@@ -264,7 +264,7 @@ export interface ReplyStreamHooks {
 
 /**
  * Reads the SSE stream that replies to `request` (spec: basic/transports/streamable-http
- * "Sending Messages to the Server"): each event is handled as the parser finds it,
+ * "Sending Messages" and "Receiving Messages"): each event is handled as the parser finds it,
  * notifications (and, on legacy servers, server requests) go to `options.onMessage` in
  * order, and the response that answers the request ends the reading, which cancels
  * the rest of the stream. Non-message events, keep-alive frames and responses to other
