@@ -193,9 +193,9 @@ describe('the transport reads a long stream of notifications and its reply (issu
     const notes = Array.from({ length: 2000 }, (_, i) => `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"n${i} é"}}\n\n`);
     const bytes = utf8(notes.join('') + 'data: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n');
     const chunks: Uint8Array[] = [];
-    for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 3) % 4099) chunks.push(bytes.subarray(at, at + size));
+    for (let at = 0, size = 1; at < bytes.length; at += size, size = 1 + ((size * 7 + 3) % 4099)) chunks.push(bytes.subarray(at, at + size));
     const seen: unknown[] = [];
-    const { response } = await transport.readReply(reply(chunks), { id: 1, method: 'tools/call' }, { onMessage: (m) => seen.push((m.message as { params: { data: string } }).params.data) });
+    const { response } = await transport.readReply(reply(chunks), { id: 1, method: 'tools/call' }, { onMessage: (m) => seen.push(m.kind === 'notification' ? m.message.params?.data : m) });
     expect(response).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [] } });
     expect(seen).toEqual(notes.map((_, i) => `n${i} é`));
   });
