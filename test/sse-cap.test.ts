@@ -7,17 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { McpClientError } from '../src/errors.js';
 import { readSse } from '../src/sse.js';
-
-/** A body stream that delivers exactly these reads, in order. */
-function reads(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
+import { reads } from './support/streams.js';
 
 /** The events' data and ids, or the error's code. */
 async function outcome(chunks: Uint8Array[], maxEventChars: number): Promise<{ data: string; id: string | undefined }[] | string> {

@@ -8,17 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { consumeSse, DEFAULT_MAX_EVENT_CHARS, readSse, type SseEvent } from '../src/sse.js';
 import { HttpTransport } from '../src/transport.js';
-
-/** A body stream that delivers exactly these reads, in order. */
-function reads(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
+import { reads } from './support/streams.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const bytesOf = (...parts: (string | number[])[]) => {
