@@ -92,9 +92,16 @@ function usableTool(tool: Tool): boolean {
 type FormParts = typeof import('./form-parts.js');
 let parts: FormParts | undefined;
 let partsLoading: Promise<FormParts> | undefined;
+/** Forms that showed a failed load: told when a later load (another form's, or their own retry) succeeds. */
+const partsWanted = new Set<() => void>();
 const loadParts = () =>
   (partsLoading ??= (async () => import('./form-parts.js'))().then(
-    (module) => (parts = module),
+    (module) => {
+      parts = module;
+      for (const arrived of partsWanted) arrived();
+      partsWanted.clear();
+      return module;
+    },
     (error: unknown) => {
       // A chunk that cannot load (offline): the next form to connect tries again.
       partsLoading = undefined;
@@ -434,12 +441,7 @@ export class McpToolForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (!parts) {
-      loadParts().then(
-        () => this.requestUpdate(),
-        (error: unknown) => (this._partsFailure = (error as Error).message),
-      );
-    }
+    if (!parts) this.#requestParts();
     // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
     window.addEventListener('pagehide', this.#onPageHide);
     if (!this.noDrafts) void loadDrafts();
@@ -447,6 +449,19 @@ export class McpToolForm extends LitElement {
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
     if (this.#validatorWanted) this.#wantValidator(true);
+  }
+
+  readonly #partsArrived = () => {
+    this._partsFailure = undefined;
+    this.requestUpdate();
+  };
+
+  /** Loads the form's parts; after a failed load (offline) the form waits for any later one that works. */
+  #requestParts(): void {
+    loadParts().then(this.#partsArrived, (error: unknown) => {
+      this._partsFailure = (error as Error).message;
+      if (this.isConnected) partsWanted.add(this.#partsArrived);
+    });
   }
 
   /** Whether something asked for a check: the first focus, edit, arguments set, validate() or submit. */
@@ -479,6 +494,7 @@ export class McpToolForm extends LitElement {
     this.#subscribedTo = undefined;
     window.removeEventListener('pagehide', this.#onPageHide);
     document.removeEventListener('visibilitychange', this.#onHidden);
+    partsWanted.delete(this.#partsArrived);
     this.#flushDraft();
     this.#setTask(undefined);
   }
@@ -504,6 +520,8 @@ export class McpToolForm extends LitElement {
       });
     }
     if (changed.has('tool') || changed.has('toolName') || changed.has('client') || changed.has('contextClient')) {
+      // Another tool after a failed load of the form's parts: try again (the network may be back).
+      if (!parts && this._partsFailure !== undefined && this.isConnected) this.#requestParts();
       if (!this.tool && this.toolName && client && (this._tool?.name !== this.toolName || changed.has('client') || changed.has('contextClient'))) void this.#loadTool(false);
       if (!this.tool && !this.toolName) this._tool = undefined;
     }
