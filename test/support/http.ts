@@ -14,6 +14,20 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * A POST body parsed as JSON, for the test servers' records and handlers: the
+ * raw text when it is not JSON (a malformed request is recorded as sent), and
+ * `undefined` for an empty body or another method.
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<any> {
+  const raw = req.method === 'POST' ? await readBody(req) : '';
+  try {
+    return raw ? JSON.parse(raw) : undefined;
+  } catch {
+    return raw;
+  }
+}
+
 /** Listens on a loopback port (default: a free one); resolves to the origin (`http://127.0.0.1:port`). */
 export async function listen(server: Server, port = 0): Promise<string> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

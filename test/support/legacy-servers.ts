@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { fromJsonSchema, legacyStatelessFallback, McpServer, type CallToolResult, type EventStore } from '@modelcontextprotocol/server';
 import type { RecordedRequest, RunningServer } from './servers.js';
-import { applyCors, listen, readBody, type CorsPolicy } from './http.js';
+import { applyCors, listen, readJsonBody, type CorsPolicy } from './http.js';
 
 const require = createRequire(import.meta.url);
 
@@ -239,13 +239,7 @@ export async function startLegacySdkServer(
   const stateless = mode === 'stateless' ? toNodeHandler({ fetch: legacyOnly }) : undefined;
 
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = req.method === 'POST' ? await readBody(req) : '';
-    let body: any;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body = await readJsonBody(req);
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
     if (options.cors && applyCors(req, res, options.cors)) return;
     if (options.intercept?.(req, res, body)) return;
@@ -367,13 +361,7 @@ export async function startScriptedServer(
     return undefined;
   };
   const server = createServer(async (req, res) => {
-    const raw = req.method === 'POST' ? await readBody(req) : '';
-    let json: any;
-    try {
-      json = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      json = raw;
-    }
+    const json = await readJsonBody(req);
     const record: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: json };
     requests.push(record);
     if (req.method === 'GET') {

@@ -23,7 +23,7 @@ import {
   type InputRequiredResult,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import { applyCors, closeServer, listen, readBody, type CorsPolicy } from './http.js';
+import { applyCors, closeServer, listen, readBody, readJsonBody, type CorsPolicy } from './http.js';
 
 export interface RecordedRequest {
   method: string;
@@ -330,13 +330,7 @@ export async function startModernServer(options: ModernServerOptions = {}): Prom
   const node = toNodeHandler(handler);
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = req.method === 'POST' ? await readBody(req) : '';
-    let body: unknown;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body: unknown = await readJsonBody(req);
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
     if (options.cors && applyCors(req, res, options.cors)) return;
     const redirect = options.redirect?.({ method: req.method ?? '', url: req.url ?? '', body });

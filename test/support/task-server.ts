@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { declaresTasks, TaskFailure, TaskRegistry, TASKS_EXTENSION, type TaskContext } from '../../demo/server/tasks.js';
-import { closeServer, listen, readBody } from './http.js';
+import { closeServer, listen, readJsonBody } from './http.js';
 import type { RecordedRequest, RunningServer } from './servers.js';
 
 export interface TaskServer extends RunningServer {
@@ -146,13 +146,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const node = toNodeHandler(handler);
   const requests: (RecordedRequest & { time: number })[] = [];
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = req.method === 'POST' ? await readBody(req) : '';
-    let body: any;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body = await readJsonBody(req);
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body, time: Date.now() });
     if (registry.wantsListen(body)) return registry.serveListen(body, res);
     await node(req as never, res as never, body);

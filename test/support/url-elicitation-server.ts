@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { fromJsonSchema, legacyStatelessFallback, McpServer, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
-import { closeServer, listen, readBody } from './http.js';
+import { closeServer, listen, readJsonBody } from './http.js';
 
 export interface UrlElicitationServer {
   /** The MCP endpoint (legacy only). */
@@ -91,13 +91,7 @@ export async function startUrlElicitationServer(): Promise<UrlElicitationServer>
       res.writeHead(404).end();
       return;
     }
-    const raw = req.method === 'POST' ? await readBody(req) : '';
-    let body: any;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body = await readJsonBody(req);
     if (body?.method === 'tools/call') calls.push(String(body.params?.name));
     await handler(req as never, res as never, body);
   });
