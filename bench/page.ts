@@ -59,11 +59,8 @@ async function timeForm(inputSchema: unknown): Promise<{ ms: number; controls: n
   return { ms, controls };
 }
 
-function timeBaseline(controls: number): number {
-  const start = performance.now();
-  const host = document.createElement('div');
-  const root = host.attachShadow({ mode: 'open' });
-  const form = document.createElement('form');
+/** `controls` rows of a label and a plain text input (`f0`, `f1`…): the native baseline's form. */
+function appendLabelledInputs(form: HTMLFormElement, controls: number): void {
   for (let i = 0; i < controls; i++) {
     const row = document.createElement('div');
     const label = document.createElement('label');
@@ -75,6 +72,14 @@ function timeBaseline(controls: number): number {
     row.append(label, input);
     form.append(row);
   }
+}
+
+function timeBaseline(controls: number): number {
+  const start = performance.now();
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'open' });
+  const form = document.createElement('form');
+  appendLabelledInputs(form, controls);
   root.append(form);
   document.body.append(host);
   void host.offsetHeight;
@@ -110,17 +115,7 @@ function nativeForm(controls: number): { host: HTMLElement; inputs: HTMLInputEle
     const input = event.target as HTMLInputElement;
     args[input.name] = input.value;
   });
-  for (let i = 0; i < controls; i++) {
-    const row = document.createElement('div');
-    const label = document.createElement('label');
-    label.htmlFor = `f${i}`;
-    label.textContent = `Field ${i}`;
-    const input = document.createElement('input');
-    input.id = `f${i}`;
-    input.name = `f${i}`;
-    row.append(label, input);
-    form.append(row);
-  }
+  appendLabelledInputs(form, controls);
   root.append(form);
   document.body.append(host);
   return { host, inputs: [...form.querySelectorAll('input')] };

@@ -13,7 +13,7 @@
  *
  * Run at N and 2N bytes to show the cost is linear.
  */
-import { createParser } from 'eventsource-parser';
+import { createParser, type ParserCallbacks } from 'eventsource-parser';
 import { readSse } from '../src/sse.js';
 import { HttpTransport } from '../src/transport.js';
 import { startSseServer } from './servers.js';
@@ -66,6 +66,18 @@ async function post(url: string): Promise<ReadableStream<Uint8Array>> {
 }
 
 /** Reads the stream at `url` with `reader`; resolves to the number of events (or bytes for `drain`). */
+/** The reference reader: eventsource-parser fed by a streaming TextDecoder, `onEvent` its own callback (no wrapper in between). */
+async function parseWithEventsourceParser(url: string, onEvent: ParserCallbacks['onEvent']): Promise<void> {
+  const body = (await post(url)).getReader();
+  const parser = createParser({ onEvent });
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { value, done } = await body.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+}
+
 async function read(reader: ReaderName, url: string): Promise<number> {
   switch (reader) {
     case 'drain': {
@@ -78,31 +90,15 @@ async function read(reader: ReaderName, url: string): Promise<number> {
       }
     }
     case 'eventsource-parser': {
-      const body = (await post(url)).getReader();
       let events = 0;
-      const parser = createParser({ onEvent: () => events++ });
-      const decoder = new TextDecoder();
-      for (;;) {
-        const { value, done } = await body.read();
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
+      await parseWithEventsourceParser(url, () => events++);
       return events;
     }
     case 'parser+JSON.parse': {
-      const body = (await post(url)).getReader();
       let events = 0;
-      const parser = createParser({
-        onEvent: (event) => {
-          if (JSON.parse(event.data) !== null) events++;
-        },
+      await parseWithEventsourceParser(url, (event) => {
+        if (JSON.parse(event.data) !== null) events++;
       });
-      const decoder = new TextDecoder();
-      for (;;) {
-        const { value, done } = await body.read();
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
       return events;
     }
     case 'readSse': {
