@@ -10,9 +10,21 @@ import type { CorsDiagnosis, CorsDoctorInput } from './cors-doctor.js';
 export type { CorsDiagnosis, CorsDoctorInput } from './cors-doctor.js';
 
 /**
- * Probes `url` to explain a CORS-looking failure.
+ * Probes `url` to explain a CORS-looking failure of a request from this page:
+ * one simple request (does the server answer this origin at all?), then one
+ * preflighted POST (`{}` body, credentials omitted) per request header the
+ * failing request sent or either era always sends (spec: basic/transports,
+ * Streamable HTTP; basic/versioning for the two eras' headers). Each probe
+ * is a real request to the server; a refused probe is a finding, not an error.
+ * The doctor's code loads on the first call.
  *
- * @param input - the failing request's error, the caller's headers, the OAuth in use and the era preference.
+ * @param url - the MCP endpoint that failed.
+ * @param input - the failing request's error (its `data.cors` lists what it sent), the caller's
+ *   headers, the OAuth in use and the era preference.
+ * @returns `problem` (`origin`: no answer for this origin; `headers`: `missingHeaders` are not
+ *   allowed; `unknown`: every header passes), an `era` to connect in when that is a fix, and the
+ *   `fix` to make on the server, in words.
+ * @throws TypeError when the doctor's code cannot be loaded (offline).
  */
 export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Promise<CorsDiagnosis> {
   return (await import('./cors-doctor.js')).diagnoseCors(url, input);
