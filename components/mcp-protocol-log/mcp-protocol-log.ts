@@ -246,8 +246,10 @@ export class McpProtocolLog extends LitElement {
       this.#clientNumber.set(client, number);
     }
     const serial = number;
+    // Masked once per client, not per message (a flood of notifications would run the masking each time).
+    const url = maskUrlSecrets(client.url.href);
     this.#off.push(
-      client.on('traffic', (event) => this.#onTraffic(client, serial, event)),
+      client.on('traffic', (event) => this.#onTraffic(url, serial, event)),
       client.on('round', (event) => this.#onRound(serial, event)),
     );
     if (this.logLevel) void this.#applyLevel(client);
@@ -299,7 +301,7 @@ export class McpProtocolLog extends LitElement {
     });
   }
 
-  #onTraffic(client: McpClient, serial: number, event: TrafficEvent): void {
+  #onTraffic(url: string, serial: number, event: TrafficEvent): void {
     const message = event.message as unknown as Record<string, unknown>;
     const kind = kindOf(event);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
@@ -312,10 +314,10 @@ export class McpProtocolLog extends LitElement {
         this.#schedule();
         return;
       }
-      this.#push({ time: event.time, direction: 'in', kind, method: 'notifications/progress', client: serial, url: maskUrlSecrets(client.url.href), message: event.message, progress: { count: 1, time: event.time, message: event.message }, ...(event.requestId !== undefined ? { requestId: event.requestId } : {}) });
+      this.#push({ time: event.time, direction: 'in', kind, method: 'notifications/progress', client: serial, url, message: event.message, progress: { count: 1, time: event.time, message: event.message }, ...(event.requestId !== undefined ? { requestId: event.requestId } : {}) });
       return;
     }
-    const record: Omit<LogRecord, 'seq'> = { time: event.time, direction: event.direction, kind, client: serial, url: maskUrlSecrets(client.url.href), message: event.message };
+    const record: Omit<LogRecord, 'seq'> = { time: event.time, direction: event.direction, kind, client: serial, url, message: event.message };
     if (typeof message.method === 'string') record.method = message.method;
     if (id !== undefined) record.id = id;
     if (event.requestId !== undefined && (kind !== 'request' || event.direction === 'in')) record.requestId = event.requestId;
