@@ -274,6 +274,11 @@ export function patternMatches(pattern: string, text: string): boolean {
   }
 }
 
+/** The ancestors of the root: one shared array, so the fields below it are cached (see `FormModel.field`). */
+const NO_ANCESTORS: readonly object[] = [];
+/** The cache place of the root field (see `FormModel.field`). */
+const ROOT_PLACE = '0\u0000\u0000';
+
 /**
  * The form model of one `inputSchema`. Fields are built on demand with
  * {@link FormModel.field}: the form renders one level, then asks for the next.
@@ -282,10 +287,6 @@ export function patternMatches(pattern: string, text: string): boolean {
  * count), nesting deeper than `limits.maxDepth` and resolution beyond
  * `limits.maxSteps` turn the rest into raw-JSON fields with the reason.
  */
-/** The ancestors of the root: one shared array, so the fields below it are cached (see `FormModel.field`). */
-const NO_ANCESTORS: readonly object[] = [];
-/** The cache place of the root field (see `FormModel.field`). */
-const ROOT_PLACE = '0\u0000\u0000';
 
 export class FormModel {
   readonly inputSchema: unknown;
