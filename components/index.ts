@@ -34,7 +34,7 @@ export { McpConnection, type ConnectionStatus } from './mcp-connection/mcp-conne
 export { diagnoseCors, type CorsDiagnosis, type CorsDoctorInput } from './mcp-connection/diagnose.js';
 export { McpElicitationDialog, type InputPolicy, type SamplingDraft } from './mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 export { McpToolCallEvent } from './events.js';
-export { McpToolForm, type FormIssue, type ToolFormPhase } from './mcp-tool-form/mcp-tool-form.js';
+export { McpToolForm, type FormIssue, type FormTask, type ToolFormPhase } from './mcp-tool-form/mcp-tool-form.js';
 export { McpToolResult } from './mcp-tool-result/mcp-tool-result.js';
 export type { BlockView, ResourceView } from './mcp-tool-result/blocks.js';
 export type { AppSource } from './events.js';

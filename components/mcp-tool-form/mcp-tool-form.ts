@@ -34,6 +34,7 @@ import { styles } from './mcp-tool-form.styles.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
 
 export type { FormIssue } from './issues.js';
+export type { FormTask } from './task-status.js';
 
 /** Key of the tool description shown in full (fields use their JSON Pointer plus `#description`). */
 const TOOL_DESCRIPTION = '\u0000tool-description';
@@ -408,7 +409,12 @@ export class McpToolForm extends LitElement {
     return this._result;
   }
 
-  /** The task the running call waits for, when the server runs it as one. */
+  /**
+   * The task the running call waits for, when the server runs it as one (Tasks extension;
+   * 2025-11-25 basic/utilities/tasks): its `taskId`, `status`, the server's `statusMessage`
+   * (untrusted text), `startedAt` (ms since the epoch) and whether it was `resumed` after a reload.
+   * `undefined` while no call runs as a task.
+   */
   get task(): FormTask | undefined {
     return this._task;
   }

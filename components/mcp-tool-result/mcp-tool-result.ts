@@ -158,7 +158,10 @@ export class McpToolResult extends LitElement {
     return Array.isArray(content) ? content.map((block) => describeBlock(block)) : [];
   }
 
-  /** The outcome of the `outputSchema` check, once known. */
+  /**
+   * The outcome of the `outputSchema` check (server/tools "Output Schema"), once known: it is
+   * made by the renderer, which loads with the first result, so read it after `await updateComplete`.
+   */
   get outputValidation(): OutputValidation | undefined {
     return this.#body?.validation;
   }
