@@ -1104,7 +1104,8 @@ export class McpClient {
         };
     const params: JsonObject = { name, arguments: args };
     // 2025-11-25 servers learn at each call whether it is a task (basic/utilities/tasks "Tool-Level Negotiation").
-    if (this.server?.capabilities.tasks) await this.#taskCall('augment', params, tool, options);
+    // A client that follows no tasks sends a plain request, without loading the task machinery.
+    if (this.#options.tasks && this.server?.capabilities.tasks) await this.#taskCall('augment', params, tool, options);
     const result = await this.#withInputs('tools/call', params, name, { ...options, headers, onHeaderMismatch });
     if (result.resultType === 'input_required') return result as InputRequiredResult;
     const final = result as ToolCallResult;

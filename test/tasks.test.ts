@@ -548,6 +548,42 @@ describe('2025-11-25 tasks (server-everything)', () => {
     expect(recorder.posts().find((b) => b.method === 'tools/call').params.task).toBeUndefined();
   });
 
+  test('with the tasks option off, a tools/call does not load the task machinery and asks for no task (a plain request, "Creating Tasks")', { timeout: 30_000 }, async () => {
+    // A fresh module graph in which loading src/tasks.ts is counted: earlier tests of this file have loaded it already.
+    vi.resetModules();
+    let loads = 0;
+    vi.doMock('../src/tasks.js', async (importOriginal) => {
+      loads++;
+      return importOriginal();
+    });
+    try {
+      const { McpClient: FreshClient } = await import('../src/index.js');
+      const recorder = recordingFetch();
+      const off = new FreshClient(everything.url, { protocol: 'legacy', fetch: recorder.fetch, ...quiet });
+      await off.connect();
+      expect(off.server?.capabilities.tasks).toBeDefined();
+      expect(textOf(await off.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
+      // A tool that requires a task is still sent as a plain request, which the server refuses ("Tool-Level Negotiation";
+      // server-everything says so in an isError result).
+      const refused = await off.callTool('simulate-research-query', { topic: 'no tasks here' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/requires task augmentation/);
+      const calls = recorder.posts().filter((b) => b.method === 'tools/call');
+      expect(calls).toHaveLength(2);
+      expect(calls.map((b) => b.params.task)).toEqual([undefined, undefined]);
+      expect(loads).toBe(0);
+      await off.close();
+      // The count does see the module load: the same call with tasks on loads it.
+      const on = new FreshClient(everything.url, { protocol: 'legacy', tasks: true, ...quiet });
+      expect(textOf(await on.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
+      expect(loads).toBe(1);
+      await on.close();
+    } finally {
+      vi.doUnmock('../src/tasks.js');
+      vi.resetModules();
+    }
+  });
+
   test('input_required: the elicitation on the tasks/result stream goes to the same handler', { timeout: 30_000 }, async () => {
     const client = new McpClient(everything.url, { protocol: 'legacy', tasks: true, ...quiet });
     const seen: { message: string; context: InputContext }[] = [];
