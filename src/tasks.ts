@@ -345,6 +345,11 @@ class Task implements TaskHandle {
     });
   }
 
+  /** Settles when the store writes queued so far are done (they never reject). */
+  stored(): Promise<void> {
+    return this.#writes;
+  }
+
   /** Deletes the stored handle: its outcome was delivered, or it is gone. */
   #forget(): Promise<void> {
     this.#forgotten = true;
@@ -707,7 +712,8 @@ export async function follow(host: TaskHost, method: string, params: JsonObject,
   const task = new Task(host, state.taskId, { method, target, params, callId });
   host.emit({ phase: 'created', taskId: task.taskId, method, target, state });
   task.adopt(state);
-  await task.remember();
+  // adopt() queued the write of a task still running; one created already over is stored too, until its outcome is delivered.
+  await (isTerminal(state.status) ? task.remember() : task.stored());
   options.task?.onCreated?.(task);
   return task.result({ signal: options.signal, onStatus: options.task?.onStatus, maxWaitMs: options.task?.maxWaitMs, ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}) });
 }

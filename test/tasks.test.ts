@@ -5,7 +5,7 @@
  * malformed answers a real server does not send.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { McpClient, McpClientError, McpRpcError, type InputContext, type TaskEvent, type TaskHandle, type TaskState, type ToolCallResult } from '../src/index.js';
+import { McpClient, McpClientError, McpRpcError, type InputContext, type StoredTask, type TaskEvent, type TaskHandle, type TaskState, type TaskStore, type ToolCallResult } from '../src/index.js';
 import { startRawServer } from './support/servers.js';
 import { startTaskServer, type TaskServer } from './support/task-server.js';
 import { recordingFetch, startEverything, type ChildServer } from './support/legacy-servers.js';
@@ -195,6 +195,35 @@ describe('2026-07-28 Tasks extension', () => {
     server.release();
     expect(textOf(await result)).toBe('released');
     expect((await second.storedTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
+  });
+
+  test('a new task is stored once before onCreated (one store write, not two)', async () => {
+    const records = new Map<string, StoredTask>();
+    const puts: StoredTask[] = [];
+    const store: TaskStore = {
+      put: async (record) => {
+        puts.push(structuredClone(record));
+        records.set(record.taskId, structuredClone(record));
+      },
+      delete: async (record) => void records.delete(record.taskId),
+      list: async (url, auth) => [...records.values()].filter((r) => r.url === url && r.auth === auth),
+    };
+    const client = new McpClient(server.url, { protocol: 'modern', tasks: { store }, ...quiet });
+    let atCreated: { puts: number; stored: boolean } | undefined;
+    const detached = await client
+      .callTool('gated_job', {}, {
+        task: {
+          onCreated: (h) => {
+            atCreated = { puts: puts.length, stored: records.has(h.taskId) };
+            h.detach();
+          },
+        },
+      })
+      .catch((e) => e);
+    expect(detached.code).toBe('detached');
+    expect(atCreated).toEqual({ puts: 1, stored: true });
+    expect(puts[0]).toMatchObject({ taskId: detached.data.taskId, status: 'working', target: 'gated_job' });
+    await (await client.task(detached.data.taskId)).cancel();
   });
 
   test('an unknown task id ends with task_not_found, not a poll loop', async () => {
