@@ -235,7 +235,6 @@ function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promi
       if (!blocked()) finish();
     };
     const cleanup = () => {
-      clearTimeout(timer);
       woken.abort();
       page.document?.removeEventListener?.('visibilitychange', check);
       page.removeEventListener?.('online', check);
@@ -249,11 +248,10 @@ function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promi
       cleanup();
       reject(signal.reason);
     };
-    const timer = setTimeout(finish, timerDelay(until - Date.now()));
     page.document?.addEventListener?.('visibilitychange', check);
     page.addEventListener?.('online', check);
     signal.addEventListener('abort', onAbort, { once: true });
-    // A pushed status or an acknowledgement needs no request: let the loop look at it.
+    // Ends at `until`, or earlier at a wake: a pushed status or an acknowledgement needs no request, so the loop looks at it.
     waiter.wait(until - Date.now(), woken.signal).then(() => finish(), () => {});
   });
 }
