@@ -73,6 +73,16 @@ function taskOptions(host: TaskHost): TaskOptions {
   return typeof host.options === 'object' ? host.options : {};
 }
 
+/**
+ * The next polling interval, in ms. Without `previous`: the server's suggestion
+ * (`pollIntervalMs`, else `defaultPollMs`), never below `minPollMs`. With it (nothing
+ * changed since): `previous` ×1.5, up to `maxPollMs` but never below the suggestion.
+ */
+function pollDelay(opts: TaskOptions, state: TaskState | undefined, previous?: number): number {
+  const base = Math.max(opts.minPollMs ?? 50, state?.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
+  return previous === undefined ? base : Math.min(Math.max(opts.maxPollMs ?? 30_000, base), previous * 1.5);
+}
+
 const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 /** How long a cancellation sent on abort may take before it is given up, in ms. */
@@ -482,8 +492,7 @@ class Task implements TaskHandle {
         offNotification = client.on('notification', onNotification);
       }
       let state = this.state ?? (await this.get({ signal }));
-      const base = (s: TaskState) => Math.max(opts.minPollMs ?? 50, s.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
-      let delay = base(state);
+      let delay = pollDelay(opts, state);
       // The next tasks/get; a status that arrives on its own (a notification) does not move it.
       let nextPoll = Date.now() + delay;
       let paused = false;
@@ -500,7 +509,7 @@ class Task implements TaskHandle {
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
-        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds))) nextPoll = Date.now() + (delay = base(state));
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds))) nextPoll = Date.now() + (delay = pollDelay(opts, state));
         if (Date.now() >= deadline) {
           throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
             url: this.#url,
@@ -527,7 +536,7 @@ class Task implements TaskHandle {
         const previous = state;
         state = await this.get({ signal });
         const same = previous.status === state.status && previous.statusMessage === state.statusMessage && previous.lastUpdatedAt === state.lastUpdatedAt;
-        delay = same ? Math.min(Math.max(opts.maxPollMs ?? 30_000, base(state)), delay * 1.5) : base(state);
+        delay = pollDelay(opts, state, same ? delay : undefined);
         // Jitter upwards only: never faster than the server suggests.
         nextPoll = Date.now() + delay * (1 + Math.random() * 0.2);
       }
@@ -631,13 +640,14 @@ class Task implements TaskHandle {
   /** While a 2025-11-25 `tasks/result` is open: keep polling `tasks/get` for the status (and its message). */
   async #watch(signal: AbortSignal, deadline: number): Promise<void> {
     const waiter = new Waiter();
-    let delay = Math.max(taskOptions(this.#host).minPollMs ?? 50, this.state?.pollIntervalMs ?? taskOptions(this.#host).defaultPollMs ?? 1000);
+    const opts = taskOptions(this.#host);
+    let delay = pollDelay(opts, this.state);
     try {
       while (!isTerminal(this.state?.status ?? 'working') && Date.now() < deadline) {
         await waiter.wait(delay, signal);
         await whileBlocked(signal, waiter, deadline);
         await this.get({ signal });
-        delay = Math.min(delay * 1.5, Math.max(taskOptions(this.#host).maxPollMs ?? 30_000, delay));
+        delay = pollDelay(opts, this.state, delay);
       }
     } catch {
       // Status only: the outcome comes from tasks/result.
