@@ -317,11 +317,16 @@ class Task implements TaskHandle {
 
   // --- storage ---
 
+  /** The authorization context the handle is stored under: asked once, so the put and the delete use the same key. */
+  #authContext(): Promise<string | undefined> {
+    this.#auth ??= this.#host.authContext();
+    return this.#auth;
+  }
+
   async #record(): Promise<StoredTask | undefined> {
     const state = this.state;
     if (!state) return undefined;
-    this.#auth ??= this.#host.authContext();
-    const auth = await this.#auth;
+    const auth = await this.#authContext();
     return {
       taskId: this.taskId,
       url: this.#url,
@@ -363,8 +368,7 @@ class Task implements TaskHandle {
     this.#forgotten = true;
     return this.#write(async () => {
       const store = await storeOf(this.#host);
-      this.#auth ??= this.#host.authContext();
-      if (store) await store.delete({ url: this.#url, auth: await this.#auth, taskId: this.taskId });
+      if (store) await store.delete({ url: this.#url, auth: await this.#authContext(), taskId: this.taskId });
     });
   }
 
