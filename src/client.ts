@@ -1049,9 +1049,13 @@ export class McpClient {
   }
 
   async #paramHeaders(name: string, args: JsonObject, tool: Tool | undefined): Promise<Record<string, string>> {
-    // A caller's own definition is checked here; the x-mcp-header checker loads only when it mentions the annotation.
-    const bindings = tool ? (mentionsHeaderBindings(tool.inputSchema) ? (await import('./header-bindings.js')).screenTools([tool]).bindings.get(name) : undefined) : this.#bindings.get(name);
-    return bindings?.length ? (await import('./header-bindings.js')).paramHeaders(bindings, args) : {};
+    const listed = tool ? undefined : this.#bindings.get(name);
+    // A caller's own definition is checked here; the x-mcp-header checker loads only when it mentions the annotation
+    // (or the listing found bindings), and once.
+    if (tool ? !mentionsHeaderBindings(tool.inputSchema) : !listed?.length) return {};
+    const checker = await import('./header-bindings.js');
+    const bindings = listed ?? checker.screenTools([tool!]).bindings.get(name);
+    return bindings?.length ? checker.paramHeaders(bindings, args) : {};
   }
 
   /** The definition of a tool from the last listing, if any. */
