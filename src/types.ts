@@ -22,6 +22,8 @@ export const MetaKey = {
   logLevel: 'io.modelcontextprotocol/logLevel',
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
+  /** 2025-11-25: the task a message belongs to, `{ taskId }` (basic/utilities/tasks "Related Task Metadata"). */
+  relatedTask: 'io.modelcontextprotocol/related-task',
 } as const;
 
 /** The Tasks extension's identifier, declared in per-request capabilities (ext-tasks "Extension Identifier"). */

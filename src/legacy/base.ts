@@ -508,7 +508,7 @@ export abstract class LegacySessionBase implements Session {
 
   async #handle(request: JsonRpcRequest, signal: AbortSignal, via: PendingRequest | undefined): Promise<JsonObject> {
     const params = request.params ?? {};
-    const related = (params._meta as JsonObject | undefined)?.['io.modelcontextprotocol/related-task'];
+    const related = (params._meta as JsonObject | undefined)?.[MetaKey.relatedTask];
     const taskId = isObject(related) && typeof related.taskId === 'string' ? related.taskId : undefined;
     const context: LegacyInputContext = { key: String(request.id), signal, method: via?.method, target: via?.target, ...(taskId !== undefined ? { taskId } : {}) };
     switch (request.method) {
