@@ -11,8 +11,6 @@
 import type { McpError } from './errors.js';
 import type { InputRequests, InputResponses, JsonObject, RequestId } from './types.js';
 
-export { TASKS_EXTENSION } from './types.js';
-
 /** Where a task is in its life (Tasks extension "Task Status"); the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
