@@ -40,24 +40,30 @@ export interface TaskState {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** What a task event reports (see `ClientEvents.task`). */
+/**
+ * What a task event reports (see `ClientEvents.task`). Sections: the 2026-07-28
+ * Tasks extension (ext-tasks), else 2025-11-25 basic/utilities/tasks.
+ */
 export type TaskPhase =
-  /** The server answered a request with a task. */
+  /** The server answered a request with a task (`resultType: "task"`; 2025-11-25 "Creating Tasks"). */
   | 'created'
-  /** A new status (or status message) was seen. */
+  /** A new status or status message was seen, polled or pushed ("Task Status"). */
   | 'status'
-  /** Polling is paused while the page is hidden or offline; it resumes on `visibilitychange`/`online`. */
+  /** Polling is paused while the page is hidden or offline; it resumes on `visibilitychange`/`online` ("Task Polling"). */
   | 'paused'
-  /** Input requests of the task were answered (`tasks/update`, or on legacy servers the `tasks/result` stream). */
+  /** Input requests were answered and sent with `tasks/update` ("Task Update Requests"); 2025-11-25 tasks, answered on their `tasks/result` stream, have no such event. */
   | 'answered'
+  /** The task completed; its result went to the caller as the original request's would have ("Task Status"; 2025-11-25 "Result Retrieval"). */
   | 'completed'
+  /** The task failed; `error` is the original request's JSON-RPC error ("Task Status"; 2025-11-25 "Result Retrieval"). */
   | 'failed'
+  /** The task was cancelled, by this client's `tasks/cancel` or at the server ("Task Cancellation"; 2025-11-25 "Task Cancellation"). */
   | 'cancelled'
-  /** The caller stopped waiting; the task goes on at the server and can be re-attached. */
+  /** The caller stopped waiting; the task goes on at the server and can be re-attached by id ("Task Polling"). */
   | 'detached'
-  /** The server does not know the task (any more): expired or never existed. */
+  /** The server does not know the task (any more): expired or never existed (-32602 to `tasks/get`; 2025-11-25 "Protocol Errors"). */
   | 'lost'
-  /** Waiting ended with a local error (malformed task, time cap…); `error` says which. */
+  /** Waiting ended with a local error (malformed task, time cap…), not one the protocol defines; `error` says which. */
   | 'error';
 
 /** One event of a task: what happened, the task and the request it stands for. */
@@ -70,7 +76,7 @@ export interface TaskEvent {
   target: string | undefined;
   /** The task as last seen, when there is one. */
   state?: TaskState;
-  /** For `failed`, `lost` and `error`. */
+  /** For `failed`, `lost` and `error`; for `cancelled` when a wait saw the status (`task_cancelled`), not after `cancel()`. */
   error?: McpError;
   /**
    * For `answered`: what was sent with `tasks/update`. A round the client
