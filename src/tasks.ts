@@ -496,6 +496,8 @@ class Task implements TaskHandle {
         offNotification = client.on('notification', onNotification);
       }
       let state = this.state ?? (await this.get({ signal }));
+      // A CreateTaskResult is a plain Task, with no result or error: a task created already over is asked for its outcome.
+      if (modern && (state.status === 'completed' || state.status === 'failed') && state.result === undefined && state.error === undefined) state = await this.get({ signal });
       let delay = pollDelay(opts, state);
       // The next tasks/get; a status that arrives on its own (a notification) does not move it.
       let nextPoll = Date.now() + delay;

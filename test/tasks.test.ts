@@ -364,6 +364,26 @@ describe('malformed task answers', () => {
     }
   });
 
+  test.each([
+    ['completed', { status: 'completed', result: { content: [{ type: 'text', text: 'done at once' }] } }, undefined],
+    ['failed', { status: 'failed', error: { code: -32603, message: 'broke at once' } }, /broke at once/],
+  ])('a task created already %s: its outcome is asked for with tasks/get (a CreateTaskResult carries none)', async (_status, detail, failure) => {
+    const raw = await answering({ 'tools/call': { ...task, resultType: 'task', taskId: 't-over', status: detail.status }, 'tasks/get': { ...task, taskId: 't-over', ...detail } });
+    try {
+      const client = new McpClient(raw.url, { protocol: 'modern', tasks: true, ...quiet });
+      const outcome = await client.callTool('x', {}).then(textOf, (e) => e);
+      if (failure) {
+        expect(outcome).toBeInstanceOf(McpRpcError);
+        expect(outcome.code).toBe(-32603);
+        expect(outcome.message).toMatch(failure);
+      } else expect(outcome).toBe('done at once');
+      expect(raw.requests.map((r) => (r.body as { method?: string } | undefined)?.method).filter((m) => m?.startsWith('tasks/'))).toEqual(['tasks/get']);
+      expect((await client.storedTasks()).tasks.map((t) => t.taskId)).not.toContain('t-over');
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('a completed task whose result is not final (resultType input_required) is a protocol error, and its stored handle is dropped', async () => {
     const raw = await answering({ 'tools/call': { ...task, resultType: 'task', taskId: 't-odd' }, 'tasks/get': { ...task, taskId: 't-odd', status: 'completed', result: { resultType: 'input_required', inputRequests: {} } } });
     try {
