@@ -7,11 +7,9 @@
  * @module
  */
 import { McpClientError } from './errors.js';
-import { encodeHeaderValue } from './headers.js';
+import { encodeHeaderValue, TOKEN } from './headers.js';
 import { isObject, type JsonObject, type JsonSchema, type Tool } from './types.js';
 
-/** RFC 9110 `tchar`: the characters allowed in a header field name. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** One valid `x-mcp-header` annotation of a tool. */
 export interface HeaderBinding {

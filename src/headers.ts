@@ -79,8 +79,8 @@ export function mentionsHeaderBindings(inputSchema: unknown): boolean {
   return false;
 }
 
-/** An HTTP header name (RFC 9110 "token"). */
-const TOKEN = /^[!#$%&'*+.^_`|~\w-]+$/;
+/** An HTTP header name: RFC 9110 "token", one or more `tchar`. */
+export const TOKEN = /^[!#$%&'*+.^_`|~\w-]+$/;
 
 /**
  * Checks the caller's header values before they reach `fetch`, which sends a
