@@ -47,11 +47,8 @@ export interface CorsDoctorInput {
   protocol?: ProtocolPreference;
 }
 
-/** The headers each era's requests always send (`Content-Type: application/json` included: it is not safelisted). */
-const ERA_HEADERS = {
-  modern: ['Content-Type', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'],
-  legacy: ['Content-Type', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID'],
-};
+/** Headers of an era's list that not every request sends: OAuth's, and a tool's own `Mcp-Param-*`. */
+const SOMETIMES = /^(authorization|dpop|mcp-param-\*)$/i;
 const MODERN_ONLY = /^(mcp-method|mcp-name|mcp-param-.*)$/i;
 const LEGACY_ONLY = /^(mcp-session-id|last-event-id)$/i;
 
@@ -83,6 +80,11 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
   const origin = globalThis.location?.origin ?? 'this page';
   // The core's CORS module loads only when something failed (as in the core itself).
   const { answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/cors.js');
+  // The headers each era's requests always send (`Content-Type: application/json` included: it is not safelisted).
+  const ERA_HEADERS = {
+    modern: CORS_REQUIREMENTS.modern.allowHeaders.filter((n) => !SOMETIMES.test(n)),
+    legacy: CORS_REQUIREMENTS.legacy.allowHeaders.filter((n) => !SOMETIMES.test(n)),
+  };
   if (!(await answersSimpleRequest(url))) {
     return {
       url,
