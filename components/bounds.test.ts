@@ -14,7 +14,7 @@ import type { McpElicitationDialog } from './mcp-elicitation-dialog/mcp-elicitat
 import type { McpToolForm } from './mcp-tool-form/mcp-tool-form.js';
 import type { McpToolResult } from './mcp-tool-result/mcp-tool-result.js';
 import { cleanup, mount as mountMarkup, nextEvent } from './test-support/dom.js';
-import { click, field, mount, ownButton, part, root, submitted, tool, type } from './test-support/tool-form.js';
+import { click, field, mount, openPreview, ownButton, part, root, submitted, tool, type } from './test-support/tool-form.js';
 
 afterEach(() => cleanup());
 
@@ -71,7 +71,7 @@ describe('<mcp-tool-form>', () => {
     expect(args!.ids).toHaveLength(1_000_000);
     expect((args!.ids as number[]).at(-1)).toBe(999_999);
     // The preview (and the arguments' preview) printed only as far as shown.
-    expect(part(root(form), 'preview-json').textContent!.length).toBeLessThan(200_100);
+    expect(part(await openPreview(form), 'preview-json').textContent!.length).toBeLessThan(200_100);
   });
 
   test('a 5 MiB string default, a 5 MiB title and a 5 MiB description: cut for display, with "Show all"; the value is sent as it is', async () => {

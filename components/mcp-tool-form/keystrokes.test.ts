@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { McpToolCallEvent } from '../events.js';
-import { clear, click, control, errorOf, field, itemButton, mount, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
+import { clear, click, control, errorOf, field, itemButton, mount, openPreview, ownButton, part, submitted, tool, type } from '../test-support/tool-form.js';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -57,7 +57,7 @@ describe('fields a render skips keep working with the latest arguments', () => {
     await type(form, '/stay/room/view', 'river');
     await type(form, '/title', 'Autumn');
     expect(form.value).toEqual({ title: 'Autumn', stay: { city: 'Lyon', room: { floor: 4, view: 'river' } } });
-    expect(JSON.parse(part(root(form), 'preview-json').textContent!)).toEqual(form.value);
+    expect(JSON.parse(part(await openPreview(form), 'preview-json').textContent!)).toEqual(form.value);
     // Cleared again: the emptied members are omitted, the open object stays open.
     await clear(form, '/stay/room/floor');
     await clear(form, '/stay/room/view');
@@ -215,7 +215,7 @@ describe('values set from outside, and another tool', () => {
     expect(await submitted(form)).toEqual({ title: 'Kept', stay: { city: 'changed by a listener' } });
     await type(form, '/notes', 'x');
     expect(form.value).toEqual({ title: 'Kept', notes: 'x', stay: { city: 'Turku' } });
-    expect(JSON.parse(part(root(form), 'preview-json').textContent!)).toEqual({ title: 'Kept', notes: 'x', stay: { city: 'Turku' } });
+    expect(JSON.parse(part(await openPreview(form), 'preview-json').textContent!)).toEqual({ title: 'Kept', notes: 'x', stay: { city: 'Turku' } });
   });
 });
 

@@ -14,7 +14,7 @@ import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { axeViolations } from '../test-support/dom.js';
 import { conditionalTool, fanOutSchema } from '../test-support/fixtures.js';
-import { chooseRadio, clear, click, control, errorOf, field, itemButton, mount, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
+import { chooseRadio, clear, click, control, errorOf, field, itemButton, mount, openPreview, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
 const demoUrl = () => inject('demoServerUrl');
@@ -837,11 +837,31 @@ describe('calling tools on the demo server', () => {
     expect(field(form, '/q').querySelector('[part~="header-badge"]')).toBeNull();
     await type(form, '/region', 'Zürich');
     await type(form, '/q', 'cafés');
-    const preview = part<HTMLDetailsElement>(root(form), 'preview');
-    expect(preview.open).toBe(false);
+    expect(part<HTMLDetailsElement>(root(form), 'preview').open).toBe(false);
+    const preview = await openPreview(form);
     expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ region: 'Zürich', q: 'cafés' });
     // Non-ASCII header values are base64-encoded (streamable-http "Value Encoding").
     expect(part(preview, 'preview-headers').textContent).toBe(`Mcp-Param-Region: =?base64?${btoa(String.fromCharCode(...new TextEncoder().encode('Zürich')))}?=`);
+  });
+
+  test('the arguments preview is built while it is open: closed, typing builds no JSON; opened by its summary or by script, it shows the arguments and follows the typing', async () => {
+    const form = await mount({ tool: tool('note', { type: 'object', properties: { title: { type: 'string' }, pages: { type: 'integer' } } }) });
+    const preview = part<HTMLDetailsElement>(root(form), 'preview');
+    await type(form, '/title', 'Draft');
+    // Closed, it holds its summary alone: nothing to build on each keystroke, nothing the user could see.
+    expect(preview.open).toBe(false);
+    expect(preview.querySelector('[part~="preview-json"]')).toBeNull();
+    await openPreview(form);
+    expect(preview.open).toBe(true);
+    expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ title: 'Draft' });
+    await type(form, '/pages', '3');
+    expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ title: 'Draft', pages: 3 });
+    await click(form, preview.querySelector('summary')!);
+    await expect.poll(() => preview.querySelector('[part~="preview-json"]')).toBeNull();
+    expect(preview.open).toBe(false);
+    // Opened by script (a host, find-in-page): the content follows its `toggle`.
+    preview.open = true;
+    await expect.poll(() => preview.querySelector('[part~="preview-json"]')?.textContent).toBe(JSON.stringify({ title: 'Draft', pages: 3 }, null, 2));
   });
 
   test('drafts persist per server and tool across reloads; reset clears them', async () => {

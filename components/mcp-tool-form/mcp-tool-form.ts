@@ -340,6 +340,8 @@ export class McpToolForm extends LitElement {
   /** Drafts cannot be stored durably here (told once per page). */
   @state() private _storageNotice: string | undefined;
   @state() private _task: FormTask | undefined;
+  /** The arguments preview is open: its JSON is built only then, not on each render (keystroke) of a closed one. */
+  @state() private _previewOpen = false;
 
   #internals = this.attachInternals();
   #model: FormModel | undefined;
@@ -1240,11 +1242,21 @@ export class McpToolForm extends LitElement {
     return check;
   }
 
-  #preview(args: JsonRecord, tool: Tool): TemplateResult {
+  #preview(tool: Tool): TemplateResult {
+    // Only for schemas within the work bounds (the binding walk recurses once per nesting level). Asked
+    // while closed too: the checker a schema needs is loading before the preview opens.
+    const bindings = this.#model?.problem ? undefined : this.#headerBindings(tool.inputSchema);
+    // The click comes before the details opens: the content is there in the frame that shows it. `toggle`
+    // (after the fact) also covers opening by script or find-in-page, and closing.
+    return html`<details part="preview" @toggle=${(event: Event) => (this._previewOpen = (event.target as HTMLDetailsElement).open)}>
+      <summary @click=${() => (this._previewOpen = true)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
+      ${this._previewOpen ? this.#previewBody(this.value, bindings) : nothing}
+    </details>`;
+  }
+
+  #previewBody(args: JsonRecord, bindings: HeaderBindingsCheck | undefined): TemplateResult {
     // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
     const headers: string[] = [];
-    // Only for schemas within the work bounds (the binding walk recurses once per nesting level).
-    const bindings = this.#model?.problem ? undefined : this.#headerBindings(tool.inputSchema);
     if (bindings?.ok) {
       for (const binding of bindings.bindings) {
         let value: unknown = args;
@@ -1252,11 +1264,8 @@ export class McpToolForm extends LitElement {
         if (value !== undefined && value !== null && typeof value !== 'object') headers.push(`Mcp-Param-${binding.name}: ${encodeHeaderValue(String(value))}`);
       }
     }
-    return html`<details part="preview">
-      <summary>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
-      <pre part="preview-json">${stringifyBounded(args).text}</pre>
-      ${headers.length > 0 ? html`<p class="note">Also sent as HTTP headers (visible to proxies):</p><pre part="preview-headers">${headers.join('\n')}</pre>` : nothing}
-    </details>`;
+    return html`<pre part="preview-json">${stringifyBounded(args).text}</pre>
+      ${headers.length > 0 ? html`<p class="note">Also sent as HTTP headers (visible to proxies):</p><pre part="preview-headers">${headers.join('\n')}</pre>` : nothing}`;
   }
 
   #summary(): TemplateResult | typeof nothing {
@@ -1276,8 +1285,9 @@ export class McpToolForm extends LitElement {
     </div>`;
   }
 
-  #confirmPanel(tool: Tool, args: JsonRecord): TemplateResult | typeof nothing {
+  #confirmPanel(tool: Tool): TemplateResult | typeof nothing {
     if (this._phase !== 'confirming') return nothing;
+    const args = this.value;
     const id = idFor('c', tool.name);
     return html`<div part="confirm" role="group" aria-labelledby="${id}-title" aria-describedby="${id}-text">
       <p id="${id}-title"><strong>${clip(toolTitle(tool), LABEL_CHARS)} is marked as destructive.</strong></p>
@@ -1319,7 +1329,6 @@ export class McpToolForm extends LitElement {
           : nothing}
       </div>`;
     }
-    const args = parts!.buildArguments(model, this._draft).arguments;
     const pending = this._phase === 'pending';
     const renderer = (this.#renderer ??= new parts!.FieldRenderer(model));
     renderer.begin(this.#host(), this._attempted, [this._expanded, this._shownMembers, this._searches, this.#completions?.support], this._issues);
@@ -1340,7 +1349,7 @@ export class McpToolForm extends LitElement {
                   part="raw-toggle"
                   class="small"
                   aria-pressed="false"
-                  @click=${() => this.#onDraft({ k: 'json', text: JSON.stringify(args, null, 2) }, true)}
+                  @click=${() => this.#onDraft({ k: 'json', text: JSON.stringify(this.value, null, 2) }, true)}
                 >
                   Edit all arguments as JSON
                 </button>
@@ -1348,7 +1357,7 @@ export class McpToolForm extends LitElement {
             : nothing}
           ${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}
         </fieldset>
-        ${this.#summary()} ${this.#preview(args, tool)} ${this.#confirmPanel(tool, args)}
+        ${this.#summary()} ${this.#preview(tool)} ${this.#confirmPanel(tool)}
         <div part="actions">
           <button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>
           ${pending ? html`<button type="button" part="cancel-button" @click=${() => this.cancel()}>Cancel</button>` : nothing}

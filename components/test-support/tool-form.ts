@@ -45,6 +45,13 @@ export function part<T extends Element = HTMLElement>(scope: ParentNode, name: s
   return found;
 }
 
+/** Opens the arguments preview as a user does, by its summary (its JSON is built only while it is open). */
+export async function openPreview(form: McpToolForm): Promise<HTMLDetailsElement> {
+  const preview = part<HTMLDetailsElement>(root(form), 'preview');
+  if (!preview.open) await click(form, preview.querySelector('summary')!);
+  return preview;
+}
+
 /** A button that is a direct child of the field (not one of a nested field). */
 export function ownButton(form: McpToolForm, pointer: string, name: string): HTMLButtonElement {
   const wrapper = field(form, pointer);
