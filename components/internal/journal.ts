@@ -75,3 +75,26 @@ export function clearJournal(name: string, key: string): void {
     // Nothing to clear where nothing could be written.
   }
 }
+
+/** What runs when the page may be going away (see {@link onPageLeave}), and whether the page is listened to. */
+const leaving = new Set<() => void>();
+let listening = false;
+
+/**
+ * Runs `flush` when the page may be going away: on `pagehide` (a reload or a
+ * closed tab may come before an asynchronous write ends) and when it is hidden
+ * (a hidden tab may be discarded without a `pagehide`). One pair of page
+ * listeners for every element, added once: an element that connects adds
+ * itself to a set, not listeners to the window.
+ * @returns what stops it (on disconnect).
+ */
+export function onPageLeave(flush: () => void): () => void {
+  if (!listening) {
+    listening = true;
+    const all = () => leaving.forEach((run) => run());
+    window.addEventListener('pagehide', all);
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && all());
+  }
+  leaving.add(flush);
+  return () => leaving.delete(flush);
+}

@@ -20,6 +20,7 @@ import { defineElement } from '../define.js';
 import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../events.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip } from '../internal/json.js';
+import { onPageLeave } from '../internal/journal.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { callKey, DECLINED_ROUND, MAX_WAITING, refusal, roundKey } from './calls.js';
@@ -192,15 +193,13 @@ export class McpElicitationDialog extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    window.addEventListener('pagehide', this.#onPageHide);
-    document.addEventListener('visibilitychange', this.#onHidden);
+    this.#stopLeave = onPageLeave(this.#onPageHide);
     if (this.client) this.#register(this.client);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener('pagehide', this.#onPageHide);
-    document.removeEventListener('visibilitychange', this.#onHidden);
+    this.#stopLeave?.();
     this.#unregister();
     const removed = new McpClientError('aborted', 'The elicitation dialog was removed from the page');
     for (const fail of [...this.#beforeBody]) fail(removed);
@@ -336,14 +335,12 @@ export class McpElicitationDialog extends LitElement {
     this.#body?.onRound(key, event);
   }
 
+  /** Before the page goes away (a reload, a closed or discarded tab), the rounds asked about go to the tab's journal. */
   #onPageHide = (): void => {
     this.#body?.journal();
   };
 
-  // A hidden tab may be discarded without a pagehide.
-  #onHidden = (): void => {
-    if (document.visibilityState === 'hidden') this.#onPageHide();
-  };
+  #stopLeave: (() => void) | undefined;
 
   /** Offers to resume a call a reload left unanswered: only the small store module loads to look. */
   async #offerResume(client: McpClient): Promise<void> {

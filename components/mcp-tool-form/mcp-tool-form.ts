@@ -22,6 +22,7 @@ import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
 import { draftKey, journalDraft, revisionOf, type StoredDraft } from '../internal/draft-journal.js';
+import { onPageLeave } from '../internal/journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
@@ -450,10 +451,9 @@ export class McpToolForm extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (!parts) this.#requestParts();
-    // A reload or a closed tab may come before an asynchronous save ends: write what is unsaved to the tab's journal then.
-    window.addEventListener('pagehide', this.#onPageHide);
+    // Before the page goes away, what is unsaved goes to the tab's journal.
+    this.#stopLeave = onPageLeave(this.#flushDraft);
     if (!this.noDrafts) void loadDrafts();
-    document.addEventListener('visibilitychange', this.#onHidden);
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
     if (this.#validatorWanted) this.#wantValidator(true);
@@ -500,8 +500,7 @@ export class McpToolForm extends LitElement {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#subscribedTo = undefined;
-    window.removeEventListener('pagehide', this.#onPageHide);
-    document.removeEventListener('visibilitychange', this.#onHidden);
+    this.#stopLeave?.();
     partsWanted.delete(this.#partsArrived);
     this.#flushDraft();
     this.#setTask(undefined);
@@ -746,19 +745,14 @@ export class McpToolForm extends LitElement {
   }
 
   /** Writes unsaved input to the tab's journal (synchronous) and starts storing it. */
-  #flushDraft(): void {
+  #flushDraft = (): void => {
     const key = this.#draftStorageKey();
     if (!key || !this.#unsaved) return;
     journalDraft(key, this._draft, this.#draftBase);
     this.#save();
-  }
-
-  #onPageHide = (): void => this.#flushDraft();
-
-  // A hidden tab may be discarded without a pagehide.
-  #onHidden = (): void => {
-    if (document.visibilityState === 'hidden') this.#flushDraft();
   };
+
+  #stopLeave: (() => void) | undefined;
 
   #takeStorageNotice(): void {
     const notice = drafts?.takeStorageNotice();
