@@ -32,7 +32,8 @@ export function dottedPath(pointer: string): string {
  */
 export function toggleState(internals: ElementInternals, name: string, on: boolean): void {
   const states = internals.states as Set<string> | undefined;
-  if (!states) return;
+  // Adding a state the element has already invalidates its style in Chromium: elements set theirs on every update.
+  if (!states || (states.has(name) || states.has(`--${name}`)) === on) return;
   try {
     if (on) states.add(name);
     else states.delete(name);

@@ -6,7 +6,7 @@
  * its value changed, a place reused by another item or another tool. Each
  * asserts the real arguments and controls, in real Chromium.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { McpToolCallEvent } from '../events.js';
 import { clear, click, control, errorOf, field, itemButton, mount, openPreview, ownButton, part, submitted, tool, type } from '../test-support/tool-form.js';
@@ -275,5 +275,31 @@ describe('the focused text field', () => {
     await userEvent.click(control(form, '/e'));
     expect(held.style.contain).toBe('');
     expect(held.getBoundingClientRect().height).toBeCloseTo(natural, 2);
+  });
+});
+
+describe('what a keystroke leaves alone', () => {
+  test('the form\'s states: an update that changes none sets none (setting a state the element has restyles it in Chromium), and a change still shows', async () => {
+    const form = await mount({ tool: trip });
+    await type(form, '/title', 'Spring');
+    const add = vi.spyOn(CustomStateSet.prototype, 'add');
+    const remove = vi.spyOn(CustomStateSet.prototype, 'delete');
+    try {
+      await type(form, '/title', 'Spring break');
+      await type(form, '/stay/city', 'Porto');
+      expect(add).not.toHaveBeenCalled();
+      expect(remove).not.toHaveBeenCalled();
+      await type(form, '/guests', '0');
+      form.validate();
+      await form.updateComplete;
+      expect(form.matches(':state(invalid)')).toBe(true);
+      expect(add.mock.calls).toEqual([['invalid']]);
+      await type(form, '/guests', '2');
+      expect(form.matches(':state(invalid)')).toBe(false);
+      expect(form.matches(':state(ready)')).toBe(true);
+    } finally {
+      add.mockRestore();
+      remove.mockRestore();
+    }
   });
 });
