@@ -1112,9 +1112,10 @@ export class FieldRenderer {
     const draft = effective?.k === 'obj' ? effective : undefined;
     const isNull = slot.draft?.k === 'null';
     const rows = draft?.rows ?? [];
-    const declared = new Set(field.properties.map((entry) => entry.key));
-    const rowKeys = new Set(rows.map((row) => row.key));
-    const errors = this.#errors(slot, (token) => !declared.has(token) && !rowKeys.has(token));
+    // Problems below the object that none of its members or rows claim are its own. The names are
+    // gathered when problems are shown, not on each render (a keystroke in an object of hundreds).
+    let claimed: Set<string> | undefined;
+    const errors = this.#errors(slot, (token) => !(claimed ??= new Set([...field.properties.map((entry) => entry.key), ...rows.map((row) => row.key)])).has(token));
     // The member drafts live inside the object draft: editing one materialises the object.
     const cell = slot.cell!;
     cell.draft = draft;
