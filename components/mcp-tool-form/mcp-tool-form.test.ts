@@ -862,6 +862,15 @@ describe('calling tools on the demo server', () => {
     // Opened by script (a host, find-in-page): the content follows its `toggle`.
     preview.open = true;
     await expect.poll(() => preview.querySelector('[part~="preview-json"]')?.textContent).toBe(JSON.stringify({ title: 'Draft', pages: 3 }, null, 2));
+    // A definition the form cannot show removes the fields and the preview; the next tool's starts closed, with nothing built.
+    form.tool = { name: 'broken' } as Tool;
+    await form.updateComplete;
+    expect(root(form).querySelector('[part~="preview"]')).toBeNull();
+    form.tool = tool('other', { type: 'object', properties: { q: { type: 'string' } } });
+    await form.updateComplete;
+    const next = part<HTMLDetailsElement>(root(form), 'preview');
+    expect(next.open).toBe(false);
+    expect(next.querySelector('[part~="preview-json"]')).toBeNull();
   });
 
   test('drafts persist per server and tool across reloads; reset clears them', async () => {

@@ -535,6 +535,8 @@ export class McpToolForm extends LitElement {
     const tool = this.effectiveTool;
     // The model is set up once the form's parts are there (the update they ask for when they arrive).
     if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
+    // Without fields the preview is not rendered: the one rendered with them again starts closed.
+    if (!tool || !this.#model) this._previewOpen = false;
     if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
       const entry: CompletionSupport = { client, support: undefined };
       this.#completions = entry;
