@@ -145,6 +145,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
       'components/mcp-tool-form/resolve.ts',
       'components/mcp-tool-form/draft.ts',
       'components/mcp-tool-form/fields.ts',
+      'components/mcp-tool-form/preview.ts',
       'components/internal/drafts.ts',
       'components/internal/store.ts',
       'node_modules/idb-keyval/dist/index.js',

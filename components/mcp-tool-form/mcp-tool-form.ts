@@ -3,7 +3,6 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import {
   compileSchemaSync,
-  encodeHeaderValue,
   ensureValidator,
   isAbortError,
   McpClient,
@@ -1246,22 +1245,8 @@ export class McpToolForm extends LitElement {
     // (after the fact) also covers opening by script or find-in-page, and closing.
     return html`<details part="preview" @toggle=${(event: Event) => (this._previewOpen = (event.target as HTMLDetailsElement).open)}>
       <summary @click=${() => (this._previewOpen = true)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
-      ${this._previewOpen ? this.#previewBody(this.value, bindings) : nothing}
+      ${this._previewOpen ? parts!.previewContent(this.value, bindings) : nothing}
     </details>`;
-  }
-
-  #previewBody(args: JsonRecord, bindings: HeaderBindingsCheck | undefined): TemplateResult {
-    // What the client will mirror into Mcp-Param-* headers (basic/transports/streamable-http "Custom Headers from Tool Parameters").
-    const headers: string[] = [];
-    if (bindings?.ok) {
-      for (const binding of bindings.bindings) {
-        let value: unknown = args;
-        for (const key of binding.path) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-        if (value !== undefined && value !== null && typeof value !== 'object') headers.push(`Mcp-Param-${binding.name}: ${encodeHeaderValue(String(value))}`);
-      }
-    }
-    return html`<pre part="preview-json">${stringifyBounded(args).text}</pre>
-      ${headers.length > 0 ? html`<p class="note">Also sent as HTTP headers (visible to proxies):</p><pre part="preview-headers">${headers.join('\n')}</pre>` : nothing}`;
   }
 
   #summary(): TemplateResult | typeof nothing {
