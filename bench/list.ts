@@ -4,15 +4,18 @@
  * SDK server and are replayed from memory, so the time is the client's (plus a
  * loopback transfer that raw fetch (c) shows on its own).
  *
- * Both sizes are served at once and every round times each candidate at N and
- * at 2N back to back, so time(2N)/time(N) is a paired ratio per round.
+ * Both sizes are served at once. Every round lists at both sizes (which size
+ * comes first alternates), and at each size the kit and raw fetch run back to
+ * back (which of the two goes first alternates too), with the official client
+ * just before or just after them: kit ÷ raw is a ratio of adjacent calls, and
+ * time(2N)/time(N) a ratio of calls in the same round (see {@link listOrder}).
  */
 import { open as openKit } from './entries/kit.js';
 import { open as openOfficial } from './entries/official.js';
 import { open as openRaw } from './entries/raw.js';
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
 import { startEchoServer, startReplayServer } from './servers.js';
-import { canCollect, collect, median, rotation, round, spread, type Spread } from './stats.js';
+import { canCollect, collect, median, round, spread, type Spread } from './stats.js';
 import { CANDIDATES, type CandidateName } from './calls.js';
 
 const OPEN: Record<CandidateName, OpenCandidate> = { kit: openKit, official: openOfficial, raw: openRaw };
@@ -43,15 +46,37 @@ export interface ListAtSize {
       retainedBytes: number | null;
     }
   >;
-  /** time(kit) / time(raw fetch) per round (the two run back to back): median, IQR, p95. */
+  /** time(kit) / time(raw fetch) per round (the two run back to back since `order` was recorded): median, IQR, p95. */
   kitToRaw?: Spread;
 }
 
 export interface ListResult {
   plan: ListPlan;
+  /**
+   * How each round orders the calls (see {@link listOrder}); absent in runs made before it was
+   * recorded, whose rounds ran the candidates in rotated order, each at both sizes.
+   */
+  order?: 'kit-raw-adjacent';
   sizes: [ListAtSize, ListAtSize];
   /** Median over rounds of time(2N) / time(N), per candidate: 2 is linear. */
   scaling: Record<CandidateName, number>;
+}
+
+/**
+ * The calls of round `r`, in order: both sizes (the first alternates every round) and, at each,
+ * the kit and raw fetch back to back, so noise that drifts between calls hits a kit call and its
+ * paired raw call alike. Which of the two goes first alternates with the round and size, and the
+ * official client runs before or after the pair (alternating every two rounds), so neither a
+ * position nor the call before it favours one candidate.
+ */
+export function listOrder(r: number): { name: CandidateName; size: 0 | 1 }[] {
+  const calls: { name: CandidateName; size: 0 | 1 }[] = [];
+  for (const size of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+    const pair: CandidateName[] = (r + size) % 2 === 0 ? ['kit', 'raw'] : ['raw', 'kit'];
+    const names: CandidateName[] = Math.floor(r / 2) % 2 === 0 ? [...pair, 'official'] : ['official', ...pair];
+    for (const name of names) calls.push({ name, size });
+  }
+  return calls;
 }
 
 async function retained(open: OpenCandidate, url: string, expected: number): Promise<number> {
@@ -87,13 +112,11 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
     }
     const times = new Map<string, number[]>([...opened.keys()].map((key) => [key, []]));
     for (let r = 0; r < plan.rounds; r++) {
-      for (const name of rotation(CANDIDATES, r)) {
-        for (const s of r % 2 === 0 ? [0, 1] : [1, 0]) {
-          collect(); // garbage left by the previous measurement must not be collected inside this one
-          const start = performance.now();
-          await opened.get(`${name} ${s}`)!.listTools();
-          times.get(`${name} ${s}`)!.push(performance.now() - start);
-        }
+      for (const { name, size } of listOrder(r)) {
+        collect(); // garbage left by the previous measurement must not be collected inside this one
+        const start = performance.now();
+        await opened.get(`${name} ${size}`)!.listTools();
+        times.get(`${name} ${size}`)!.push(performance.now() - start);
       }
     }
     for (const candidate of opened.values()) await candidate.close();
@@ -130,7 +153,7 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
         return [name, round(median(large.map((t, i) => t / small[i]!)), 2)];
       }),
     ) as ListResult['scaling'];
-    return { plan, sizes, scaling };
+    return { plan, order: 'kit-raw-adjacent', sizes, scaling };
   } finally {
     for (const server of servers) await server.close();
   }

@@ -285,7 +285,11 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     }
     out.push(table(['Size · candidate', 'ms (median)', 'ms over raw fetch', 'retained heap'], rows));
     out.push('');
-    out.push(`time(2N)/time(N): (a) ${l.scaling.kit}, (b) ${l.scaling.official}, (c) ${l.scaling.raw}. Results recorded from the official SDK server and replayed from memory; retained heap = heap after full GC holding a connected client and its returned list, minus before (median of ${l.plan.memoryRepeats}).`);
+    const order =
+      l.order === 'kit-raw-adjacent'
+        ? `${l.plan.rounds} rounds; each lists at both sizes, and at each size runs (a) and (c) back to back (which goes first alternates) with (b) just before or after them, so kit ÷ raw fetch is the median [interquartile range] of ratios of adjacent calls`
+        : `${l.plan.rounds} rounds; each runs the candidates in rotated order, each at both sizes back to back`;
+    out.push(`time(2N)/time(N): (a) ${l.scaling.kit}, (b) ${l.scaling.official}, (c) ${l.scaling.raw} (median of the per-round ratios). ${order}. Results recorded from the official SDK server and replayed from memory; retained heap = heap after full GC holding a connected client and its returned list, minus before (median of ${l.plan.memoryRepeats}).`);
   }
   if (run.sse) {
     const s = run.sse;
