@@ -660,6 +660,8 @@ export class McpClient {
 
   #sessionHost(): SessionHost {
     const options = this.#options;
+    const emitter = this.#emitter;
+    const traffic = (event: TrafficEvent) => emitter.emit('traffic', event);
     return {
       transport: this.#transport,
       nextId: () => this.#nextId++,
@@ -675,8 +677,9 @@ export class McpClient {
         checkHeaders(headers, { url: this.url.href }, (code, message) => this.#warn(code, message));
         return headers;
       },
-      traffic: (event) => {
-        if (this.#emitter.has('traffic')) this.#emitter.emit('traffic', event);
+      // Read per message: a listener that attaches later gets the records from then on.
+      get traffic() {
+        return emitter.has('traffic') ? traffic : undefined;
       },
       warn: (code, message) => this.#warn(code, message),
     };
@@ -684,8 +687,13 @@ export class McpClient {
 
   /** Host interface for the legacy session: the session host plus input handling and notifications. */
   #legacyHost(self: () => Session | undefined) {
+    const host = this.#sessionHost();
     return {
-      ...this.#sessionHost(),
+      ...host,
+      // Spreading copied the getter's current value; the legacy session needs it read per message.
+      get traffic() {
+        return host.traffic;
+      },
       url: this.url,
       answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string; taskId?: string }) => {
         const input = await import('./input.js');

@@ -69,7 +69,11 @@ export interface SessionHost {
   logLevel: LoggingLevel | undefined;
   /** User-supplied headers for every request. */
   userHeaders(): Promise<Record<string, string>>;
-  traffic(event: TrafficEvent): void;
+  /**
+   * Receives a traffic record; undefined while nobody listens, so that sessions call it as
+   * `host.traffic?.({…})` and build no record then (the argument is not evaluated).
+   */
+  readonly traffic: ((event: TrafficEvent) => void) | undefined;
   warn(code: string, message: string): void;
 }
 
@@ -221,12 +225,12 @@ export class ModernSession implements Session {
     if (nameParam && typeof params[nameParam] === 'string') headers['Mcp-Name'] = encodeHeaderValue(params[nameParam] as string);
     Object.assign(headers, options.headers);
 
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
+    host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     const { response, status } = await host.transport.request(message, {
       signal: options.signal,
       headers,
       onMessage: (incoming) => {
-        host.traffic({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
+        host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
         if (incoming.kind === 'request') {
           // Modern servers must not send requests on a stream; never answer one (MRTR replaces them).
           host.warn('server-request-on-modern-stream', `Ignored a "${incoming.message.method}" request the server sent on the stream of ${method}; 2026-07-28 servers ask for input through input_required results`);
@@ -235,7 +239,7 @@ export class ModernSession implements Session {
         options.onMessage?.(incoming);
       },
     });
-    host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
+    host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
     if ('error' in response) {
       const { code, message: text, data } = response.error;
       throw new McpRpcError(code, text, data, { httpStatus: status, url: host.transport.url.href });

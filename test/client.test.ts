@@ -69,6 +69,23 @@ describe('per-request _meta and headers (basic/index "_meta", streamable-http "R
     for (const [name, value] of Object.entries(call.headers!)) expect(wire.headers[name.toLowerCase()]).toBe(value);
   });
 
+  test('traffic records go to a listener from when it attaches until it leaves; one attached later gets them too', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.callTool('echo', { text: 'unwatched' });
+    const seen: string[] = [];
+    const off = client.on('traffic', (event) => seen.push(`${event.direction} ${'method' in event.message ? event.message.method : `response ${String(event.requestId)}`}`));
+    await client.callTool('echo', { text: 'watched' });
+    expect(seen).toEqual(['out tools/call', expect.stringMatching(/^in response \d+$/)]);
+    off();
+    await client.callTool('echo', { text: 'unwatched again' });
+    expect(seen).toHaveLength(2);
+    // A second listener attached later gets the records too.
+    const later: string[] = [];
+    client.on('traffic', (event) => later.push(event.direction));
+    await client.listTools({ fresh: true });
+    expect(later).toEqual(['out', 'in']);
+  });
+
   test('capabilities declared on each request follow the registered input handlers', async () => {
     const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
     const caps = () => posts().at(-1)!.body.params._meta['io.modelcontextprotocol/clientCapabilities'];

@@ -336,6 +336,16 @@ describe('official SDK pinned to legacy serving, with sessions', () => {
     await waitFor(() => server.sessions.size === live - 1);
   });
 
+  test('a traffic listener attached after the session started gets the records of later messages', async () => {
+    const client = newClient(server.url);
+    await client.connect();
+    const seen: string[] = [];
+    client.on('traffic', (event) => seen.push(`${event.direction} ${'method' in event.message ? event.message.method : 'response'}`));
+    await client.callTool('echo', { text: 'watched' });
+    expect(seen).toEqual(expect.arrayContaining(['out tools/call', 'in response']));
+    await client.close();
+  });
+
   test('client.discover() on a legacy server answers from initialize', async () => {
     const client = newClient(server.url);
     const discovered = await client.discover();

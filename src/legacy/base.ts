@@ -393,7 +393,7 @@ export abstract class LegacySessionBase implements Session {
       method: 'notifications/cancelled',
       params: { requestId: pending.id, ...(typeof reason?.message === 'string' ? { reason: reason.message } : {}) },
     };
-    this.host.traffic({ direction: 'out', message, requestId: pending.id, time: Date.now() });
+    this.host.traffic?.({ direction: 'out', message, requestId: pending.id, time: Date.now() });
     this.post(message, AbortSignal.timeout(10_000)).catch((error: unknown) => {
       this.host.warn('legacy-cancel-failed', `Could not send notifications/cancelled for ${pending.method} to ${this.host.url.href}: ${(error as Error).message}`);
     });
@@ -498,7 +498,7 @@ export abstract class LegacySessionBase implements Session {
     }
     // A cancelled request gets no answer (basic/utilities/cancellation); neither does one of a closed session.
     if (controller.signal.aborted || this.closed) return;
-    this.host.traffic({ direction: 'out', message: response, requestId: request.id, time: Date.now() });
+    this.host.traffic?.({ direction: 'out', message: response, requestId: request.id, time: Date.now() });
     try {
       await this.post(response, AbortSignal.timeout(30_000));
     } catch (error) {
@@ -547,7 +547,7 @@ export abstract class LegacySessionBase implements Session {
       this.#rootsNoticePending = false;
       if (this.closed || !this.host.hasInputHandler('roots/list')) return;
       const message: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/roots/list_changed' };
-      this.host.traffic({ direction: 'out', message, time: Date.now() });
+      this.host.traffic?.({ direction: 'out', message, time: Date.now() });
       this.post(message, AbortSignal.timeout(10_000)).catch((error: unknown) => {
         this.host.warn('legacy-roots-notice-failed', `Could not send notifications/roots/list_changed to ${this.host.url.href}: ${(error as Error).message}`);
       });

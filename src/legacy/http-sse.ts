@@ -121,7 +121,7 @@ export class HttpSseSession extends LegacySessionBase {
     const { result } = await this.#roundTrip('initialize', this.initializeParams(capabilities), { signal });
     this.adopt(result, capabilities, LEGACY_PROTOCOL_VERSIONS);
     const initialized: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/initialized' };
-    host.traffic({ direction: 'out', message: initialized, time: Date.now() });
+    host.traffic?.({ direction: 'out', message: initialized, time: Date.now() });
     await this.post(initialized, signal);
     this.generation++;
     await this.setLogLevel(signal);
@@ -147,7 +147,7 @@ export class HttpSseSession extends LegacySessionBase {
           this.host.warn('sse-malformed', (error as Error).message);
           continue;
         }
-        this.host.traffic({ direction: 'in', message: incoming.message, time: Date.now() });
+        this.host.traffic?.({ direction: 'in', message: incoming.message, time: Date.now() });
         this.receive(incoming);
       }
     } catch {
@@ -213,11 +213,11 @@ export class HttpSseSession extends LegacySessionBase {
     options.onId?.(id);
     const message = buildRequest(id, method, params, options.meta);
     const pending = this.track(id, method, params, options);
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now() });
+    host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now() });
     try {
       await this.#post(message, pending.signal, pending);
       const response = await untilAborted(pending.elsewhere, pending.signal);
-      host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
+      host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
       if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { url: this.#endpoint?.href });
       return { id, result: response.result };
     } catch (error) {

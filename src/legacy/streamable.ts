@@ -177,7 +177,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       throw error;
     }
     const initialized: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/initialized' };
-    host.traffic({ direction: 'out', message: initialized, time: Date.now() });
+    host.traffic?.({ direction: 'out', message: initialized, time: Date.now() });
     try {
       await host.transport.notify(initialized, { signal, headers: await this.#headers() });
     } catch (error) {
@@ -197,17 +197,17 @@ export class StreamableLegacySession extends LegacySessionBase {
     let sessionId: string | null = null;
     // No session id and no protocol version header: neither exists yet.
     const headers = await host.userHeaders();
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
+    host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     const { response, status } = await host.transport.request(message, {
       signal,
       headers,
       onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
       onMessage: (incoming) => {
-        host.traffic({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
+        host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
         if (incoming.kind === 'notification') host.notification(incoming.message);
       },
     });
-    host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
+    host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
     if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
     return { result: response.result, sessionId };
   }
@@ -329,7 +329,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       onEventId: (eventId) => (lastEventId = eventId),
       onRetry: (ms) => (retryMs = ms),
     };
-    host.traffic({ direction: 'out', message, requestId: id, time: Date.now(), headers });
+    host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
     try {
       let exchange: { response: Exchange['response']; status: number };
       try {
@@ -346,7 +346,7 @@ export class StreamableLegacySession extends LegacySessionBase {
         );
       }
       const { response, status } = exchange;
-      host.traffic({ direction: 'in', message: response, requestId: id, time: Date.now() });
+      host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
       if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
       return { id, result: response.result };
     } catch (error) {
@@ -359,7 +359,7 @@ export class StreamableLegacySession extends LegacySessionBase {
   }
 
   #receiveOn(incoming: IncomingMessage, pending: PendingRequest): void {
-    this.host.traffic({ direction: 'in', message: incoming.message, requestId: pending.id, time: Date.now() });
+    this.host.traffic?.({ direction: 'in', message: incoming.message, requestId: pending.id, time: Date.now() });
     this.receive(incoming, pending);
   }
 
@@ -465,7 +465,7 @@ export class StreamableLegacySession extends LegacySessionBase {
           const incoming = this.#parseEvent(event.data, context);
           if (!incoming) continue;
           messages++;
-          host.traffic({ direction: 'in', message: incoming.message, time: Date.now() });
+          host.traffic?.({ direction: 'in', message: incoming.message, time: Date.now() });
           this.receive(incoming);
         }
       } catch {
