@@ -365,6 +365,8 @@ export class McpClient {
   #bindings = new Map<string, HeaderBinding[]>();
   #rejected = new Map<string, RejectedTool>();
   #listedTools = false;
+  // The tools/list pages the current tools were screened from (a listing served from the cache reuses them).
+  #screenedPages: readonly object[] = [];
   #firstListing: Promise<void> | undefined;
   // Single-flight tools/list: a listing in flight, the generation it answers, and
   // the one follow-up shared by callers who arrive after an invalidation.
@@ -933,7 +935,7 @@ export class McpClient {
    * and throws `pagination` after `maxPages` pages. Repeated items are dropped
    * (one `duplicate-list-item` warning per listing).
    */
-  async #listAll<T>(method: string, key: string, options: RequestOptions, identity: (item: T) => string): Promise<T[]> {
+  async #listAll<T>(method: string, key: string, options: RequestOptions, identity: (item: T) => string, pages: object[] = []): Promise<T[]> {
     const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
     const maxItems = this.#options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
     const items: T[] = [];
@@ -950,6 +952,7 @@ export class McpClient {
     };
     for (let page = 0; page < maxPages; page++) {
       const result = await this.#cached<ResultBase>(method, cursor === undefined ? {} : { cursor }, options);
+      pages.push(result);
       const list = result[key];
       if (!Array.isArray(list)) {
         throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: this.url.href, method });
@@ -993,7 +996,9 @@ export class McpClient {
    * naming the tool and the reason (basic/transports/streamable-http "Schema Extension");
    * see {@link rejectedTools}. Tools without a `name` or an object `inputSchema` are
    * excluded too; a non-string `title` or `description` is dropped (with a warning).
-   * Concurrent calls share one listing; `fresh` skips the cache.
+   * Concurrent calls share one listing; `fresh` skips the cache. A listing served from
+   * the cache hands over the tools screened when those pages arrived, without screening
+   * them again.
    *
    * @returns the usable tools in server order.
    */
@@ -1030,7 +1035,10 @@ export class McpClient {
   }
 
   async #listToolsOnce(fresh: boolean): Promise<Tool[]> {
-    const raw = await this.#listAll<Tool>('tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)));
+    const pages: object[] = [];
+    const raw = await this.#listAll<Tool>('tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)), pages);
+    // Every page served from the cache, as screened last time: the same tools, nothing to screen again.
+    if (pages.length === this.#screenedPages.length && pages.every((page, i) => page === this.#screenedPages[i])) return [...this.#tools.values()];
     // One pass: shape checks and the cheap x-mcp-header mention test; only the tools that mention
     // the annotation go through its (lazily loaded) checker, each once.
     const flagged: Tool[] = [];
@@ -1052,6 +1060,7 @@ export class McpClient {
     this.#bindings = bindings;
     this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
     this.#listedTools = true;
+    this.#screenedPages = pages;
     for (const entry of rejected) this.#warn('tool-rejected', `Excluded tool "${entry.name}": ${entry.reason}`);
     return kept;
   }

@@ -400,6 +400,59 @@ describe('tools', () => {
     }
   });
 
+  test('an x-mcp-header key spelled with \\u escapes, or sent in an SSE reply, is checked like a plain one', async () => {
+    // Found in the parsed schema whatever its spelling on the wire (a search of the reply's text for
+    // the key, a tempting shortcut on big lists, would miss the escaped ones).
+    const tools = (key: string) =>
+      `[{"name":"good","inputSchema":{"type":"object","properties":{"r":{"type":"string","${key}":"Region"}}}},` +
+      `{"name":"bad","inputSchema":{"type":"object","properties":{"r":{"type":"number","${key}":"Ratio"}}}}]`;
+    for (const [key, sse] of [['x-mcp-h\\u0065ader', false], ['\\u0078-mcp-header', false], ['x-mcp-header', true]] as const) {
+      const calls: Record<string, unknown>[] = [];
+      const raw = await startRawServer((req, res) => {
+        const { id, method } = req.json;
+        if (method === 'tools/call') calls.push(req.headers);
+        const result = method === 'server/discover' ? JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} } }) : method === 'tools/list' ? `{"tools":${tools(key)}}` : '{"content":[]}';
+        const message = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+        res.writeHead(200, { 'Content-Type': sse ? 'text/event-stream' : 'application/json' });
+        res.end(sse ? `event: message\ndata: ${message}\n\n` : message);
+      });
+      try {
+        const client = new McpClient(raw.url, { protocol: 'modern', ...quiet });
+        expect((await client.listTools()).map((t) => t.name), key).toEqual(['good']);
+        expect(client.rejectedTools.map((t) => t.name)).toEqual(['bad']);
+        await client.callTool('good', { r: 'eu' });
+        expect(calls[0]).toMatchObject({ 'mcp-param-region': 'eu' });
+      } finally {
+        await raw.close();
+      }
+    }
+  });
+
+  test('a listing served from the cache hands over the tools it screened before without screening them again; a fresh one screens its new tools', async () => {
+    const cached = await startModernServer({ cacheHints: { 'tools/list': { ttlMs: 30_000, cacheScope: 'public' } } });
+    try {
+      const client = new McpClient(cached.url, { protocol: 'modern', ...quiet });
+      const first = await client.listTools();
+      // Count every read of a listed tool's schema from now on.
+      let reads = 0;
+      for (const tool of first) {
+        const schema = tool.inputSchema;
+        Object.defineProperty(tool, 'inputSchema', { get: () => (reads++, schema), enumerable: true, configurable: true });
+      }
+      const again = await client.listTools();
+      expect(again).not.toBe(first);
+      expect(again).toEqual(first);
+      expect(again.map((tool, i) => tool === first[i])).toEqual(first.map(() => true));
+      expect(reads).toBe(0);
+      const fresh = await client.listTools({ fresh: true });
+      expect(fresh.map((t) => t.name)).toEqual(first.map((t) => t.name));
+      expect(fresh[0]).not.toBe(first[0]);
+      expect(client.tool(fresh[0]!.name)).toBe(fresh[0]);
+    } finally {
+      await cached.close();
+    }
+  });
+
   test('a non-string title or description is dropped with a warning, the tool kept', async () => {
     const raw = await startRawServer((req, res) => {
       const { id, method } = req.json;
