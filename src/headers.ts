@@ -39,42 +39,45 @@ const MENTION_BUDGET = 1_000_000;
 /** Nesting beyond which it answers "may": the bounded checker then decides (and refuses a hostile depth). */
 const MENTION_DEPTH = 1000;
 
+// Called as hasOwnProperty.call inside for-in, which V8 answers from the loop's own key cache.
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * Whether an `inputSchema` may carry an `x-mcp-header` annotation: whether any
  * object in it has that own key. Only then is the (lazily loaded) checker in
- * `header-bindings.ts` needed. One pass over the schema's objects with an
- * explicit stack (no serialization, no recursion); a value nested deeper than
+ * `header-bindings.ts` needed. One pass over the schema's objects, a level at a
+ * time (no serialization, no recursion); a value nested deeper than
  * {@link MENTION_DEPTH} levels or with more than {@link MENTION_BUDGET} objects
  * (a cyclic one) counts as "may".
  */
 export function mentionsHeaderBindings(inputSchema: unknown): boolean {
   if (typeof inputSchema !== 'object' || inputSchema === null) return false;
-  const stack: object[] = [inputSchema];
-  const depths: number[] = [0];
-  let visited = 0;
-  while (stack.length > 0) {
-    const value = stack.pop()!;
-    const depth = depths.pop()! + 1;
-    if (++visited > MENTION_BUDGET || depth > MENTION_DEPTH) return true;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'object' && item !== null) {
-          stack.push(item);
-          depths.push(depth);
+  // Breadth first: the level number is the depth, so no object carries its own; objects are
+  // counted as they are queued, which also bounds the queue of a wide cyclic value.
+  let level: object[] = [inputSchema];
+  let count = 1;
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > MENTION_DEPTH) return true;
+    const next: object[] = [];
+    for (let n = 0; n < level.length; n++) {
+      const value = level[n]!;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (typeof item === 'object' && item !== null && count + next.push(item) > MENTION_BUDGET) return true;
         }
+        continue;
       }
-      continue;
-    }
-    if (Object.hasOwn(value, 'x-mcp-header')) return true;
-    // Own keys only: a polluted prototype's enumerable key is no annotation (and at worst costs a visit).
-    for (const key in value) {
-      const item: unknown = (value as Record<string, unknown>)[key];
-      if (typeof item === 'object' && item !== null && Object.hasOwn(value, key)) {
-        stack.push(item);
-        depths.push(depth);
+      if (hasOwn.call(value, 'x-mcp-header')) return true;
+      // Own keys only: a polluted prototype's enumerable key is no annotation (and is not read).
+      for (const key in value) {
+        if (!hasOwn.call(value, key)) continue;
+        const item: unknown = (value as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null && count + next.push(item) > MENTION_BUDGET) return true;
       }
     }
+    count += next.length;
+    level = next;
   }
   return false;
 }

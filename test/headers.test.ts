@@ -175,6 +175,22 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
     expect(mentionsHeaderBindings(cyclic)).toBe(true);
   });
 
+  test('its bounds are exact: 1,000 levels and 1,000,000 objects are walked, one more counts as mentioning it; a wide cyclic value ends too', () => {
+    const nest = (levels: number) => {
+      let value: Record<string, unknown> = { type: 'string' };
+      for (let i = 1; i < levels; i++) value = { items: value };
+      return value;
+    };
+    expect(mentionsHeaderBindings(nest(1000))).toBe(false);
+    expect(mentionsHeaderBindings(nest(1001))).toBe(true);
+    // The schema and the array count as two.
+    expect(mentionsHeaderBindings({ enum: Array.from({ length: 999_998 }, () => ({})) })).toBe(false);
+    expect(mentionsHeaderBindings({ enum: Array.from({ length: 999_999 }, () => ({})) })).toBe(true);
+    const wide: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) wide[`k${i}`] = wide;
+    expect(mentionsHeaderBindings(wide)).toBe(true);
+  });
+
   test('a key inherited from a prototype is not an annotation; one in an array item or a $defs entry is', () => {
     expect(mentionsHeaderBindings(Object.create({ 'x-mcp-header': 'Q' }) as object)).toBe(false);
     expect(mentionsHeaderBindings({ type: 'object', allOf: [{ properties: { q: { 'x-mcp-header': 'Q' } } }] })).toBe(true);
