@@ -1040,8 +1040,11 @@ export class McpClient {
     // Every page served from the cache, as screened last time: the same tools, nothing to screen again.
     if (pages.length === this.#screenedPages.length && pages.every((page, i) => page === this.#screenedPages[i])) return [...this.#tools.values()];
     // One pass: shape checks and the cheap x-mcp-header mention test; only the tools that mention
-    // the annotation go through its (lazily loaded) checker, each once.
+    // the annotation go through its (lazily loaded) checker, each once. Little garbage right after
+    // the parse (one queue for every walk, no pair per map entry): collecting it then would copy
+    // the whole, still young, list.
     const flagged: Tool[] = [];
+    const queue: unknown[] = [];
     const tools = raw.filter((tool) => {
       const ok = isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema);
       if (!ok) this.#warn('tool-malformed', `Excluded a tool without a name or an object inputSchema: ${JSON.stringify(tool).slice(0, 120)}`);
@@ -1052,11 +1055,12 @@ export class McpClient {
           delete tool[key];
         }
       }
-      if (ok && mentionsHeaderBindings(tool.inputSchema)) flagged.push(tool);
+      if (ok && mentionsHeaderBindings(tool.inputSchema, queue)) flagged.push(tool);
       return ok;
     });
     const { tools: kept, bindings, rejected } = flagged.length ? (await import('./header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
-    this.#tools = new Map(kept.map((tool) => [tool.name, tool]));
+    this.#tools = new Map();
+    for (const tool of kept) this.#tools.set(tool.name, tool);
     this.#bindings = bindings;
     this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
     this.#listedTools = true;

@@ -49,35 +49,48 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * time (no serialization, no recursion); a value nested deeper than
  * {@link MENTION_DEPTH} levels or with more than {@link MENTION_BUDGET} objects
  * (a cyclic one) counts as "may".
+ *
+ * @param queue - scratch space for the walk, overwritten from the start: a caller that
+ *   checks many schemas in a row (a big `tools/list`) passes one array for all of them, so
+ *   that the walk leaves no garbage behind (it would be collected while the list it just
+ *   parsed is still young, which copies the whole list).
  */
-export function mentionsHeaderBindings(inputSchema: unknown): boolean {
+export function mentionsHeaderBindings(inputSchema: unknown, queue: unknown[] = []): boolean {
   if (typeof inputSchema !== 'object' || inputSchema === null) return false;
-  // Breadth first: the level number is the depth, so no object carries its own; objects are
-  // counted as they are queued, which also bounds the queue of a wide cyclic value.
-  let level: object[] = [inputSchema];
-  let count = 1;
-  for (let depth = 1; level.length > 0; depth++) {
-    if (depth > MENTION_DEPTH) return true;
-    const next: object[] = [];
-    for (let n = 0; n < level.length; n++) {
-      const value = level[n]!;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const item: unknown = value[i];
-          if (typeof item === 'object' && item !== null && count + next.push(item) > MENTION_BUDGET) return true;
+  // Breadth first: `end` closes the current level, so the level number is the depth with no
+  // bookkeeping per object; objects are counted as they are queued, which also bounds the queue
+  // of a wide cyclic value.
+  queue[0] = inputSchema;
+  let head = 0;
+  let tail = 1;
+  let end = 1;
+  let depth = 1;
+  while (head < tail) {
+    if (head === end) {
+      if (++depth > MENTION_DEPTH) return true;
+      end = tail;
+    }
+    const value = queue[head++] as object;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'object' && item !== null) {
+          if (tail === MENTION_BUDGET) return true;
+          queue[tail++] = item;
         }
-        continue;
       }
-      if (hasOwn.call(value, 'x-mcp-header')) return true;
-      // Own keys only: a polluted prototype's enumerable key is no annotation (and is not read).
-      for (const key in value) {
-        if (!hasOwn.call(value, key)) continue;
-        const item: unknown = (value as Record<string, unknown>)[key];
-        if (typeof item === 'object' && item !== null && count + next.push(item) > MENTION_BUDGET) return true;
+      continue;
+    }
+    if (hasOwn.call(value, 'x-mcp-header')) return true;
+    // Own keys only: a polluted prototype's enumerable key is no annotation (and is not read).
+    for (const key in value) {
+      if (!hasOwn.call(value, key)) continue;
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) {
+        if (tail === MENTION_BUDGET) return true;
+        queue[tail++] = item;
       }
     }
-    count += next.length;
-    level = next;
   }
   return false;
 }

@@ -191,6 +191,21 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
     expect(mentionsHeaderBindings(wide)).toBe(true);
   });
 
+  test('one queue passed for many schemas in a row (as a listing does) gives each its own answer', () => {
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'array', items: { type: 'string' } }])) };
+    const annotated = { type: 'object', properties: { q: { type: 'string', 'x-mcp-header': 'Q' } } };
+    const small = { type: 'object', properties: { q: { type: 'string' } } };
+    const deep = (levels: number) => {
+      let value: Record<string, unknown> = { type: 'string' };
+      for (let i = 1; i < levels; i++) value = { items: value };
+      return value;
+    };
+    const queue: unknown[] = [];
+    const schemas = [big, small, annotated, small, big, deep(1001), small, deep(1000), annotated, big];
+    expect(schemas.map((schema) => mentionsHeaderBindings(schema, queue))).toEqual(schemas.map((schema) => mentionsHeaderBindings(schema)));
+    expect(schemas.map((schema) => mentionsHeaderBindings(schema))).toEqual([false, false, true, false, false, true, false, false, true, false]);
+  });
+
   test('a key inherited from a prototype is not an annotation; one in an array item or a $defs entry is', () => {
     expect(mentionsHeaderBindings(Object.create({ 'x-mcp-header': 'Q' }) as object)).toBe(false);
     expect(mentionsHeaderBindings({ type: 'object', allOf: [{ properties: { q: { 'x-mcp-header': 'Q' } } }] })).toBe(true);
