@@ -307,7 +307,11 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     out.push(table(['Stream · reader', 'ms (median)', 'MiB/s'], rows));
     out.push('');
     const big = s.sizes[1];
-    out.push(`At ${big.mib} MiB: readSse takes ${big.overParser.readSse}× eventsource-parser's time, the whole transport path ${big.overParser.transport}×. time(2N)/time(N): ${Object.entries(s.scaling).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+    const order =
+      s.order === 'parser-transport-adjacent'
+        ? `${s.plan.rounds} rounds; each reads both sizes (the first alternating), at each eventsource-parser and the transport back to back (which goes first alternating), the other readers before or after them, each read on a collected heap`
+        : `${s.plan.rounds} rounds; each runs the readers in rotated order, each at both sizes back to back`;
+    out.push(`At ${big.mib} MiB: readSse takes ${big.overParser.readSse}× eventsource-parser's time, the whole transport path ${big.overParser.transport}×. time(2N)/time(N): ${Object.entries(s.scaling).map(([k, v]) => `${k} ${v}`).join(', ')}. ${order}.`);
   }
   const validation = run.validation ?? validationRun?.run.validation;
   if (validation) {

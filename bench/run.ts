@@ -12,10 +12,11 @@
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
  * can measure retained heap. Never part of `npm test`: nothing here asserts a time.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
+import { spawnServer } from './child.js';
 import { chromiumCalls, chromiumForms, openBenchPage, type BenchBrowser } from './chromium.js';
 import { measureHostile } from './hostile.js';
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
@@ -64,7 +65,7 @@ const PLAN = quick
         chromium: { rounds: 15, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
       },
       list: { sizes: [1000, 2000], props: 20, rounds: 21, memoryRepeats: 3 } satisfies ListPlan,
-      sse: { sizesMiB: [25, 50], rounds: 5 } satisfies SsePlan,
+      sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
       formRepeats: 11,
       hostileRepeats: 3,
     };
@@ -80,34 +81,13 @@ function logCalls(calls: CallsResult): void {
 
 /** Starts bench/echo-server.ts in its own Node process (a real server is not in the client's process). */
 async function spawnEchoServer(): Promise<{ url: string; counts: () => Promise<Record<string, number>>; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/echo-server.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    // The SDK announces what responseMode 'json' implies on every start; anything else is shown.
-    for (const line of text.split('\n')) if (line.trim() && !line.startsWith("responseMode: 'json'")) process.stderr.write(`echo-server: ${line}\n`);
+  // The SDK announces what responseMode 'json' implies on every start; anything else is shown.
+  const child = await spawnServer('echo-server.ts', [], (line) => {
+    if (!line.startsWith("responseMode: 'json'")) process.stderr.write(`echo-server: ${line}\n`);
   });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      buffered += text;
-      const match = /READY (\S+)/.exec(buffered);
-      if (match) resolveUrl(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`bench/echo-server.ts exited with ${code} before it was ready`)));
-  });
+  const url = child.urls[0]!;
   const countsUrl = new URL(COUNTS_PATH, url).href;
-  return {
-    url,
-    counts: async () => (await (await fetch(countsUrl)).json()) as Record<string, number>,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        const timer = setTimeout(() => child.kill(), 5000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolveClose();
-        });
-        child.stdin.end();
-      }),
-  };
+  return { url, counts: async () => (await (await fetch(countsUrl)).json()) as Record<string, number>, close: () => child.close() };
 }
 
 /** The JSON files in bench/results, newest run first. */

@@ -16,13 +16,13 @@
 import { createParser, type ParserCallbacks } from 'eventsource-parser';
 import { readSse } from '../src/sse.js';
 import { HttpTransport } from '../src/transport.js';
-import { startSseServer } from './servers.js';
+import { spawnServer } from './child.js';
 import { median, rotation, round, spread, type Spread } from './stats.js';
 
 export const READERS = ['drain', 'eventsource-parser', 'parser+JSON.parse', 'readSse', 'transport'] as const;
 export type ReaderName = (typeof READERS)[number];
 
-const EVENT_BYTES = 1024;
+export const EVENT_BYTES = 1024;
 
 export interface SsePlan {
   /** Stream sizes in MiB; the second must be twice the first. */
@@ -44,6 +44,11 @@ export interface SseAtSize {
 
 export interface SseResult {
   plan: SsePlan;
+  /**
+   * How each round orders the reads (see {@link sseOrder}); absent in runs made before it was
+   * recorded, whose rounds ran the readers in rotated order, each at both sizes.
+   */
+  order?: 'parser-transport-adjacent';
   sizes: [SseAtSize, SseAtSize];
   /** Median over rounds of time(2N) / time(N), per reader (both sizes run back to back each round): 2 is linear. */
   scaling: Record<ReaderName, number>;
@@ -116,23 +121,44 @@ async function read(reader: ReaderName, url: string): Promise<number> {
   }
 }
 
+/**
+ * The reads of round `r`, in order: both sizes (the first alternates every round) and, at each,
+ * eventsource-parser and the transport back to back, so noise that drifts between reads hits a
+ * transport read and its paired parser read alike (the share is a per-round ratio of the two).
+ * Which of the pair goes first alternates with the round and size; the other readers run in
+ * rotated order before or after the pair (alternating every two rounds).
+ */
+export function sseOrder(r: number): { name: ReaderName; size: 0 | 1 }[] {
+  const reads: { name: ReaderName; size: 0 | 1 }[] = [];
+  const others = rotation(['drain', 'parser+JSON.parse', 'readSse'] as const, r);
+  for (const size of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+    const pair: ReaderName[] = (r + size) % 2 === 0 ? ['eventsource-parser', 'transport'] : ['transport', 'eventsource-parser'];
+    const names: ReaderName[] = Math.floor(r / 2) % 2 === 0 ? [...pair, ...others] : [...others, ...pair];
+    for (const name of names) reads.push({ name, size });
+  }
+  return reads;
+}
+
 export async function measureSse(plan: SsePlan, log: (line: string) => void): Promise<SseResult> {
   const counts = plan.sizesMiB.map((mib) => (mib * 1024 * 1024) / EVENT_BYTES);
-  const bodies = counts.map((events) => sseBody(events));
-  const servers = [await startSseServer(bodies[0]!), await startSseServer(bodies[1]!)];
+  const bytes = counts.map((events) => events * EVENT_BYTES);
+  // The server runs in its own process (bench/sse-server.ts), so its writes are not timed as reading.
+  const server = await spawnServer('sse-server.ts', plan.sizesMiB.map(String));
+  const urls = server.urls;
   try {
     const times = new Map<string, number[]>();
     for (const name of READERS) for (const s of [0, 1]) times.set(`${name} ${s}`, []);
-    for (const name of READERS) await read(name, servers[0]!.url); // warm-up
+    for (const name of READERS) await read(name, urls[0]!); // warm-up
+    // Each read starts on a collected heap, so one reader's garbage is not charged to the next.
+    const collect = (globalThis as { gc?: () => void }).gc;
     for (let r = 0; r < plan.rounds; r++) {
-      for (const name of rotation(READERS, r)) {
-        for (const s of r % 2 === 0 ? [0, 1] : [1, 0]) {
-          const start = performance.now();
-          const got = await read(name, servers[s]!.url);
-          times.get(`${name} ${s}`)!.push(performance.now() - start);
-          const expected = name === 'drain' ? bodies[s]!.length : counts[s];
-          if (got !== expected) throw new Error(`${name} read ${got}, expected ${expected}`);
-        }
+      for (const { name, size: s } of sseOrder(r)) {
+        collect?.();
+        const start = performance.now();
+        const got = await read(name, urls[s]!);
+        times.get(`${name} ${s}`)!.push(performance.now() - start);
+        const expected = name === 'drain' ? bytes[s] : counts[s];
+        if (got !== expected) throw new Error(`${name} read ${got}, expected ${expected}`);
       }
     }
     const sizes = plan.sizesMiB.map((mib, s): SseAtSize => {
@@ -159,8 +185,8 @@ export async function measureSse(plan: SsePlan, log: (line: string) => void): Pr
         return [name, round(median(large.map((t, i) => t / small[i]!)), 2)];
       }),
     ) as SseResult['scaling'];
-    return { plan, sizes, scaling };
+    return { plan, order: 'parser-transport-adjacent', sizes, scaling };
   } finally {
-    for (const server of servers) await server.close();
+    await server.close();
   }
 }
