@@ -18,6 +18,10 @@ import { click, field, mount, openPreview, ownButton, part, root, submitted, too
 
 afterEach(() => cleanup());
 
+// Megabytes through a real server and a real browser: on a busy 2-core machine (load 16 seen)
+// one test took over the suite's default 20 s. Budgets here are in nodes, never in time.
+vi.setConfig({ testTimeout: 90_000 });
+
 /** Every node under `node`, through shadow roots. */
 function nodeCount(node: Node): number {
   let count = 1;
