@@ -57,11 +57,17 @@ const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    // The abort listener goes when the sleep ends: a tool that sleeps step after step on one
+    // request's signal would otherwise pile them up (Node's MaxListenersExceededWarning).
+    const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
-    });
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 export interface ModernServerOptions {
