@@ -1397,7 +1397,10 @@ export class McpClient {
         controller.abort(new McpClientError('aborted', 'The subscription was closed', { url, method: 'subscriptions/listen' }));
       },
     };
-    options.signal?.addEventListener('abort', () => subscription.close(), { once: true });
+    // A signal already aborted closes it before any request; the listener goes when it ends.
+    const onCallerAbort = () => subscription.close();
+    if (options.signal?.aborted) onCallerAbort();
+    else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     this.#subscriptions.add(subscription);
 
     // The re-listen loop is loaded on first use (most pages never listen).
@@ -1410,6 +1413,7 @@ export class McpClient {
         setState,
         setAcknowledged: (value) => (acknowledged = value),
         finish: (outcome) => {
+          options.signal?.removeEventListener('abort', onCallerAbort);
           this.#subscriptions.delete(subscription);
           setState('closed');
           resolveClosed(outcome);

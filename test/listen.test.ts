@@ -3,6 +3,7 @@
  * (server/utilities/caching) against the official SDK server, plus raw servers
  * for drops, graceful ends and cache scopes.
  */
+import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { McpClient } from '../src/index.js';
@@ -53,6 +54,30 @@ describe('subscriptions/listen', () => {
     // Closing the stream is the cancellation on HTTP; nothing else is sent.
     expect(count('notifications/cancelled')).toBe(cancels);
     server.setBonus(false);
+  });
+
+  test("the caller's signal: one already aborted sends nothing; aborting closes it; its listener goes when the subscription ends", async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    const before = count('subscriptions/listen');
+    const aborted = client.listen({ toolsListChanged: true }, { signal: AbortSignal.abort() });
+    expect(await aborted.closed).toEqual({ reason: 'client' });
+    expect(aborted.state).toBe('closed');
+
+    const caller = new AbortController();
+    const open = client.listen({ toolsListChanged: true }, { signal: caller.signal });
+    await expect.poll(() => open.state).toBe('open');
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    caller.abort();
+    expect(await open.closed).toEqual({ reason: 'client' });
+    expect(count('subscriptions/listen')).toBe(before + 1);
+
+    // Closed by close(): a long-lived signal the page reuses does not keep it (or its closure) alive.
+    const pageSignal = new AbortController().signal;
+    const closedByPage = client.listen({ toolsListChanged: true }, { signal: pageSignal });
+    await expect.poll(() => closedByPage.state).toBe('open');
+    closedByPage.close();
+    await closedByPage.closed;
+    expect(getEventListeners(pageSignal, 'abort')).toHaveLength(0);
   });
 
   test('a flood of tools/list_changed costs a few events and listings, not one per notification', async () => {
