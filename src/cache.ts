@@ -19,6 +19,9 @@ export const CACHEABLE_METHODS = new Set(['server/discover', 'tools/list', 'prom
 interface Entry {
   result: CacheableResult;
   expiresAt: number;
+  /** The entry's method and, for `resources/read`, its URI: what the invalidations match on (the key's text holds the auth context, which may contain anything). */
+  method: string;
+  uri?: unknown;
 }
 
 /** Small FNV-1a hash, so credentials are not kept verbatim as map keys. */
@@ -67,7 +70,7 @@ export class ResultCache {
     const scope = result.cacheScope === 'public' ? 'public' : 'private';
     const key = ResultCache.key(method, params, scope, authContext);
     this.#entries.delete(key);
-    this.#entries.set(key, { result, expiresAt: this.#now() + ttl });
+    this.#entries.set(key, { result, expiresAt: this.#now() + ttl, method, ...(method === 'resources/read' ? { uri: params.uri } : {}) });
     if (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
@@ -76,18 +79,12 @@ export class ResultCache {
 
   /** Makes every entry of the given methods stale (a list-changed notification). */
   invalidate(...methods: string[]): void {
-    for (const key of [...this.#entries.keys()]) {
-      const method = key.split('|')[1];
-      if (method !== undefined && methods.includes(method)) this.#entries.delete(key);
-    }
+    for (const [key, entry] of [...this.#entries]) if (methods.includes(entry.method)) this.#entries.delete(key);
   }
 
   /** Drops entries of `resources/read` for one URI (a resources/updated notification). */
   invalidateResource(uri: string): void {
-    for (const key of [...this.#entries.keys()]) {
-      const parts = key.split('|');
-      if (parts[1] === 'resources/read' && parts.slice(2).join('|') === JSON.stringify({ uri })) this.#entries.delete(key);
-    }
+    for (const [key, entry] of [...this.#entries]) if (entry.method === 'resources/read' && entry.uri === uri) this.#entries.delete(key);
   }
 
   clear(): void {

@@ -222,6 +222,46 @@ describe('result cache (server/utilities/caching)', () => {
     expect(cache.get('resources/read', { uri: 'mem://mine' }, 'token-1')).toBeUndefined();
   });
 
+  test('list_changed and resources/updated make private entries stale whatever the auth context holds ("|" included)', () => {
+    // An identity provider's subject ("auth0|…") as the host's authContext: the entry key must not be split on it.
+    const cache = new ResultCache();
+    for (const auth of ['auth0|5f3a9c', 'a|tools/list|b', '|', undefined]) {
+      cache.set('tools/list', {}, { tools: ['t'], ttlMs: 60_000, cacheScope: 'private' }, auth);
+      cache.set('tools/list', { cursor: 'p|2' }, { tools: ['u'], ttlMs: 60_000, cacheScope: 'private' }, auth);
+      cache.set('resources/read', { uri: 'mem://a|b' }, { contents: [], ttlMs: 60_000, cacheScope: 'private' }, auth);
+      cache.set('prompts/list', {}, { prompts: [], ttlMs: 60_000, cacheScope: 'private' }, auth);
+      cache.invalidate('tools/list');
+      expect(cache.get('tools/list', {}, auth), String(auth)).toBeUndefined();
+      expect(cache.get('tools/list', { cursor: 'p|2' }, auth), String(auth)).toBeUndefined();
+      expect(cache.get('prompts/list', {}, auth), String(auth)).toBeDefined();
+      cache.invalidateResource('mem://a|b');
+      expect(cache.get('resources/read', { uri: 'mem://a|b' }, auth), String(auth)).toBeUndefined();
+      cache.invalidate('prompts/list');
+    }
+  });
+
+  test('a listing after tools/list_changed is fresh for a client whose authContext has a "|" in it', async () => {
+    const privateServer = await startModernServer({ cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'private' } } });
+    const lists = () => privateServer.requests.filter((r) => r.method === 'POST' && r.body.method === 'tools/list').length;
+    try {
+      const client = new McpClient(privateServer.url, { protocol: 'modern', authContext: () => 'auth0|5f3a9c', ...quiet });
+      expect((await client.listTools()).map((t) => t.name)).not.toContain('bonus');
+      await client.listTools();
+      expect(lists()).toBe(1);
+      let changed = 0;
+      client.on('toolsChanged', () => changed++);
+      const subscription = client.listen({ toolsListChanged: true });
+      await expect.poll(() => subscription.state).toBe('open');
+      privateServer.setBonus(true);
+      await expect.poll(() => changed).toBe(1);
+      expect((await client.listTools()).map((t) => t.name)).toContain('bonus');
+      subscription.close();
+      await client.close();
+    } finally {
+      await privateServer.close();
+    }
+  });
+
   test('private results are not served to a client using other credentials', async () => {
     const raw = await startRawServer((req, res) => {
       const { id, method } = req.json;
