@@ -43,6 +43,9 @@ export interface ReadSseOptions {
   onWarning?: (code: string, message: string) => void;
 }
 
+/** Whether a data line ("data:…", or a bare "data" line) starts at `at` of LF-only text. */
+const dataLineAt = (text: string, at: number) => text.startsWith('data', at) && (text.charCodeAt(at + 4) === 58 || text.charCodeAt(at + 4) === 10);
+
 /**
  * Decoding, line-end normalisation, the event cap and the end-of-stream rule,
  * shared by {@link readSse} and {@link consumeSse}. `onEvent` is called
@@ -50,6 +53,15 @@ export interface ReadSseOptions {
  */
 function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) {
   let overflow = false;
+  // An event with an id and no data (a resumable stream's priming event may be just "id: 7") is
+  // not dispatched by the parser, which drops its id; the SSE spec still makes it the last event
+  // ID, which a resumption sends. Reads that may hold an id line are searched for id lines and, while
+  // an id waits, blank lines (see feedIds): `idOnly` is the id of the event being read, cleared when
+  // the parser dispatches an event with that id; still set at the event's blank line, it is handed
+  // on as an event with empty data (which consumers skip as a priming event). `open` is the line
+  // still open at the end of the last read while it may be an id line ('' at a line start), else null.
+  let idOnly: string | undefined;
+  let open: string | null = '';
   let dispatched = 0;
   const max = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
   const parser = createParser({
@@ -62,6 +74,9 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
     maxBufferSize: 2 * max + 6,
     // Nothing after an overflow is dispatched: the stream is refused as a whole from there on.
     onEvent: (event) => {
+      // The parser is fed up to a waiting id's line before the id waits: the event it dispatches
+      // next is that id's, which carries it itself.
+      idOnly = undefined;
       if (overflow) return;
       if (event.data.length > max) {
         overflow = true;
@@ -116,7 +131,117 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
     }
     if (!text) return;
     last = text[text.length - 1]!;
-    parser.feed(text);
+    feedLf(text);
+  };
+  /** Feeds text whose line ends are all LF. */
+  const feedLf = (text: string) => {
+    // Most reads hold no id line and continue none: straight to the parser.
+    // (A search for the line feed before "id:": one for "id:" alone is slow in text full of i's.)
+    if (idOnly === undefined && !open && text.indexOf('\nid:') === -1 && !(open === '' && text.startsWith('id:'))) {
+      const lf = text.lastIndexOf('\n');
+      if (lf !== -1) open = text.length - lf <= 3 && 'id:'.startsWith(text.slice(lf + 1)) ? text.slice(lf + 1) : null;
+      else if (open === '') open = text.length <= 2 && 'id:'.startsWith(text) ? text : null;
+      parser.feed(text);
+      return;
+    }
+    feedIds(text);
+  };
+  const feedIds = (text: string) => {
+    let fed = 0;
+    const feedTo = (end: number) => {
+      if (end > fed && !overflow) parser.feed(text.slice(fed, end));
+      fed = end;
+    };
+    const idLine = (line: string, lineEnd: number) => {
+      // "id:" with its value; the parser ignores an id with a NUL in it.
+      const value = line.slice(line.charCodeAt(3) === 32 ? 4 : 3);
+      if (value.includes('\0')) return;
+      idOnly = value;
+      idEnd = lineEnd + 1;
+    };
+    // Where the waiting id's line ends in this read (-1: in an earlier read).
+    let idEnd = -1;
+    let pos = 0;
+    // A bare "id" line (which empties the id) from `from` on: where (0 when it starts the read, else
+    // the LF before it), or Infinity.
+    const bareId = (text: string, from: number) => {
+      if (from === 0 && open === '' && text.startsWith('id\n')) return 0;
+      const at = text.indexOf('\nid\n', from > 0 ? from - 1 : 0);
+      return at === -1 ? Infinity : at;
+    };
+    if (open) {
+      // A line begun in an earlier read that may be an id line.
+      const lf = text.indexOf('\n');
+      const line = open + text.slice(0, lf === -1 ? text.length : lf);
+      if (lf === -1) {
+        open = line.startsWith('id:') || 'id:'.startsWith(line) ? line : null;
+        feedTo(text.length);
+        return;
+      }
+      if (line.startsWith('id:')) idLine(line, lf);
+      else if (line === 'id' && idOnly !== undefined) idOnly = '';
+      pos = lf + 1;
+      open = '';
+    }
+    // From one id line or blank line to the next (only blank lines while an id waits count).
+    let nextId = -2;
+    for (;;) {
+      if (nextId < pos) {
+        if (pos === 0 && open === '' && text.startsWith('id:')) nextId = 0;
+        else {
+          // pos starts a line: the line feed before it is where a search for an id line at pos begins.
+          const at = text.indexOf('\nid:', pos > 0 ? pos - 1 : 0);
+          nextId = at === -1 ? -1 : at + 1;
+        }
+      }
+      let blank = -1;
+      if (idOnly !== undefined) {
+        // The LF of a blank line: the first of a read that starts a line, or one right after another.
+        if (pos === 0 && open === '' && text.charCodeAt(0) === 10) blank = 0;
+        else {
+          const at = text.indexOf('\n\n', pos > 0 ? pos - 1 : 0);
+          blank = at === -1 ? -1 : at + 1;
+        }
+      }
+      if (blank !== -1 && (nextId === -1 || blank < nextId)) {
+        // The usual "id: 7\ndata: …": a data line right after the id line, so the parser dispatches
+        // the event with its id. Otherwise the parser is fed up to here: it dispatches the event if
+        // it has data (which clears idOnly); else the event is id-only.
+        if (idEnd !== -1 && idEnd < blank && dataLineAt(text, idEnd)) idOnly = undefined;
+        else {
+          if (bareId(text, pos) < blank) idOnly = '';
+          feedTo(blank + 1);
+        }
+        const id = idOnly;
+        idOnly = undefined;
+        if (id !== undefined && !overflow) {
+          dispatched++;
+          onEvent({ id, event: undefined, data: '' });
+        }
+        pos = blank + 1;
+        continue;
+      }
+      const lf = nextId === -1 ? -1 : text.indexOf('\n', nextId);
+      if (lf === -1) {
+        // No blank line after pos: a bare "id" line from here on is in the waiting id's event.
+        if (idOnly !== undefined && bareId(text, pos) !== Infinity) idOnly = '';
+        break;
+      }
+      // The usual "id: 7\ndata: …": the event has data, so the parser dispatches it with its id.
+      if (dataLineAt(text, lf + 1)) idOnly = undefined;
+      else {
+        feedTo(nextId);
+        idLine(text.slice(nextId, lf), lf);
+      }
+      pos = lf + 1;
+    }
+    // The line left open at the end of the read, if it may be an id line.
+    const lf = text.lastIndexOf('\n');
+    if (lf !== -1 || open === '') {
+      const tail = lf === -1 ? text : text.slice(lf + 1);
+      open = tail.startsWith('id:') || 'id:'.startsWith(tail) ? tail : null;
+    }
+    feedTo(text.length);
   };
   const tooLarge = () =>
     new McpClientError('too_large', `An SSE event from the server exceeded ${max} characters`, { ...options.context });
@@ -135,7 +260,7 @@ function sseFeeder(options: ReadSseOptions, onEvent: (event: SseEvent) => void) 
       // mid-way stays dropped, as the SSE spec says, since it may be truncated).
       if (last !== '\n') return;
       const before = dispatched;
-      parser.feed('\n');
+      feedLf('\n');
       if (dispatched > before) {
         options.onWarning?.(
           'sse-unterminated-event',

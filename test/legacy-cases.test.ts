@@ -359,6 +359,23 @@ describe('stream resumption with Last-Event-ID and the retry hint (LEG-8)', () =
     expectScriptDone(server);
   });
 
+  test('a priming event with an id and no data line is resumable too: its id is the Last-Event-ID', async () => {
+    let callId: unknown;
+    const server = await script(
+      [probe(), initialize('sid-rp'), initialized('sid-rp'), toolsList('sid-rp'), { match: { rpc: 'tools/call' }, reply: async (req, res) => ((callId = req.json.id), res.writeHead(200, SSE_TYPE).end('id: prime-9\nretry: 20\n\n')) }],
+      {
+        onGet: (req, res) => {
+          if (!req.headers['last-event-id']) return void res.writeHead(405).end();
+          res.writeHead(200, SSE_TYPE);
+          res.end(`id: prime-10\ndata: {"jsonrpc":"2.0","id":${JSON.stringify(callId)},"result":{"content":[{"type":"text","text":"after priming"}]}}\n\n`);
+        },
+      },
+    );
+    expect(await client(server.url).callTool('repeat', { words: 'z' })).toMatchObject({ content: [{ text: 'after priming' }] });
+    expect(server.gets.filter((g) => g.headers['last-event-id']).map((g) => g.headers['last-event-id'])).toEqual(['prime-9']);
+    expectScriptDone(server);
+  });
+
   test('resumption gives up after three reconnections that bring nothing new', async () => {
     const server = await script(
       [probe(), initialize('sid-rs'), initialized('sid-rs'), toolsList('sid-rs'), { match: { rpc: 'tools/call' }, reply: { status: 200, headers: SSE_TYPE, body: 'id: q-1\nretry: 20\ndata: \n\n' } }],

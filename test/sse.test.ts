@@ -197,3 +197,147 @@ describe('the transport reads a long stream of notifications and its reply (issu
     expect(error.message).toMatch(/"method" is number 7/);
   });
 });
+
+describe('an event with an id and no data sets the last event id (SSE "dispatch the event"), however the reads cut it', () => {
+  // Priming events of every shape: id only, id with retry, "id:" with no value, an id with a NUL
+  // (ignored, as the parser ignores it), ids between data events, CR and CRLF line ends, a BOM.
+  const body = bytesOf(
+    '\uFEFFid: p-1\r\nretry: 250\r\n\r\n',
+    'data: one\nid: e-2\n\n',
+    'id: p-3\n\n',
+    'id: p-4\rid: p-5\r\r',
+    ': comment\nid: \n\n',
+    'id: bad\u0000id\n\n',
+    'event: ping\nid: p-6\n\n',
+    'id: e-7\ndata: two\n\n',
+    'data: three\n\n',
+    'id: p-8\n',
+  );
+  const expected = [
+    { id: 'p-1', event: undefined, data: '' },
+    { id: 'e-2', event: undefined, data: 'one' },
+    { id: 'p-3', event: undefined, data: '' },
+    { id: 'p-5', event: undefined, data: '' },
+    { id: '', event: undefined, data: '' },
+    { id: 'p-6', event: undefined, data: '' },
+    { id: 'e-7', event: undefined, data: 'two' },
+    { id: undefined, event: undefined, data: 'three' },
+    // The stream ends after a whole line: its last event is dispatched (with a warning).
+    { id: 'p-8', event: undefined, data: '' },
+  ];
+
+  test('one read, and the retry hint is heard', async () => {
+    const retries: number[] = [];
+    const warnings: string[] = [];
+    expect(await eventsOf([body], { onRetry: (ms) => retries.push(ms), onWarning: (code) => warnings.push(code) })).toEqual(expected);
+    expect(retries).toEqual([250]);
+    expect(warnings).toEqual(['sse-unterminated-event']);
+  });
+
+  test('two reads cut at every byte, and three reads at every pair of cuts near the id lines', async () => {
+    for (let at = 0; at <= body.length; at++) expect(await eventsOf(cutAt(body, at)), `cut at byte ${at}`).toEqual(expected);
+    for (let a = 0; a < 60; a++) {
+      for (let b = a; b <= 60; b++) expect(await eventsOf(cutAt(body, a, b)), `cuts at ${a} and ${b}`).toEqual(expected);
+    }
+  });
+
+  test('one byte per read, with empty reads between them', async () => {
+    expect(await eventsOf([...body].flatMap((b) => [new Uint8Array(0), Uint8Array.of(b)]))).toEqual(expected);
+  });
+
+  test('what follows an id line decides: a data line, a bare "data" line, or a field that only starts with "data"', async () => {
+    const body = bytesOf('id: a\ndata\n\nid: b\ndatum: 1\n\nid: c\ndata:x\n\nid: d\ndata', '\n\n');
+    expect(await eventsOf([body])).toEqual([
+      { id: 'a', event: undefined, data: '' },
+      { id: 'b', event: undefined, data: '' },
+      { id: 'c', event: undefined, data: 'x' },
+      { id: 'd', event: undefined, data: '' },
+    ]);
+    for (let at = 0; at <= body.length; at++) expect((await eventsOf(cutAt(body, at))).map((e) => e.id), `cut at byte ${at}`).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  test('data that merely contains "id:" is no id line', async () => {
+    expect(await eventsOf([bytesOf('data: paid: yes\ndata: id: no\n\n:id: 9\n\nxid: 1\n\n')])).toEqual([{ id: undefined, event: undefined, data: 'paid: yes\nid: no' }]);
+  });
+
+  test('an id line left unterminated over more than twice the cap is too_large, like any buffered line', async () => {
+    const error = await eventsOf(cutAt(bytesOf(`id: ${'9'.repeat(2 * 40 + 10)}\n\ndata: x\n\n`), 30, 2 * 40 + 12), { maxEventChars: 40 }).catch((e) => e);
+    expect(error.code).toBe('too_large');
+  });
+
+  test('the transport hears the id of a data-less priming event on a reply stream', async () => {
+    const transport = new HttpTransport({ url: 'http://127.0.0.1:9/mcp' });
+    const ids: string[] = [];
+    const bytes = bytesOf('id: prime-1\n\nid: prime-2\r\n\r\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
+    for (let at = 0; at <= bytes.length; at++) {
+      ids.length = 0;
+      await transport.readReply(new Response(reads(cutAt(bytes, at)), { headers: { 'Content-Type': 'text/event-stream' } }), { id: 1, method: 'tools/call' }, { onEventId: (id) => ids.push(id) });
+      expect(ids, `cut at byte ${at}`).toEqual(['prime-1', 'prime-2']);
+    }
+  });
+});
+
+describe('random streams of id, data, event, retry and comment lines against a line-by-line reading of the SSE rules', () => {
+  /** A reference reading of the whole text: what the reader must give however the reads cut it. */
+  function reference(text: string) {
+    const out: Pick<SseEvent, 'id' | 'event' | 'data'>[] = [];
+    const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+    const endsWhole = /[\r\n]$/.test(text);
+    if (!endsWhole) lines.pop(); // a line cut off at the end is dropped
+    else lines.pop(); // the empty string after the last line end
+    let data: string[] = [];
+    let id: string | undefined;
+    let idLine = false;
+    let event: string | undefined;
+    const dispatch = () => {
+      if (data.length > 0) out.push({ id, event, data: data.join('\n') });
+      else if (idLine) out.push({ id, event: undefined, data: '' });
+      data = [];
+      id = undefined;
+      idLine = false;
+      event = undefined;
+    };
+    for (const line of lines) {
+      if (line === '') dispatch();
+      else if (line.startsWith(':')) continue;
+      else {
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        let value = colon === -1 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'data') data.push(value);
+        else if (field === 'event') event = value || undefined;
+        // A bare "id" line empties the id; an event whose only field is one is not handed on.
+        else if (field === 'id' && !value.includes('\0')) ((id = value), (idLine ||= colon !== -1));
+      }
+    }
+    // The stream ended after a whole line: its last event is dispatched (the kit's leniency).
+    if (endsWhole) dispatch();
+    return out;
+  }
+
+  test('300 streams, each read whole, at two random cuts and a byte at a time', async () => {
+    let seed = 18;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % n);
+    const pieces = ['id: ', 'id:', 'data: ', 'data:', 'data', 'event: e', 'retry: 5', ': c', 'id: 7', 'idx: 1', 'dat', 'é', '€', '😀', 'id', ':', 'x'];
+    const ends = ['\n', '\r', '\r\n'];
+    for (let n = 0; n < 300; n++) {
+      let text = random(5) === 0 ? '\uFEFF' : '';
+      const lines = 1 + random(12);
+      for (let l = 0; l < lines; l++) {
+        const parts = random(3);
+        for (let p = 0; p < parts; p++) text += pieces[random(pieces.length)];
+        text += ends[random(ends.length)];
+        if (random(3) === 0) text += ends[random(ends.length)];
+      }
+      if (random(4) === 0) text += pieces[random(pieces.length)];
+      const bytes = utf8(text);
+      const expected = reference(text);
+      expect(await eventsOf([bytes]), JSON.stringify(text)).toEqual(expected);
+      const a = random(bytes.length + 1);
+      const b = a + random(bytes.length + 1 - a);
+      expect(await eventsOf(cutAt(bytes, a, b)), `${JSON.stringify(text)} cut at ${a} and ${b}`).toEqual(expected);
+      expect(await eventsOf([...bytes].map((byte) => Uint8Array.of(byte))), `${JSON.stringify(text)} a byte at a time`).toEqual(expected);
+    }
+  });
+});
