@@ -308,7 +308,10 @@ describe('random streams of id, data, event, retry and comment lines against a l
         if (field === 'data') data.push(value);
         else if (field === 'event') event = value || undefined;
         // A bare "id" line empties the id; an event whose only field is one is not handed on.
-        else if (field === 'id' && !value.includes('\0')) ((id = value), (idLine ||= colon !== -1));
+        else if (field === 'id' && !value.includes('\0')) {
+          id = value;
+          idLine ||= colon !== -1;
+        }
       }
     }
     // The stream ended after a whole line: its last event is dispatched (the kit's leniency).
