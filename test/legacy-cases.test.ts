@@ -362,7 +362,10 @@ describe('stream resumption with Last-Event-ID and the retry hint (LEG-8)', () =
   test('a priming event with an id and no data line is resumable too: its id is the Last-Event-ID', async () => {
     let callId: unknown;
     const server = await script(
-      [probe(), initialize('sid-rp'), initialized('sid-rp'), toolsList('sid-rp'), { match: { rpc: 'tools/call' }, reply: async (req, res) => ((callId = req.json.id), res.writeHead(200, SSE_TYPE).end('id: prime-9\nretry: 20\n\n')) }],
+      [probe(), initialize('sid-rp'), initialized('sid-rp'), toolsList('sid-rp'), { match: { rpc: 'tools/call' }, reply: (req, res) => {
+          callId = req.json.id;
+          res.writeHead(200, SSE_TYPE).end('id: prime-9\nretry: 20\n\n');
+        } }],
       {
         onGet: (req, res) => {
           if (!req.headers['last-event-id']) return void res.writeHead(405).end();

@@ -122,8 +122,14 @@ interface Cell {
   set: Setter;
   /** What the field's listeners call: always the latest `set` (a skipped field's listeners are its earlier render's). */
   readonly stable: Setter;
-  /** An object's latest draft, which its members' setters apply their edits to. */
+  /**
+   * A container's latest draft, which its members' (items', rows', variant's) setters apply their
+   * edits to; each edit updates it at once, so edits made before the next render (a browser
+   * autofilling several fields in one task) add up instead of replacing each other.
+   */
   draft?: Draft | undefined;
+  /** The draft as the container's last render had it: what `draft` goes back to when a render skips the container (an edit the form did not take). */
+  base?: Draft | undefined;
   /** An object's member setters by name, made once (they read `draft` when called). */
   setters?: Map<string, Setter>;
 }
@@ -400,11 +406,12 @@ export class FieldRenderer {
       this.#cells.set(key, (cell = created));
     }
     cell.set = slot.set;
+    cell.draft = cell.base;
     const errors = this.#showErrors ? (this.#errorKeys.get(slot.pointer) ?? '') : '';
     const deps = [slot.field, slot.draft, slot.required, slot.pointer, slot.label, slot.labelSuffix, slot.item, slot.inline, slot.variant, errors, this.#epoch];
     return this.#memo(key, deps, () => {
       // Only the setters of the member runs `#members` skips are kept: an object's `draft` is set again as it renders.
-      cell.draft = undefined;
+      cell.draft = cell.base = undefined;
       return this.#render({ ...slot, set: cell.stable, cell });
     });
   }
@@ -1118,13 +1125,13 @@ export class FieldRenderer {
     const errors = this.#errors(slot, (token) => !(claimed ??= new Set([...field.properties.map((entry) => entry.key), ...rows.map((row) => row.key)])).has(token));
     // The member drafts live inside the object draft: editing one materialises the object.
     const cell = slot.cell!;
-    cell.draft = draft;
+    cell.draft = cell.base = draft;
     // A member's setter applies its edit to the object's latest draft: a run of members skipped by
     // a render keeps the setters of the render that made it.
     const setMember = (key: string): Setter => {
       let setter = cell.setters?.get(key);
       if (!setter) {
-        setter = (next, final) => cell.stable(withMember(cell.draft, key, next), final);
+        setter = (next, final) => cell.stable((cell.draft = withMember(cell.draft, key, next)), final);
         (cell.setters ??= new Map()).set(key, setter);
       }
       return setter;
@@ -1215,7 +1222,14 @@ export class FieldRenderer {
   }
 
   #rows(slot: Slot, field: ObjectField, rows: MapRow[], draft: Draft | undefined): TemplateResult {
-    const setRows = (next: MapRow[], final: boolean) => slot.set(withRows(draft, next), final);
+    const cell = slot.cell;
+    // Edits apply to the object's latest rows (see Cell.draft), not to those of this render.
+    const latest = () => (cell?.draft?.k === 'obj' ? (cell.draft.rows ?? []) : rows);
+    const setRows = (next: MapRow[], final: boolean) => {
+      const updated = withRows(cell ? cell.draft : draft, next);
+      if (cell) cell.draft = updated;
+      slot.set(updated, final);
+    };
     return html`<div part="rows" class="rows">
       ${rows.map((row, index) => {
         const keyId = `${this.#id(slot)}-key-${index}`;
@@ -1230,7 +1244,7 @@ export class FieldRenderer {
               type="text"
               autocomplete="off"
               .value=${row.key}
-              @input=${(e: Event) => setRows(rows.map((r, i) => (i === index ? { ...r, key: (e.target as HTMLInputElement).value } : r)), false)}
+              @input=${(e: Event) => setRows(latest().map((r, i) => (i === index ? { ...r, key: (e.target as HTMLInputElement).value } : r)), false)}
             />
           </div>
           ${this.render({
@@ -1241,7 +1255,7 @@ export class FieldRenderer {
             // Two rows may have the same name (flagged): the row's place tells them apart.
             key: `${slot.key ?? slot.pointer}/~r${index}`,
             label: row.key ? `Value of ${row.key}` : `Value ${index + 1}`,
-            set: (next, final) => setRows(rows.map((r, i) => (i === index ? { ...r, ...(next === undefined ? { value: undefined } : { value: next }) } : r)), final),
+            set: (next, final) => setRows(latest().map((r, i) => (i === index ? { ...r, ...(next === undefined ? { value: undefined } : { value: next }) } : r)), final),
           })}
           <button type="button" part="remove-button" class="small" aria-label="Remove entry ${row.key || index + 1}" @click=${() => setRows(rows.filter((_, i) => i !== index), true)}>
             Remove
@@ -1262,7 +1276,11 @@ export class FieldRenderer {
     const label = this.#label(slot);
     const canAdd = !isNull && (field.maxItems === undefined || items.length < field.maxItems) && (items.length < field.prefix.length || field.items !== undefined);
     const canRemove = items.length > field.minItems;
-    const set = (next: (Draft | undefined)[], final: boolean) => slot.set(withItems(next), final);
+    // Item edits apply to the list's latest items (see Cell.draft), not to those of this render.
+    const cell = slot.cell!;
+    cell.draft = cell.base = effective;
+    const latest = () => (cell.draft?.k === 'arr' ? cell.draft.items : items);
+    const set = (next: (Draft | undefined)[], final: boolean) => slot.set((cell.draft = withItems(next)), final);
     const list = isNull
       ? html`<p part="null-note" class="note">Sent as <code>null</code>.</p>`
       : html`<ol part="items" class="items">
@@ -1287,7 +1305,7 @@ export class FieldRenderer {
                     key: slot.key === undefined ? undefined : child(slot.key, index),
                     label: itemLabel,
                     labelSuffix: ` of ${label}`,
-                    set: (next, final) => set(items.map((it, i) => (i === index ? next : it)), final),
+                    set: (next, final) => set(latest().map((it, i) => (i === index ? next : it)), final),
                   })
                 : html`<p part="note" class="note">The schema allows no item here.</p>`}
               <div part="item-actions" class="item-actions">
@@ -1369,6 +1387,8 @@ export class FieldRenderer {
     const isNull = slot.draft?.k === 'null';
     const choice = currentChoice(field, effective, this.#model);
     const union = effective?.k === 'union' ? effective : undefined;
+    const cell = slot.cell!;
+    cell.draft = cell.base = effective;
     const sub = union && Object.hasOwn(union.by, String(choice)) ? union.by[String(choice)] : undefined;
     const variant = variantField(this.#model, field, choice, sub);
     // A container variant shows its own errors (at this pointer too); a leaf variant's errors show here.
@@ -1399,7 +1419,8 @@ export class FieldRenderer {
             inline: variant.kind === 'object',
             variant: true,
             key: `${slot.key ?? slot.pointer}/~v`,
-            set: (next, final) => slot.set(withVariantDraft(withChoice(effective, choice), choice, next), final),
+            // Applied to the union's latest draft (see Cell.draft).
+            set: (next, final) => slot.set((cell.draft = withVariantDraft(withChoice(cell.draft, choice), choice, next)), final),
           });
     return this.#fieldset(slot, 'union', html`${picker}${content}`, errors, this.#rawToggle(slot));
   }

@@ -303,3 +303,24 @@ describe('what a keystroke leaves alone', () => {
     }
   });
 });
+
+describe('several fields filled in one task (a browser or password manager autofilling the form)', () => {
+  const fill = (form: Awaited<ReturnType<typeof mount>>, values: Record<string, string>) => {
+    // All in one task, no render between them: each input event must add to what the one before did.
+    for (const [pointer, value] of Object.entries(values)) {
+      const input = control(form, pointer);
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    }
+  };
+
+  test('siblings at the top level and inside a nested object, and a list item, all arrive', async () => {
+    const form = await mount({ tool: trip });
+    await click(form, ownButton(form, '/stops', 'add-button'));
+    await type(form, '/stay/city', 'Oslo');
+    fill(form, { '/title': 'Fjords', '/notes': 'aisle', '/stay/city': 'Bergen', '/stay/nights': '2', '/stops/0': 'Flåm' });
+    await form.updateComplete;
+    expect(form.value).toEqual({ title: 'Fjords', notes: 'aisle', stay: { city: 'Bergen', nights: 2 }, stops: ['Flåm'] });
+    expect(await submitted(form)).toEqual({ title: 'Fjords', notes: 'aisle', stay: { city: 'Bergen', nights: 2 }, stops: ['Flåm'] });
+  });
+});
