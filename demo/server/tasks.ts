@@ -103,7 +103,7 @@ export class TaskRegistry {
   readonly #tasks = new Map<string, TaskRecord>();
   readonly #listeners = new Set<(task: Json) => void>();
   readonly options: Required<TaskRegistryOptions>;
-  /** Every tasks/* request received (method and task id), for tests. */
+  /** Every tasks/* request received (method and task id), and each task id a listen stream acknowledged (method `subscriptions/listen`), in order, for tests. */
   readonly log: { method: string; taskId: string }[] = [];
 
   constructor(options: TaskRegistryOptions = {}) {
@@ -290,6 +290,7 @@ export class TaskRegistry {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const send = (method: string, params: Json) => res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } })}\n\n`);
     send('notifications/subscriptions/acknowledged', { notifications: { taskIds: ids } });
+    for (const id of ids) this.log.push({ method: 'subscriptions/listen', taskId: id });
     const listener = (task: Json) => {
       if (ids.includes(task.taskId as string)) send('notifications/tasks', task);
     };
