@@ -14,6 +14,9 @@ import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
 import { clearAllPending, holdPending, loadAllPending, loadPending, savePending } from './pending.js';
 
 const url = inject('demoServerUrl');
+// Waits on IndexedDB and on the dialog body's first load: at load average 16 one took over 10 s,
+// so waits get 30 s and each test 60 s (the file's asserted values do not depend on time).
+vi.setConfig({ testTimeout: 60_000 });
 
 let connection: McpConnection;
 let dialog: McpElicitationDialog;
@@ -186,11 +189,11 @@ describe('form mode: what is sent is what the user saw', () => {
   test('a required yes/no left unchecked is answered false, as the tool form sends it', async () => {
     await setup();
     const call = client.callTool('order_prints', {});
-    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 30_000 });
     await userEvent.fill(page.getByRole('spinbutton', { name: 'Copies', exact: true }), '3');
     await userEvent.click(page.getByRole('button', { name: 'Review' }));
     // No "required" on the unchecked box: unchecked is an answer.
-    await vi.waitFor(() => expect(shadow('[part="review"]')).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(shadow('[part="review"]')).not.toBeNull(), { timeout: 30_000 });
     expect(shadow('[data-field="terms"] [part="field-error"]')).toBeNull();
     expect(shadow('[part="review"]')!.textContent).toContain('Accept the print termsNo');
     await userEvent.click(page.getByRole('button', { name: 'Accept' }));
@@ -202,14 +205,14 @@ describe('form mode: what is sent is what the user saw', () => {
   test('number text that is not a whole number asks for a whole number, not "required", and is never dropped silently', async () => {
     await setup();
     const call = client.callTool('order_prints', {});
-    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true), { timeout: 30_000 });
     const copies = page.getByRole('spinbutton', { name: 'Copies', exact: true });
     const spares = page.getByRole('spinbutton', { name: 'Spare copies' });
     await userEvent.fill(copies, '2');
     await userEvent.fill(copies, '2.5');
     await userEvent.fill(spares, '1.5');
     await userEvent.click(page.getByRole('button', { name: 'Review' }));
-    await vi.waitFor(() => expect(shadow('[data-field="copies"] [part="field-error"]')?.textContent).toBe('Enter a whole number.'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(shadow('[data-field="copies"] [part="field-error"]')?.textContent).toBe('Enter a whole number.'), { timeout: 30_000 });
     // The optional field is not left out quietly: the user typed something that cannot be sent.
     expect(shadow('[data-field="spares"] [part="field-error"]')!.textContent).toBe('Enter a whole number.');
     expect(shadow('[part="review"]')).toBeNull();
@@ -481,7 +484,7 @@ describe('resume after a reload', () => {
     const abandoned = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
     await vi.waitFor(() => expect(dialogOpen()).toBe(true));
     // Stored, and marked alive while this page is still asking.
-    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true }))[0]?.target).toBe('book_table'), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true }))[0]?.target).toBe('book_table'), { timeout: 30_000 });
     expect(await loadPending(url)).toBeUndefined();
     // "Reload": the page's elements go away with the call unanswered.
     cleanup();
@@ -507,11 +510,11 @@ describe('resume after a reload', () => {
     await setup();
     const first = client.callTool('book_table', { restaurant: 'Eira' }).catch((e) => e);
     const second = client.callTool('book_table', { restaurant: 'Mar' }).catch((e) => e);
-    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true })).map((p) => (p.params as { arguments: { restaurant: string } }).arguments.restaurant).sort()).toEqual(['Eira', 'Mar']), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await loadAllPending(url, { includeAlive: true })).map((p) => (p.params as { arguments: { restaurant: string } }).arguments.restaurant).sort()).toEqual(['Eira', 'Mar']), { timeout: 30_000 });
     cleanup();
     await Promise.all([first, second]);
     // Removed with the page: no longer alive, both can be offered.
-    await vi.waitFor(async () => expect(await loadAllPending(url)).toHaveLength(2), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await loadAllPending(url)).toHaveLength(2), { timeout: 30_000 });
   });
 
   test('a manual-mode call the dialog never shows is not stored', async () => {
@@ -530,7 +533,7 @@ describe('resume after a reload', () => {
     dialog.client = first.client;
     await dialog.updateComplete;
     const waiting = first.client.callTool('ask', {}).catch((e) => e);
-    await vi.waitFor(async () => expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await loadAllPending('https://first.example/mcp', { includeAlive: true })).toHaveLength(1), { timeout: 30_000 });
     // The page switches the dialog to another client, whose first call (also call 1) completes.
     dialog.client = second.client;
     await dialog.updateComplete;
@@ -548,13 +551,13 @@ describe('resume after a reload', () => {
     // "Another tab": a stored call whose Web Lock is held.
     await savePending({ id: 'other-tab', url, method: 'tools/call', target: 'book_table', params: { name: 'book_table', arguments: {} }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
     const release = holdPending('other-tab');
-    await vi.waitFor(async () => expect(await loadPending(url)).toBeUndefined(), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await loadPending(url)).toBeUndefined(), { timeout: 30_000 });
     await setup();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(shadow('[data-action="resume"]')).toBeNull();
     // Once that tab is gone (reloaded, closed), the call can be resumed.
     release();
-    await vi.waitFor(async () => expect((await loadPending(url))?.id).toBe('other-tab'), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await loadPending(url))?.id).toBe('other-tab'), { timeout: 30_000 });
   });
 });
 
