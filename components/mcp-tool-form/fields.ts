@@ -1349,17 +1349,21 @@ export class FieldRenderer {
 
   #choices(slot: Slot, field: ArrayField): TemplateResult {
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
-    const chosen = effective?.k === 'arr' ? effective.items.flatMap((item) => (item?.k === 'v' ? [item.v] : [])) : [];
+    const values = (draft: Draft | undefined) => (draft?.k === 'arr' ? draft.items.flatMap((item) => (item?.k === 'v' ? [item.v] : [])) : []);
+    const chosen = values(effective);
+    // Boxes ticked before the next render (in one task) add up: each toggle applies to the latest list (see Cell.draft).
+    const cell = slot.cell!;
+    cell.draft = cell.base = effective;
     const errors = this.#errors(slot, 'all');
     const id = this.#id(slot);
     const rank = (value: JsonValue) => field.choices!.findIndex((option) => jsonEqual(option.value, value));
     const toggle = (value: JsonValue, on: boolean) => {
-      const rest = chosen.filter((v) => !jsonEqual(v, value));
+      const rest = values(cell.draft).filter((v) => !jsonEqual(v, value));
       // A ticked box joins before the first chosen value that comes after it in the schema; the
       // order of what is already there (a restored value) is kept.
       const at = rest.findIndex((v) => rank(v) > rank(value));
       const next = !on ? rest : at === -1 ? [...rest, value] : [...rest.slice(0, at), value, ...rest.slice(at)];
-      slot.set(withItems(next.map((v) => ({ k: 'v', v }))), true);
+      slot.set((cell.draft = withItems(next.map((v) => ({ k: 'v', v })))), true);
     };
     const boxes = html`<div part="options" class="options">
       ${field.choices!.map((option, i) => {

@@ -324,3 +324,25 @@ describe('several fields filled in one task (a browser or password manager autof
     expect(await submitted(form)).toEqual({ title: 'Fjords', notes: 'aisle', stay: { city: 'Bergen', nights: 2 }, stops: ['Flåm'] });
   });
 });
+
+describe('boxes ticked in one task (a script or an extension ticking several choices)', () => {
+  test('every box ticked or unticked before the next render counts, in the schema order', async () => {
+    const form = await mount({
+      tool: tool('extras', { type: 'object', properties: { extras: { type: 'array', items: { type: 'string', enum: ['wifi', 'parking', 'breakfast', 'late checkout'] }, uniqueItems: true } } }),
+    });
+    const boxes = field(form, '/extras').querySelectorAll<HTMLInputElement>('input[type="checkbox"]');
+    await click(form, boxes[1]!);
+    // Three changes with no render between them.
+    for (const [index, checked] of [
+      [3, true],
+      [0, true],
+      [1, false],
+    ] as const) {
+      boxes[index]!.checked = checked;
+      boxes[index]!.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+    }
+    await form.updateComplete;
+    expect(form.value).toEqual({ extras: ['wifi', 'late checkout'] });
+    expect(await submitted(form)).toEqual({ extras: ['wifi', 'late checkout'] });
+  });
+});
