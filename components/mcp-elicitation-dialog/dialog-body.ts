@@ -573,6 +573,11 @@ export class DialogBody {
     }
   };
 
+  /** A multiple choice's values as they are now, not as the last render saw them: boxes ticked before the next render (in one task) add up. */
+  #chosen(ask: Ask, field: Field): string[] {
+    return (ask.values.get(field.key) as string[] | undefined) ?? [];
+  }
+
   #setValue(ask: Ask, field: Field, value: FieldValue | undefined): void {
     if (value === undefined) ask.values.delete(field.key);
     else ask.values.set(field.key, value);
@@ -831,7 +836,7 @@ export class DialogBody {
     const chosenIndices = field.options.flatMap((option, i) => (chosen.has(option.value) ? [i] : []));
     const others = matches.indices.filter((i) => !chosen.has(field.options[i]!.value)).slice(0, MATCHES_SHOWN);
     const toggle = (value: string, on: boolean) => {
-      const next = new Set(chosen);
+      const next = new Set(this.#chosen(ask, field));
       if (on) next.add(value);
       else next.delete(value);
       this.#setValue(ask, field, field.options.map((o) => o.value).filter((v) => next.has(v)));
@@ -912,7 +917,7 @@ export class DialogBody {
           ${field.options.map(
             (option, i) => html`<label><input type="checkbox" id=${i === 0 ? id : `${id}-${i}`} .checked=${selected.has(option.value)} aria-invalid=${invalid}
               @change=${(e: Event) => {
-                const next = new Set(selected);
+                const next = new Set(this.#chosen(ask, field));
                 if ((e.target as HTMLInputElement).checked) next.add(option.value);
                 else next.delete(option.value);
                 this.#setValue(ask, field, field.options.map((o) => o.value).filter((v) => next.has(v)));

@@ -259,6 +259,36 @@ async function mountWithClient(scripted: McpClient): Promise<void> {
 const formRequest = (requestedSchema: Record<string, unknown>) => ({ method: 'elicitation/create', params: { message: 'Details, please', requestedSchema } });
 
 describe('form mode: schemas the SDK server would not send', () => {
+  test.each([
+    ['a few options (boxes)', 3],
+    ['over a hundred options (a searched list)', 150],
+  ])('multiple choice with %s: boxes ticked before the next render all count', async (_name, count) => {
+    const values = Array.from({ length: count }, (_, i) => `o${i}`);
+    const { client: scripted, answers } = scriptedClient({ q: formRequest({ type: 'object', properties: { picks: { type: 'array', items: { type: 'string', enum: values } } } }) });
+    await mountWithClient(scripted);
+    const call = scripted.callTool('ask', {});
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    // A searched list shows the chosen boxes first: find a box by its label.
+    const box = (value: string) => [...dialog.shadowRoot!.querySelectorAll<HTMLInputElement>('[data-field="picks"] input[type="checkbox"]')].find((input) => input.parentElement!.textContent!.trim() === value)!;
+    await userEvent.click(box('o1'));
+    await dialog.updateComplete;
+    // Three changes in one task, no render between them (a script or an extension ticking boxes).
+    const boxes = [box('o0'), box('o1'), box('o2')];
+    for (const [input, checked] of [
+      [boxes[2]!, true],
+      [boxes[0]!, true],
+      [boxes[1]!, false],
+    ] as const) {
+      input.checked = checked;
+      input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+    }
+    await dialog.updateComplete;
+    await userEvent.click(page.getByRole('button', { name: 'Review' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept' }));
+    expect(textOf(await call)).toBe('thanks');
+    expect(answers()).toEqual([{ q: { action: 'accept', content: { picks: ['o0', 'o2'] } } }]);
+  });
+
   test('a root-level error clears once fixed, so the answer can be sent', async () => {
     const { client: scripted, answers } = scriptedClient({ q: formRequest({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 }) });
     await mountWithClient(scripted);
