@@ -135,6 +135,21 @@ describe('a validator that cannot be loaded', () => {
     typeIn(inputOf(form!, '/title'), 'still works');
     expect(form!.value).toEqual({ title: 'still works' });
   });
+
+  test('a submit before any edit sends the arguments unchecked, and the user is told so before they go', async () => {
+    const frame = await openFrame({ kind: 'form', server, tool: uniqueTool(), validator: 'broken' });
+    const [form] = formsIn(frame);
+    await vi.waitFor(() => expect(inputOf(form!, '/title')).toBeTruthy(), WAIT);
+    const noticeAtCall: (string | undefined)[] = [];
+    form!.addEventListener('mcp-tool-call', (event) => {
+      noticeAtCall.push(partIn(form!, 'notice')?.textContent ?? undefined);
+      event.preventDefault(); // the arguments are what this test is about, not the call
+    });
+    await form!.submit();
+    expect(noticeAtCall).toHaveLength(1);
+    expect(noticeAtCall[0]).toContain('the schema validator could not be loaded');
+    expect(noticeAtCall[0]).toContain('arguments are sent without checking');
+  });
 });
 
 describe('the form\'s parts cannot be loaded (issue 18: they load when the form connects)', () => {

@@ -897,7 +897,10 @@ export class McpToolForm extends LitElement {
       this.#validatorWanted = true;
       this.#awaitingValidator = true;
       try {
-        await loadChecks(tool.inputSchema).catch(() => undefined);
+        // A failure is kept, so the render before the call already says the arguments go unchecked.
+        await loadChecks(tool.inputSchema).catch((error: unknown) => {
+          this.#validatorFailure = (error as Error).message;
+        });
         this._validatorReady = true;
         await this.updateComplete;
       } finally {
