@@ -363,7 +363,13 @@ export class McpToolForm extends LitElement {
   #loadToken = 0;
   #unsubscribe: (() => void) | undefined;
   #subscribedTo: McpClient | undefined;
-  #pendingArguments: JsonRecord | undefined;
+  /**
+   * Arguments a host set, and the tool they go with: the one the form shows at
+   * its next update (`tool` undefined until then). A tool set in the same turn,
+   * before or after them, gets them; a tool the page switches to later does not,
+   * even while the form's parts are still loading (they are another tool's).
+   */
+  #argumentsSet: { args: JsonRecord; tool: Tool | undefined } | undefined;
   #fromArguments: { args: JsonRecord; draft: Draft } | undefined;
   #confirm: ((ok: boolean) => void) | undefined;
   #awaitingValidator = false;
@@ -432,14 +438,17 @@ export class McpToolForm extends LitElement {
 
   /**
    * Fills the form from an arguments object (e.g. a saved call). Members the
-   * form cannot show as controls are kept as JSON.
+   * form cannot show as controls are kept as JSON. Set with `.tool` or
+   * `tool-name` in the same turn (either order), they fill that tool; a tool
+   * the page switches to later starts without them, even while the form's
+   * parts are still loading.
    */
   set arguments(value: JsonRecord | undefined) {
     // Union variants are placed by what each accepts once the validator is there.
     if (value !== undefined) this.#wantValidator();
-    this.#pendingArguments = value;
+    this.#argumentsSet = value === undefined ? undefined : { args: value, tool: undefined };
     this.#edited = true;
-    this.#applyPendingArguments();
+    this.#applyArguments();
     this.requestUpdate();
   }
 
@@ -536,6 +545,12 @@ export class McpToolForm extends LitElement {
     if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
     // Without fields the preview is not rendered: the one rendered with them again starts closed.
     if (!tool || !this.#model) this._previewOpen = false;
+    // Arguments set since the last update go with the tool shown now: applied to its model, or kept for it while its parts load.
+    const set = this.#argumentsSet;
+    if (set && !set.tool && tool) {
+      if (this.#model && this.#modelFor === tool) this.#argumentsSet = undefined;
+      else set.tool = tool;
+    }
     if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
       const entry: CompletionSupport = { client, support: undefined };
       this.#completions = entry;
@@ -617,12 +632,14 @@ export class McpToolForm extends LitElement {
       this._shownMembers = new Map();
       this._searches = new Map();
       this._draftConflict = undefined;
+      // Arguments set for another tool (shown before this one, its parts loading) are not this tool's.
+      if (this.#argumentsSet?.tool && this.#argumentsSet.tool !== tool) this.#argumentsSet = undefined;
       // Arguments a host set before the model was there (its parts loading) count as an edit: the stored draft does not replace them.
-      this.#edited = this.#pendingArguments !== undefined;
+      this.#edited = this.#argumentsSet !== undefined;
       this.#draftBase = '';
       this.#unsaved = false;
       this.#fromArguments = undefined;
-      this.#applyPendingArguments();
+      this.#applyArguments();
       if (tool) void this.#restoreDraft(tool);
       if (tool) void this.#pickUp(tool);
     }
@@ -659,11 +676,11 @@ export class McpToolForm extends LitElement {
     }
   }
 
-  #applyPendingArguments(): void {
+  /** Fills the model there is (if any) from the arguments set; they stay for a tool set in the same turn. */
+  #applyArguments(): void {
     const model = this.#model;
-    const args = this.#pendingArguments;
+    const args = this.#argumentsSet?.args;
     if (!model || !args) return;
-    this.#pendingArguments = undefined;
     this._draft = parts!.valueToDraft(model, model.root(args), args);
     this.#fromArguments = { args, draft: this._draft };
   }

@@ -1,0 +1,102 @@
+/**
+ * `<mcp-tool-form>` whose page switches the tool while the form's parts
+ * (form-parts.ts) are loading: the form ends with the new tool's fields and
+ * none of the other tool's values, as it does once the parts are there. The
+ * import is held through the runner's `wrapDynamicImport` (every import() in
+ * Vitest's browser mode goes through it; components/test-support/frame.html).
+ * This file runs in its own page: the parts have not been loaded before.
+ */
+import { afterEach, expect, test, vi } from 'vitest';
+import '../index.js';
+import { mount, submitted, tool } from '../test-support/tool-form.js';
+import type { McpToolForm } from './mcp-tool-form.js';
+
+type Load = () => Promise<unknown>;
+const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
+const passThrough = runner.wrapDynamicImport.bind(runner);
+let release!: () => void;
+const released = new Promise<void>((resolve) => (release = resolve));
+let requested = 0;
+runner.wrapDynamicImport = (load: Load) => {
+  if (!/form-parts/.test(String(load))) return passThrough(load);
+  requested++;
+  return released.then(() => passThrough(load));
+};
+
+afterEach(() => {
+  release();
+  document.body.replaceChildren();
+});
+
+/** Two tools that share a member name: a value of one must not turn up in the other. */
+const transfer = () => tool('transfer', { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'number' } } });
+const lookup = () => tool('lookup', { type: 'object', properties: { account: { type: 'string' }, year: { type: 'integer' } } });
+
+/** The form has rendered what was set so far (an update, not the parts: those are held). */
+const rendered = (form: McpToolForm) => vi.waitFor(() => expect(form.isUpdatePending).toBe(false));
+const inputAt = (form: McpToolForm, pointer: string) => form.shadowRoot!.querySelector<HTMLInputElement>(`[data-pointer="${pointer}"] input`)!;
+
+function unmounted(initial?: () => ReturnType<typeof transfer>): McpToolForm {
+  const form = document.createElement('mcp-tool-form') as McpToolForm;
+  form.noDrafts = true;
+  if (initial) form.tool = initial();
+  document.body.append(form);
+  return form;
+}
+
+test('while the parts load, arguments go with the tool the form shows when they are set: not to a tool the page switches to later', async () => {
+  // The page restores a saved call of the first tool; later the user picks the other tool.
+  const switched = unmounted(transfer);
+  await vi.waitFor(() => expect(requested).toBe(1));
+  switched.arguments = { account: 'CH93-0000', amount: 250 };
+  await rendered(switched);
+  switched.tool = lookup();
+  await rendered(switched);
+  // A saved call of the other tool is opened: the page sets the tool, then its arguments (or the other way round).
+  const toolFirst = unmounted(transfer);
+  await rendered(toolFirst);
+  toolFirst.tool = lookup();
+  toolFirst.arguments = { account: 'DE02-1111', year: 2024 };
+  const argumentsFirst = unmounted(transfer);
+  await rendered(argumentsFirst);
+  argumentsFirst.arguments = { account: 'DE02-3333', year: 2022 };
+  argumentsFirst.tool = lookup();
+  // Arguments set before there is any tool fill the first one.
+  const noToolYet = unmounted();
+  noToolYet.arguments = { account: 'DE02-5555', year: 2021 };
+  await rendered(noToolYet);
+  noToolYet.tool = lookup();
+  expect(requested).toBe(1);
+
+  release();
+  for (const form of [switched, toolFirst, argumentsFirst, noToolYet]) await form.updateComplete;
+  await vi.waitFor(() => expect(switched.shadowRoot!.querySelector('[data-pointer="/year"]')).not.toBeNull());
+  expect(switched.shadowRoot!.querySelector('[data-pointer="/amount"]')).toBeNull();
+  expect(inputAt(switched, '/account').value).toBe('');
+  expect(switched.value).toEqual({});
+  expect(await submitted(switched)).toEqual({});
+  expect(toolFirst.value).toEqual({ account: 'DE02-1111', year: 2024 });
+  expect(argumentsFirst.value).toEqual({ account: 'DE02-3333', year: 2022 });
+  expect(noToolYet.value).toEqual({ account: 'DE02-5555', year: 2021 });
+  expect(inputAt(noToolYet, '/account').value).toBe('DE02-5555');
+});
+
+test('with the parts there, the same: arguments set for a tool stay with it; a tool and its arguments set together (either order) fill that tool', async () => {
+  const switched = await mount({ tool: transfer() });
+  switched.arguments = { account: 'CH93-0000', amount: 250 };
+  await switched.updateComplete;
+  switched.tool = lookup();
+  await switched.updateComplete;
+  expect(switched.value).toEqual({});
+
+  // Property bindings are set in the order the host wrote them.
+  for (const order of ['tool first', 'arguments first']) {
+    const form = await mount({ tool: transfer() });
+    if (order === 'tool first') form.tool = lookup();
+    form.arguments = { account: 'FR76-2222', year: 2023 };
+    if (order === 'arguments first') form.tool = lookup();
+    await form.updateComplete;
+    expect(form.value, order).toEqual({ account: 'FR76-2222', year: 2023 });
+    expect(inputAt(form, '/account').value, order).toBe('FR76-2222');
+  }
+});
