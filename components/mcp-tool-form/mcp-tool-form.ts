@@ -618,6 +618,12 @@ export class McpToolForm extends LitElement {
   #setUpModel(tool: Tool | undefined, newTool: boolean): void {
     if (newTool) {
       if (this.#running && this.#running.tool !== tool?.name) this.#letGo();
+      // A question about calling the previous tool is not left under this one: not called.
+      if (this.#confirm) {
+        this.#confirm(false);
+        this.#confirm = undefined;
+        this._phase = 'idle';
+      }
       this.#flushDraft();
       this.#modelFor = tool;
       this.#model = tool ? new parts!.FormModel(tool.inputSchema) : undefined;
@@ -907,7 +913,9 @@ export class McpToolForm extends LitElement {
    */
   async submit(): Promise<ToolCallResult | undefined> {
     let tool = this.effectiveTool;
-    if (!tool || !this.#model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
+    /** The model of the tool the user asked to call: another one set up meanwhile (the page switched tools) means nothing is sent. */
+    const model = this.#model;
+    if (!tool || !model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
     if (!this._validatorReady) {
       // The validator is not loaded yet (nothing was edited) or still loading: wait for it rather
       // than send arguments nobody checked.
@@ -923,8 +931,9 @@ export class McpToolForm extends LitElement {
       } finally {
         this.#awaitingValidator = false;
       }
+      // The page switched to another tool while the validator loaded: the user asked to call the one before.
       tool = this.effectiveTool;
-      if (!tool || !this.#model) return undefined;
+      if (!tool || this.#model !== model) return undefined;
     }
     this._attempted = true;
     const { arguments: args, issues } = this.#check();
@@ -942,6 +951,8 @@ export class McpToolForm extends LitElement {
         this.#confirm = resolve;
         void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="confirm-cancel"]') as HTMLElement | null)?.focus());
       });
+      // Another tool was set up meanwhile: it answered the question (not called), and the form is its now.
+      if (this.#model !== model) return undefined;
       this.#confirm = undefined;
       this._phase = 'idle';
       if (!confirmed) {
