@@ -215,7 +215,12 @@ function loadValidatorModule(): Promise<Implementation> {
     if (compiler === plugged) loaded = implementation;
     return implementation;
   });
-  return loading;
+  const attempt = loading;
+  // A chunk that cannot load (offline): the next check tries again, not the failure of this one for good.
+  attempt.catch(() => {
+    if (loading === attempt) loading = undefined;
+  });
+  return attempt;
 }
 
 /**

@@ -916,16 +916,19 @@ export class McpToolForm extends LitElement {
     /** The model of the tool the user asked to call: another one set up meanwhile (the page switched tools) means nothing is sent. */
     const model = this.#model;
     if (!tool || !model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
-    if (!this._validatorReady) {
+    const failedBefore = this.#validatorFailure !== undefined && !this.#validator;
+    if (!this._validatorReady || failedBefore) {
       // The validator is not loaded yet (nothing was edited) or still loading: wait for it rather
-      // than send arguments nobody checked.
+      // than send arguments nobody checked. One that failed to load (offline) is tried again, once per submit.
       this.#validatorWanted = true;
       this.#awaitingValidator = true;
       try {
         // A failure is kept, so the render before the call already says the arguments go unchecked.
-        await loadChecks(tool.inputSchema).catch((error: unknown) => {
-          this.#validatorFailure = (error as Error).message;
-        });
+        if (failedBefore) this._validatorReady = false;
+        await loadChecks(tool.inputSchema).then(
+          () => (this.#validatorFailure = undefined),
+          (error: unknown) => (this.#validatorFailure = (error as Error).message),
+        );
         this._validatorReady = true;
         await this.updateComplete;
       } finally {
