@@ -465,6 +465,7 @@ export class McpToolForm extends LitElement {
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
     if (this.#validatorWanted) this.#wantValidator(true);
+    this.#tickWhile(this._task !== undefined);
   }
 
   readonly #partsArrived = () => {
@@ -511,7 +512,8 @@ export class McpToolForm extends LitElement {
     this.#stopLeave?.();
     partsWanted.delete(this.#partsArrived);
     this.#flushDraft();
-    this.#setTask(undefined);
+    // Off the page, "started N min ago" needs no refresh; a form moved in the page keeps its task (shown again, refreshed again).
+    this.#tickWhile(false);
   }
 
   /** Also waits for the form's parts when there is a tool to show: after `await updateComplete` its fields are there. */
@@ -1063,8 +1065,13 @@ export class McpToolForm extends LitElement {
 
   #setTask(task: FormTask | undefined): void {
     this._task = task;
-    if (task && this.#tick === undefined) this.#tick = setInterval(() => this.requestUpdate(), 30_000);
-    if (!task && this.#tick !== undefined) {
+    this.#tickWhile(task !== undefined && this.isConnected);
+  }
+
+  /** Refreshes "started N min ago" every 30 s while `on`. */
+  #tickWhile(on: boolean): void {
+    if (on && this.#tick === undefined) this.#tick = setInterval(() => this.requestUpdate(), 30_000);
+    if (!on && this.#tick !== undefined) {
       clearInterval(this.#tick);
       this.#tick = undefined;
     }

@@ -123,6 +123,28 @@ describe('a call that runs as a task', () => {
   });
 });
 
+describe('the form moved in the page while a task runs', () => {
+  test('the task line and its status messages stay, and Cancel still sends tasks/cancel', async () => {
+    const { client, sent } = recordingClient();
+    const form = await mountForm(client);
+    form.arguments = { service: 'shop', stepMs: 600_000 };
+    void form.submit();
+    await vi.waitFor(() => expect(text(form, 'task-message')).toBe('Checking out shop…'), WAIT);
+    const taskId = form.task!.taskId;
+    // A layout change moves the form (removed and added again).
+    document.body.append(document.createElement('aside'));
+    document.body.lastElementChild!.append(form);
+    await form.updateComplete;
+    expect(form.task?.taskId).toBe(taskId);
+    expect(text(form, 'task-status')).toBe('Running as a task, started just now');
+    expect(text(form, 'task-message')).toBe('Checking out shop…');
+    (part(form, 'cancel-button') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(text(form, 'status')).toMatch(/^Cancelled/), WAIT);
+    expect(sent).toContainEqual({ method: 'tasks/cancel', taskId });
+    await client.close();
+  });
+});
+
 describe('switching the form to another tool while a task runs', () => {
   test('the task is let go, not shown under the other tool: it stays stored, and going back picks it up with its result', async () => {
     const { client, sent } = recordingClient();
