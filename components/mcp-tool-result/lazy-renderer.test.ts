@@ -23,16 +23,22 @@ afterEach(() => {
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
-test('offline, a result is shown as JSON; back online, the next result is rendered as usual, not as JSON for ever', async () => {
+test('offline, a result is shown as JSON; back online, the next result is rendered as usual, not as JSON for ever, and so are the others shown as JSON', async () => {
   const element = document.createElement('mcp-tool-result') as McpToolResult;
-  document.body.append(element);
+  const other = document.createElement('mcp-tool-result') as McpToolResult;
+  document.body.append(element, other);
   offline = true;
   element.result = text('first, while offline');
+  other.result = text('another, while offline');
   await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part="placeholder"]')?.textContent).toContain('cannot be shown as usual (Failed to fetch dynamically imported module)'));
+  await vi.waitFor(() => expect(other.shadowRoot!.querySelector('[part="placeholder"]')).not.toBeNull());
   expect(element.shadowRoot!.querySelector('pre[part="text"]')!.textContent).toContain('first, while offline');
   offline = false;
   element.result = text('second, back online');
   await element.updateComplete;
   await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part~="block-text"]')?.textContent).toContain('second, back online'));
   expect(element.shadowRoot!.querySelector('[part="placeholder"]')).toBeNull();
+  // The other result, still the one given offline, is not left as JSON with the offline message.
+  await vi.waitFor(() => expect(other.shadowRoot!.querySelector('[part~="block-text"]')?.textContent).toContain('another, while offline'));
+  expect(other.shadowRoot!.querySelector('[part="placeholder"]')).toBeNull();
 });

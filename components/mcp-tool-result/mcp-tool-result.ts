@@ -15,6 +15,8 @@ type Renderer = typeof import('./result-body.js');
 /** The renderer module once loaded: every later result element renders in its first update, with no gap. */
 let renderer: Renderer | undefined;
 let rendererLoading: Promise<Renderer> | undefined;
+/** Elements showing a result as JSON after a failed load: told when a later load (another element's) works. */
+const rendererWanted = new Set<() => void>();
 
 /**
  * Starts loading the renderer of `<mcp-tool-result>` (result-body.ts), if it is
@@ -24,7 +26,12 @@ let rendererLoading: Promise<Renderer> | undefined;
  */
 export function loadResultRenderer(): Promise<Renderer> {
   return (rendererLoading ??= (async () => import('./result-body.js'))().then(
-    (module) => (renderer = module),
+    (module) => {
+      renderer = module;
+      for (const arrived of rendererWanted) arrived();
+      rendererWanted.clear();
+      return module;
+    },
     (error: unknown) => {
       // The next result tries again.
       rendererLoading = undefined;
@@ -171,6 +178,25 @@ export class McpToolResult extends LitElement {
     return !this.noApp && this.result !== undefined && this.#client !== undefined && appResourceUri(this.tool) !== undefined;
   }
 
+  /** The renderer arrived after this element's own load failed: the result is rendered as usual, not left as JSON. */
+  readonly #rendererArrived = () => {
+    this._bodyFailure = undefined;
+    this.#loading = undefined;
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this._bodyFailure !== undefined) {
+      if (renderer) this.#rendererArrived();
+      else rendererWanted.add(this.#rendererArrived);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    rendererWanted.delete(this.#rendererArrived);
+  }
+
   /** Also waits for the renderer once there is a result: after `await updateComplete` the result is on screen. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let done = await super.getUpdateComplete();
@@ -204,6 +230,7 @@ export class McpToolResult extends LitElement {
         () => this.requestUpdate(),
         (error: unknown) => {
           this._bodyFailure = (error as Error).message;
+          if (this.isConnected) rendererWanted.add(this.#rendererArrived);
         },
       );
     }
