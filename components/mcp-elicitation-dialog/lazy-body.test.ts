@@ -115,3 +115,61 @@ test('a request withdrawn while the body loads (its call aborted) fails at once,
   // The chunk is still held: the call ends anyway.
   expect(await call).toBe('aborted');
 });
+
+test('a request withdrawn while the body loads is not shown when the body arrives; the next request is', async () => {
+  const { dialog, client, ask } = await setup();
+  bodyImport = 'hold';
+  const controller = new AbortController();
+  const withdrawn = client.callTool('one_question', {}, { signal: controller.signal }).catch((error: unknown) => (McpError.isInstance(error) ? error.code : String(error)));
+  await vi.waitFor(() => expect(held.requested).toBe(1));
+  controller.abort();
+  expect(await withdrawn).toBe('aborted');
+  held.release();
+  await vi.waitFor(() => expect(dialog.shadowRoot!.querySelector('[part="dialog"]')).not.toBeNull());
+  await dialog.updateComplete;
+  expect(dialog.open).toBe(false);
+  expect(dialog.shadowRoot!.querySelector('dialog')!.open).toBe(false);
+  // The next request is asked, once.
+  const next = ask();
+  await vi.waitFor(() => expect(dialog.open).toBe(true));
+  expect(dialog.shadowRoot!.querySelectorAll('[part="message"]')).toHaveLength(1);
+  dialog.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="decline"]')!.click();
+  const outcome = await next;
+  expect('result' in outcome).toBe(true);
+  await vi.waitFor(() => expect(dialog.open).toBe(false));
+});
+
+test("two connections' dialogs asked while their bodies load: each shows its own server's request, and answering one leaves the other asking", async () => {
+  const one = await setup();
+  const two = await setup();
+  bodyImport = 'hold';
+  const first = one.ask();
+  const second = two.ask();
+  await vi.waitFor(() => expect(held.requested).toBe(2));
+  held.release();
+  await vi.waitFor(() => expect(one.dialog.open && two.dialog.open).toBe(true));
+  one.dialog.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="decline"]')!.click();
+  expect('result' in (await first)).toBe(true);
+  await vi.waitFor(() => expect(one.dialog.open).toBe(false));
+  expect(two.dialog.open).toBe(true);
+  expect(two.dialog.shadowRoot!.querySelector('[part="message"]')!.textContent).toContain('Tell us about the trip.');
+  two.dialog.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="cancel"]')!.click();
+  expect('result' in (await second)).toBe(true);
+});
+
+test('the dialog moved in the page while its body loads: the waiting request fails as aborted, and the dialog asks the next one where it now is', async () => {
+  const { connection, dialog, ask } = await setup();
+  bodyImport = 'hold';
+  const call = ask();
+  await vi.waitFor(() => expect(held.requested).toBe(1));
+  const wrapper = connection.appendChild(document.createElement('div'));
+  wrapper.append(dialog);
+  const outcome = await call;
+  expect('error' in outcome && McpError.isInstance(outcome.error) && outcome.error.code).toBe('aborted');
+  held.release();
+  const next = ask();
+  await vi.waitFor(() => expect(dialog.open).toBe(true));
+  expect(dialog.shadowRoot!.querySelector('[part="message"]')!.textContent).toContain('Tell us about the trip.');
+  dialog.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="decline"]')!.click();
+  expect('result' in (await next)).toBe(true);
+});
