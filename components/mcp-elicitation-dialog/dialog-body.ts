@@ -300,7 +300,12 @@ export class DialogBody {
     const automatic = this.#el.policy === 'accept-defaults' ? await this.#acceptDefaults(request, context) : undefined;
     if (automatic !== undefined) return automatic;
     this.#persist(client, context);
-    if (request.method === 'elicitation/create' && request.params.mode !== 'url') await ensureValidator((request.params as ElicitRequestFormParams).requestedSchema ?? true);
+    if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
+      // Its chunk cannot load (offline): a typed error, as when the body cannot load; the next request tries again.
+      await ensureValidator((request.params as ElicitRequestFormParams).requestedSchema ?? true).catch((error: unknown) => {
+        throw McpError.isInstance(error) ? error : new McpClientError('input_unsupported', `The elicitation dialog cannot be shown: the schema validator could not be loaded (${(error as Error).message})`);
+      });
+    }
 
     return new Promise<InputResponse>((resolve, reject) => {
       // Removed from the page while the validator loaded: nobody would see the question.
