@@ -8,7 +8,7 @@
  */
 import { afterEach, expect, test, vi } from 'vitest';
 import '../index.js';
-import { mount, submitted, tool } from '../test-support/tool-form.js';
+import { mount, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
 type Load = () => Promise<unknown>;
@@ -99,4 +99,18 @@ test('with the parts there, the same: arguments set for a tool stay with it; a t
     expect(form.value, order).toEqual({ account: 'FR76-2222', year: 2023 });
     expect(inputAt(form, '/account').value, order).toBe('FR76-2222');
   }
+});
+
+test('the page sets an equal definition again (a list fetched anew, a framework re-render): what the user typed stays; a changed definition starts over', async () => {
+  const form = await mount({ tool: transfer() });
+  form.addEventListener('mcp-tool-call', (event) => event.preventDefault());
+  await type(form, '/account', 'IT60-4444');
+  form.tool = transfer();
+  await form.updateComplete;
+  expect(form.value).toEqual({ account: 'IT60-4444' });
+  expect(inputAt(form, '/account').value).toBe('IT60-4444');
+  // A definition that changed is another form: its fields start over.
+  form.tool = { ...transfer(), inputSchema: { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'integer' } } } };
+  await form.updateComplete;
+  expect(form.value).toEqual({});
 });

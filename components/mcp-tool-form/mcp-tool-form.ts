@@ -543,6 +543,8 @@ export class McpToolForm extends LitElement {
       if (!this.tool && !this.toolName) this._tool = undefined;
     }
     const tool = this.effectiveTool;
+    // The same definition set again (a tool list fetched anew, a framework's re-render) is the same form: what the user typed and the result stay.
+    if (changed.has('tool') && tool && this.#modelFor && tool !== this.#modelFor && sameDefinition(tool, this.#modelFor)) this.#modelFor = tool;
     // The model is set up once the form's parts are there (the update they ask for when they arrive).
     if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
     // Without fields the preview is not rendered: the one rendered with them again starts closed.
@@ -648,7 +650,7 @@ export class McpToolForm extends LitElement {
       this.#unsaved = false;
       this.#fromArguments = undefined;
       this.#applyArguments();
-      if (tool) void this.#restoreDraft(tool);
+      if (tool) void this.#restoreDraft();
       if (tool) void this.#pickUp(tool);
     }
     this.#validator = undefined;
@@ -716,12 +718,13 @@ export class McpToolForm extends LitElement {
     return draftKey(client.url.href, tool.name);
   }
 
-  async #restoreDraft(tool: Tool): Promise<void> {
+  async #restoreDraft(): Promise<void> {
     const key = this.#draftStorageKey();
+    const model = this.#model;
     if (!key || !(await loadDrafts())) return;
     const { stored, journal } = await drafts!.loadDraft<Draft>(key);
     this.#takeStorageNotice();
-    if (this.#modelFor !== tool || this.#draftStorageKey() !== key) return;
+    if (this.#model !== model || this.#draftStorageKey() !== key) return;
     if (this.#edited) {
       // Typing that came before the stored draft was read wins, as the user sees it.
       this.#draftBase = revisionOf(stored);
@@ -1085,8 +1088,9 @@ export class McpToolForm extends LitElement {
   async #pickUp(tool: Tool): Promise<void> {
     const client = this.effectiveClient;
     if (this.noResume || !client) return;
+    const model = this.#model;
     const { running, expired } = await storedFor(client, tool.name);
-    if (this.effectiveTool !== tool || this.effectiveClient !== client || this._phase !== 'idle') return;
+    if (this.#model !== model || this.effectiveClient !== client || this._phase !== 'idle') return;
     if (expired.length > 0) this._status = expiredNotice(tool.name, expired);
     if (!running) return;
     const controller = new AbortController();
