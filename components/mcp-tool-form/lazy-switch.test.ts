@@ -7,7 +7,11 @@
  * This file runs in its own page: the parts have not been loaded before.
  */
 import { afterEach, expect, test, vi } from 'vitest';
+import { McpClient } from '../../src/index.js';
 import '../index.js';
+import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
+import { valueToDraft } from './draft.js';
+import { FormModel } from './model.js';
 import { mount, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
@@ -82,6 +86,7 @@ test('while the parts load, arguments go with the tool the form shows when they 
 });
 
 test('with the parts there, the same: arguments set for a tool stay with it; a tool and its arguments set together (either order) fill that tool', async () => {
+  release();
   const switched = await mount({ tool: transfer() });
   switched.arguments = { account: 'CH93-0000', amount: 250 };
   await switched.updateComplete;
@@ -102,6 +107,7 @@ test('with the parts there, the same: arguments set for a tool stay with it; a t
 });
 
 test('the page sets an equal definition again (a list fetched anew, a framework re-render): what the user typed stays; a changed definition starts over', async () => {
+  release();
   const form = await mount({ tool: transfer() });
   form.addEventListener('mcp-tool-call', (event) => event.preventDefault());
   await type(form, '/account', 'IT60-4444');
@@ -113,4 +119,35 @@ test('the page sets an equal definition again (a list fetched anew, a framework 
   form.tool = { ...transfer(), inputSchema: { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'integer' } } } };
   await form.updateComplete;
   expect(form.value).toEqual({});
+});
+
+test('the page switches the form to another server mid-edit (same tool): that server\'s stored draft is shown, and what was typed stays stored for the first server', async () => {
+  release();
+  const name = `booking_${Math.random().toString(36).slice(2)}`;
+  const definition = tool(name, { type: 'object', properties: { city: { type: 'string' } } });
+  const first = new McpClient('https://first-server.example/mcp');
+  const second = new McpClient('https://second-server.example/mcp');
+  const model = new FormModel(definition.inputSchema);
+  const secondKey = draftKey(second.url.href, name);
+  await saveDraft(secondKey, valueToDraft(model, model.root({ city: 'Lima' }), { city: 'Lima' }), '');
+  const form = await mount({ tool: definition, client: first, drafts: true });
+  await type(form, '/city', 'Quito');
+  form.client = second;
+  await form.updateComplete;
+  await vi.waitFor(() => expect(form.value).toEqual({ city: 'Lima' }));
+  expect(form.shadowRoot!.querySelector('[part~="draft-conflict"]')).toBeNull();
+  await vi.waitFor(async () => expect((await loadDraft<{ p: Record<string, { v: string }> }>(draftKey(first.url.href, name))).stored?.draft.p.city?.v).toBe('Quito'));
+  expect((await loadDraft<{ p: Record<string, { v: string }> }>(secondKey)).stored?.draft.p.city?.v).toBe('Lima');
+});
+
+test('a client set after the tool: its server\'s stored draft is shown', async () => {
+  release();
+  const name = `booking_${Math.random().toString(36).slice(2)}`;
+  const definition = tool(name, { type: 'object', properties: { city: { type: 'string' } } });
+  const client = new McpClient('https://late-client.example/mcp');
+  const model = new FormModel(definition.inputSchema);
+  await saveDraft(draftKey(client.url.href, name), valueToDraft(model, model.root({ city: 'Cusco' }), { city: 'Cusco' }), '');
+  const form = await mount({ tool: definition, drafts: true });
+  form.client = client;
+  await vi.waitFor(() => expect(form.value).toEqual({ city: 'Cusco' }));
 });

@@ -545,6 +545,16 @@ export class McpToolForm extends LitElement {
     const tool = this.effectiveTool;
     // The same definition set again (a tool list fetched anew, a framework's re-render) is the same form: what the user typed and the result stay.
     if (changed.has('tool') && tool && this.#modelFor && tool !== this.#modelFor && sameDefinition(tool, this.#modelFor)) this.#modelFor = tool;
+    if (this.#model && tool === this.#modelFor && this.#currentFor() !== this.#shownFor) {
+      if (this.#shownFor === undefined) {
+        // The first client: the stored draft of its server is read now (typing done meanwhile wins, as it does when the read is slow).
+        this.#shownFor = this.#currentFor();
+        void this.#restoreDraft();
+      } else {
+        // Another server: what was typed is stored as the first server's draft, and the form starts from this server's, as for another tool.
+        this.#setUpModel(tool, true);
+      }
+    }
     // The model is set up once the form's parts are there (the update they ask for when they arrive).
     if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
     // Without fields the preview is not rendered: the one rendered with them again starts closed.
@@ -630,6 +640,7 @@ export class McpToolForm extends LitElement {
       }
       this.#flushDraft();
       this.#modelFor = tool;
+      this.#shownFor = this.#currentFor();
       this.#model = tool ? new parts!.FormModel(tool.inputSchema) : undefined;
       this._draft = undefined;
       this._attempted = false;
@@ -712,10 +723,17 @@ export class McpToolForm extends LitElement {
 
   /** The key of the draft shown: the server and the tool the form was set up for. */
   #draftStorageKey(): string | undefined {
+    return this.noDrafts ? undefined : this.#shownFor;
+  }
+
+  /** The server and tool (as a draft key) of what the form shows: set with the model, and when the first client comes. */
+  #shownFor: string | undefined;
+
+  /** The server and tool the form would show now. */
+  #currentFor(): string | undefined {
     const client = this.effectiveClient;
     const tool = this.#modelFor;
-    if (this.noDrafts || !client || !tool) return undefined;
-    return draftKey(client.url.href, tool.name);
+    return client && tool ? draftKey(client.url.href, tool.name) : undefined;
   }
 
   async #restoreDraft(): Promise<void> {
