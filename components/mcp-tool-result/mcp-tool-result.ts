@@ -15,7 +15,7 @@ type Renderer = typeof import('./result-body.js');
 /** The renderer module once loaded: every later result element renders in its first update, with no gap. */
 let renderer: Renderer | undefined;
 let rendererLoading: Promise<Renderer> | undefined;
-/** Elements showing a result as JSON after a failed load: told when a later load (another element's) works. */
+/** Elements showing a result as JSON after a failed load: told when a later load (another element's too) works. */
 const rendererWanted = new Set<() => void>();
 
 /**
@@ -184,19 +184,6 @@ export class McpToolResult extends LitElement {
     this.#loading = undefined;
   };
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this._bodyFailure !== undefined) {
-      if (renderer) this.#rendererArrived();
-      else rendererWanted.add(this.#rendererArrived);
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    rendererWanted.delete(this.#rendererArrived);
-  }
-
   /** Also waits for the renderer once there is a result: after `await updateComplete` the result is on screen. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let done = await super.getUpdateComplete();
@@ -230,7 +217,8 @@ export class McpToolResult extends LitElement {
         () => this.requestUpdate(),
         (error: unknown) => {
           this._bodyFailure = (error as Error).message;
-          if (this.isConnected) rendererWanted.add(this.#rendererArrived);
+          // Held until a load works (then the set is cleared), on the page or not.
+          rendererWanted.add(this.#rendererArrived);
         },
       );
     }
