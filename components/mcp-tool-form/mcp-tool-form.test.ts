@@ -947,6 +947,28 @@ describe('calling tools on the demo server', () => {
     }
   });
 
+  test('a form moved in the page (inside its connection) still follows tools/list_changed: a tool it waited for shows up', async () => {
+    const connection = document.createElement('mcp-connection');
+    connection.setAttribute('server-url', demoUrl());
+    const form = document.createElement('mcp-tool-form');
+    form.toolName = 'bonus';
+    form.noDrafts = true;
+    connection.append(form);
+    document.body.append(connection);
+    await expect.poll(() => root(form).querySelector('[part~="call-error"]')?.textContent, { timeout: 10_000 }).toContain('lists no tool named "bonus"');
+    await expect.poll(() => connection.listening, { timeout: 10_000 }).toBe(true);
+    // A layout change moves the form within its connection.
+    connection.append(document.createElement('div'));
+    connection.lastElementChild!.append(form);
+    const client = connection.client!;
+    try {
+      await client.callTool('toggle_bonus', {});
+      await expect.poll(() => form.effectiveTool?.name, { timeout: 10_000 }).toBe('bonus');
+    } finally {
+      await client.callTool('toggle_bonus', {}); // the demo server is shared: put the bonus tool away again
+    }
+  });
+
   test('input and change reach the host for typing and for button actions', async () => {
     const form = await mount({ tool: tool('events', { type: 'object', properties: { q: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } }) });
     const seen: string[] = [];
