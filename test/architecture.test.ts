@@ -111,10 +111,12 @@ describe('the elements entry (mcp-elements/elements)', () => {
     expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
   });
 
-  test('a page\'s eager files (core, Lit, the elements) stay within 41.5 KB gzip as served, with no validator module among them (issue 18)', async () => {
+  test('a page\'s eager files (core, Lit, the elements) stay within 42 KB gzip as served, with no validator module among them (issue 18)', async () => {
     // What `import 'mcp-elements/elements'` makes a page download before it runs, each file gzipped on
-    // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,935 B when this
-    // budget was set (80,308 B before the elements loaded their code on first use). The validator (42 KB
+    // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,935 B when a
+    // 41.5 KB budget was set (80,308 B before the elements loaded their code on first use); 42,478 B after
+    // the fixes at the lazy seams (switching tools or servers mid-load, retrying a failed load), so 42 KB
+    // now, which leaves room for fixes and stays under issue 18's 45 KB. The validator (42 KB
     // with ajv) is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts);
     // nor are the parts listed in the test above.
     const { eager } = await buildEntry(PAGE_ENTRY, true, 'es2022');
@@ -122,7 +124,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
     console.log(`elements entry (app build, as served): ${eager.length} file(s), ${served} bytes gzip`);
     // Nor the x-mcp-header checker: the form loads it for a schema that mentions the annotation.
     expect(eager.flatMap((c) => Object.keys(c.modules)).filter((id) => /schema-ajv|eval-policy|schema-guard|cfworker|node_modules\/ajv|header-bindings/.test(id))).toEqual([]);
-    expect(served).toBeLessThanOrEqual(41.5 * 1024);
+    expect(served).toBeLessThanOrEqual(42 * 1024);
   });
 
   test('loads what a page may never use on demand: the dialog\'s body, the result renderer, the form\'s parts, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
