@@ -12,21 +12,12 @@ import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { click, control, part, root, tool } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
+import { holdImport } from '../test-support/hold-import.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let release!: () => void;
-const released = new Promise<void>((resolve) => (release = resolve));
-let requested = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/form-parts/.test(String(load))) return passThrough(load);
-  requested++;
-  return released.then(() => passThrough(load));
-};
+const held = holdImport(/form-parts/);
 
 afterEach(() => {
-  release();
+  held.release();
   document.body.replaceChildren();
 });
 
@@ -37,10 +28,10 @@ test('moved while its parts load and again while the user types: one set of fiel
   form.noDrafts = true;
   form.tool = tool('rename_file', { type: 'object', properties: { to: { type: 'string', minLength: 1 } }, required: ['to'] });
   left.append(form);
-  await vi.waitFor(() => expect(requested).toBe(1));
+  await vi.waitFor(() => expect(held.requested).toBe(1));
   right.append(form);
   left.append(form);
-  release();
+  held.release();
   await form.updateComplete;
   expect(root(form).querySelectorAll('[data-pointer="/to"]')).toHaveLength(1);
   expect(root(form).querySelectorAll('[part~="form"]')).toHaveLength(1);

@@ -12,21 +12,12 @@ import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
 import { valueToDraft } from './draft.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 import { FormModel } from './model.js';
+import { holdImport } from '../test-support/hold-import.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let release!: () => void;
-const released = new Promise<void>((resolve) => (release = resolve));
-let requested = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/form-parts/.test(String(load))) return passThrough(load);
-  requested++;
-  return released.then(() => passThrough(load));
-};
+const held = holdImport(/form-parts/);
 
 afterEach(() => {
-  release();
+  held.release();
   document.body.replaceChildren();
 });
 
@@ -41,10 +32,10 @@ test('arguments a host sets while the parts load win over the stored draft, as t
   form.client = new McpClient(server);
   form.tool = tool;
   document.body.append(form);
-  await vi.waitFor(() => expect(requested).toBe(1));
+  await vi.waitFor(() => expect(held.requested).toBe(1));
   // The host fills the form from a saved call before its parts are there.
   form.arguments = { title: 'from the host' };
-  release();
+  held.release();
   await form.updateComplete;
   await vi.waitFor(() => expect(form.shadowRoot!.querySelector('input')).not.toBeNull());
   // The form reads the stored draft once its model is there; a read of ours made after it ends after it (IndexedDB runs them in order).

@@ -14,21 +14,12 @@ import { valueToDraft } from './draft.js';
 import { FormModel } from './model.js';
 import { mount, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
+import { holdImport } from '../test-support/hold-import.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let release!: () => void;
-const released = new Promise<void>((resolve) => (release = resolve));
-let requested = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/form-parts/.test(String(load))) return passThrough(load);
-  requested++;
-  return released.then(() => passThrough(load));
-};
+const held = holdImport(/form-parts/);
 
 afterEach(() => {
-  release();
+  held.release();
   document.body.replaceChildren();
 });
 
@@ -51,7 +42,7 @@ function unmounted(initial?: () => ReturnType<typeof transfer>): McpToolForm {
 test('while the parts load, arguments go with the tool the form shows when they are set: not to a tool the page switches to later', async () => {
   // The page restores a saved call of the first tool; later the user picks the other tool.
   const switched = unmounted(transfer);
-  await vi.waitFor(() => expect(requested).toBe(1));
+  await vi.waitFor(() => expect(held.requested).toBe(1));
   switched.arguments = { account: 'CH93-0000', amount: 250 };
   await rendered(switched);
   switched.tool = lookup();
@@ -70,9 +61,9 @@ test('while the parts load, arguments go with the tool the form shows when they 
   noToolYet.arguments = { account: 'DE02-5555', year: 2021 };
   await rendered(noToolYet);
   noToolYet.tool = lookup();
-  expect(requested).toBe(1);
+  expect(held.requested).toBe(1);
 
-  release();
+  held.release();
   for (const form of [switched, toolFirst, argumentsFirst, noToolYet]) await form.updateComplete;
   await vi.waitFor(() => expect(switched.shadowRoot!.querySelector('[data-pointer="/year"]')).not.toBeNull());
   expect(switched.shadowRoot!.querySelector('[data-pointer="/amount"]')).toBeNull();
@@ -86,7 +77,7 @@ test('while the parts load, arguments go with the tool the form shows when they 
 });
 
 test('with the parts there, the same: arguments set for a tool stay with it; a tool and its arguments set together (either order) fill that tool', async () => {
-  release();
+  held.release();
   const switched = await mount({ tool: transfer() });
   switched.arguments = { account: 'CH93-0000', amount: 250 };
   await switched.updateComplete;
@@ -107,7 +98,7 @@ test('with the parts there, the same: arguments set for a tool stay with it; a t
 });
 
 test('the page sets an equal definition again (a list fetched anew, a framework re-render): what the user typed stays; a changed definition starts over', async () => {
-  release();
+  held.release();
   const form = await mount({ tool: transfer() });
   form.addEventListener('mcp-tool-call', (event) => event.preventDefault());
   await type(form, '/account', 'IT60-4444');
@@ -122,7 +113,7 @@ test('the page sets an equal definition again (a list fetched anew, a framework 
 });
 
 test('the page switches the form to another server mid-edit (same tool): that server\'s stored draft is shown, and what was typed stays stored for the first server', async () => {
-  release();
+  held.release();
   const name = `booking_${Math.random().toString(36).slice(2)}`;
   const definition = tool(name, { type: 'object', properties: { city: { type: 'string' } } });
   const first = new McpClient('https://first-server.example/mcp');
@@ -141,7 +132,7 @@ test('the page switches the form to another server mid-edit (same tool): that se
 });
 
 test('a client set after the tool: its server\'s stored draft is shown', async () => {
-  release();
+  held.release();
   const name = `booking_${Math.random().toString(36).slice(2)}`;
   const definition = tool(name, { type: 'object', properties: { city: { type: 'string' } } });
   const client = new McpClient('https://late-client.example/mcp');

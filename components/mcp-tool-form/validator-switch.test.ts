@@ -10,21 +10,12 @@ import { afterEach, expect, test, vi } from 'vitest';
 import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { click, mount, part, root, tool } from '../test-support/tool-form.js';
+import { holdImport } from '../test-support/hold-import.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let release!: () => void;
-const released = new Promise<void>((resolve) => (release = resolve));
-let requested = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/eval-policy|schema-guard/.test(String(load))) return passThrough(load);
-  requested++;
-  return released.then(() => passThrough(load));
-};
+const held = holdImport(/eval-policy|schema-guard/);
 
 afterEach(() => {
-  release();
+  held.release();
   document.body.replaceChildren();
 });
 
@@ -36,10 +27,10 @@ test('"Call tool" clicked while the validator loads, then the page switches to a
     calls.push(`${event.detail.tool} ${JSON.stringify(event.detail.arguments)}`);
   });
   const submit = form.submit();
-  await vi.waitFor(() => expect(requested).toBeGreaterThan(0));
+  await vi.waitFor(() => expect(held.requested).toBeGreaterThan(0));
   // The user picks another tool in the page before the first one was checked.
   form.tool = tool('purge_cache', { type: 'object', properties: { region: { type: 'string', default: 'eu' } } });
-  release();
+  held.release();
   expect(await submit).toBeUndefined();
   await form.updateComplete;
   expect(calls).toEqual([]);

@@ -11,21 +11,12 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { CallToolResult, Tool } from '../../src/index.js';
 import '../index.js';
 import type { McpToolResult } from './mcp-tool-result.js';
+import { holdImport } from '../test-support/hold-import.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let release!: () => void;
-const released = new Promise<void>((resolve) => (release = resolve));
-let requested = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/result-body/.test(String(load))) return passThrough(load);
-  requested++;
-  return released.then(() => passThrough(load));
-};
+const held = holdImport(/result-body/);
 
 afterEach(() => {
-  release();
+  held.release();
   document.body.replaceChildren();
 });
 
@@ -49,16 +40,16 @@ test('results given while the renderer loads: each element shows its latest one,
   second.result = priced('second: 30 EUR', 30);
   replaced.result = priced('old quote', 'twelve');
   cleared.result = priced('withdrawn quote', 5);
-  await vi.waitFor(() => expect(requested).toBe(1));
+  await vi.waitFor(() => expect(held.requested).toBe(1));
   // Before the renderer arrives: replaced by a newer result (and a third one), or taken away.
   replaced.result = priced('newer quote', 'thirteen');
   replaced.result = priced('newest quote: 14 EUR', 14);
   cleared.result = undefined;
   // Nothing half-drawn meanwhile.
   for (const each of [first, second, replaced, cleared]) expect(shown(each)).toEqual([]);
-  release();
+  held.release();
   await Promise.all([first, second, replaced, cleared].map((each) => each.updateComplete));
-  expect(requested).toBe(1);
+  expect(held.requested).toBe(1);
   expect(shown(first)).toEqual(['first: 12 EUR']);
   expect(shown(second)).toEqual(['second: 30 EUR']);
   expect(shown(replaced)).toEqual(['newest quote: 14 EUR']);
