@@ -568,11 +568,16 @@ export class McpToolForm extends LitElement {
     if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
       const entry: CompletionSupport = { client, support: undefined };
       this.#completions = entry;
-      void import('./completions.js').then((module) => {
-        if (this.#completions !== entry) return;
-        entry.support = module.createToolCompletions(this, client);
-        this.requestUpdate();
-      });
+      // Offline (the chunk cannot load): the fields stay plain inputs, as for a server without
+      // completions; another client tries again.
+      import('./completions.js').then(
+        (module) => {
+          if (this.#completions !== entry) return;
+          entry.support = module.createToolCompletions(this, client);
+          this.requestUpdate();
+        },
+        () => undefined,
+      );
     }
   }
 
