@@ -12,18 +12,14 @@ import { McpError, type McpClient } from '../../src/index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { cleanup, mount, nextEvent } from '../test-support/dom.js';
 import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
+import { offlineImport } from '../test-support/lazy-imports.js';
 
 const url = inject('hostileServerUrl');
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let offline = false;
-runner.wrapDynamicImport = (load: Load) =>
-  offline && /eval-policy|schema-guard|schema-ajv|cfworker/.test(String(load)) ? Promise.reject(new TypeError('Failed to fetch dynamically imported module (test: offline)')) : passThrough(load);
+const validator = offlineImport(/eval-policy|schema-guard|schema-ajv|cfworker/, false);
 
 afterEach(() => {
-  offline = false;
+  validator.offline = false;
   cleanup();
 });
 
@@ -34,7 +30,7 @@ test('the validator cannot load for a form request: the call fails with a clear 
   const client = connection.client as McpClient;
   const ask = () => client.callTool('one_question', {}).then((result) => ({ result }), (error: unknown) => ({ error }));
 
-  offline = true;
+  validator.offline = true;
   const outcome = await ask();
   expect('error' in outcome).toBe(true);
   const error = (outcome as { error: unknown }).error;
@@ -42,7 +38,7 @@ test('the validator cannot load for a form request: the call fails with a clear 
   expect((error as Error).message).toContain('test: offline');
   expect(dialog.open).toBe(false);
 
-  offline = false;
+  validator.offline = false;
   const next = ask();
   await vi.waitFor(() => expect(dialog.open).toBe(true));
   expect(dialog.shadowRoot!.querySelector('[part="message"]')!.textContent).toContain('Tell us about the trip.');

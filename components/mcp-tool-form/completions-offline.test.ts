@@ -2,8 +2,8 @@
  * The suggestions code (completions.ts) loads when a form's server declares
  * `completions`. When that chunk cannot load (offline, a blocked file), the form
  * works as one without suggestions: no unhandled rejection, fields plain, the call
- * made. Every import() of the chunk is failed through the runner's
- * `wrapDynamicImport` (see components/test-support/frame.html); this file runs in
+ * made. Every import() of the chunk is failed (test-support/lazy-imports.ts, through the runner's
+ * `wrapDynamicImport`); this file runs in
  * its own page, so the chunk has not been loaded before.
  */
 import { afterEach, expect, inject, test, vi } from 'vitest';
@@ -12,16 +12,9 @@ import '../index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { cleanup, mount, nextEvent } from '../test-support/dom.js';
 import type { McpToolForm } from './mcp-tool-form.js';
+import { offlineImport } from '../test-support/lazy-imports.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let failed = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/completions/.test(String(load))) return passThrough(load);
-  failed++;
-  return Promise.reject(new TypeError('Failed to fetch dynamically imported module: completions.js'));
-};
+const completions = offlineImport(/completions/, true, 'Failed to fetch dynamically imported module: completions.js');
 
 const url = inject('demoServerUrl');
 afterEach(() => cleanup());
@@ -39,7 +32,7 @@ test('the suggestions chunk cannot load: the URI field is a plain input, nothing
     const form = connection.querySelector<McpToolForm>('mcp-tool-form')!;
     const input = () => form.shadowRoot!.querySelector<HTMLInputElement>('[data-pointer="/uri"] input');
     await vi.waitFor(() => expect(input()).not.toBeNull(), { timeout: 30_000 });
-    await vi.waitFor(() => expect(failed).toBeGreaterThan(0), { timeout: 30_000 });
+    await vi.waitFor(() => expect(completions.attempts).toBeGreaterThan(0), { timeout: 30_000 });
     await userEvent.click(input()!);
     await userEvent.keyboard('demo://notes/welcome');
     await form.updateComplete;

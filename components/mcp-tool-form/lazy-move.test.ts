@@ -12,7 +12,7 @@ import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { click, control, part, root, tool } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
-import { holdImport } from '../test-support/hold-import.js';
+import { holdImport } from '../test-support/lazy-imports.js';
 
 const held = holdImport(/form-parts/);
 

@@ -12,7 +12,7 @@ import { draftKey, loadDraft, saveDraft } from '../internal/drafts.js';
 import { valueToDraft } from './draft.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 import { FormModel } from './model.js';
-import { holdImport } from '../test-support/hold-import.js';
+import { holdImport } from '../test-support/lazy-imports.js';
 
 const held = holdImport(/form-parts/);
 

@@ -14,7 +14,7 @@ import { valueToDraft } from './draft.js';
 import { FormModel } from './model.js';
 import { mount, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
-import { holdImport } from '../test-support/hold-import.js';
+import { holdImport } from '../test-support/lazy-imports.js';
 
 const held = holdImport(/form-parts/);
 

@@ -11,17 +11,9 @@ import '../index.js';
 import { compileSchema } from '../../src/index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { errorOf, mount, part, root, tool, type } from '../test-support/tool-form.js';
+import { offlineImport } from '../test-support/lazy-imports.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let offline = true;
-let attempts = 0;
-runner.wrapDynamicImport = (load: Load) => {
-  if (!/eval-policy|schema-guard|schema-ajv|cfworker/.test(String(load))) return passThrough(load);
-  attempts++;
-  return offline ? Promise.reject(new TypeError('Failed to fetch dynamically imported module (test: offline)')) : passThrough(load);
-};
+const validator = offlineImport(/eval-policy|schema-guard|schema-ajv|cfworker/, true);
 
 afterEach(() => document.body.replaceChildren());
 
@@ -29,9 +21,9 @@ test('offline, the form says the validator could not be loaded; back online, the
   const form = await mount({ tool: tool('book_room', { type: 'object', properties: { code: { type: 'string', minLength: 3 } }, required: ['code'] }) });
   await type(form, '/code', 'ab');
   await vi.waitFor(() => expect(part(root(form), 'notice').textContent).toContain('the schema validator could not be loaded'));
-  const failed = attempts;
+  const failed = validator.attempts;
 
-  offline = false;
+  validator.offline = false;
   const sent: unknown[] = [];
   form.addEventListener('mcp-tool-call', (event: McpToolCallEvent) => {
     event.preventDefault();
@@ -41,7 +33,7 @@ test('offline, the form says the validator could not be loaded; back online, the
   await form.submit();
   await form.updateComplete;
   expect(sent).toEqual([]);
-  expect(attempts).toBeGreaterThan(failed);
+  expect(validator.attempts).toBeGreaterThan(failed);
   expect(errorOf(form, '/code')).toMatch(/3/);
   expect(root(form).querySelector('[part~="notice"]')).toBeNull();
   await type(form, '/code', 'abc');

@@ -10,7 +10,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { click, mount, part, root, tool } from '../test-support/tool-form.js';
-import { holdImport } from '../test-support/hold-import.js';
+import { holdImport } from '../test-support/lazy-imports.js';
 
 const held = holdImport(/eval-policy|schema-guard/);
 

@@ -9,15 +9,12 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { CallToolResult } from '../../src/index.js';
 import '../index.js';
 import type { McpToolResult } from './mcp-tool-result.js';
+import { offlineImport } from '../test-support/lazy-imports.js';
 
-type Load = () => Promise<unknown>;
-const runner = (globalThis as unknown as { __vitest_browser_runner__: { wrapDynamicImport: (load: Load) => Promise<unknown> } }).__vitest_browser_runner__;
-const passThrough = runner.wrapDynamicImport.bind(runner);
-let offline = false;
-runner.wrapDynamicImport = (load: Load) => (offline && /result-body/.test(String(load)) ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : passThrough(load));
+const renderer = offlineImport(/result-body/, false, 'Failed to fetch dynamically imported module');
 
 afterEach(() => {
-  offline = false;
+  renderer.offline = false;
   document.body.replaceChildren();
 });
 
@@ -27,13 +24,13 @@ test('offline, a result is shown as JSON; back online, the next result is render
   const element = document.createElement('mcp-tool-result') as McpToolResult;
   const other = document.createElement('mcp-tool-result') as McpToolResult;
   document.body.append(element, other);
-  offline = true;
+  renderer.offline = true;
   element.result = text('first, while offline');
   other.result = text('another, while offline');
   await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part="placeholder"]')?.textContent).toContain('cannot be shown as usual (Failed to fetch dynamically imported module)'));
   await vi.waitFor(() => expect(other.shadowRoot!.querySelector('[part="placeholder"]')).not.toBeNull());
   expect(element.shadowRoot!.querySelector('pre[part="text"]')!.textContent).toContain('first, while offline');
-  offline = false;
+  renderer.offline = false;
   element.result = text('second, back online');
   await element.updateComplete;
   await vi.waitFor(() => expect(element.shadowRoot!.querySelector('[part~="block-text"]')?.textContent).toContain('second, back online'));

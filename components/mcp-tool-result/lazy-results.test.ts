@@ -11,7 +11,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { CallToolResult, Tool } from '../../src/index.js';
 import '../index.js';
 import type { McpToolResult } from './mcp-tool-result.js';
-import { holdImport } from '../test-support/hold-import.js';
+import { holdImport } from '../test-support/lazy-imports.js';
 
 const held = holdImport(/result-body/);
 
