@@ -2,7 +2,7 @@
  * Schema section (issue "Hardening…", items 3 and 4), in Node:
  *
  * - Patterns: checking a value against a server's `pattern` with the kit's
- *   linear-time engine (src/linear-regexp.ts), against today's way before it
+ *   linear-time engine (src/schema/patterns/linear-regexp.ts), against today's way before it
  *   (the browser's backtracking engine, after the shape check that skipped the
  *   patterns it judged risky) and against re2js (a maintained RE2 port, the
  *   alternative considered). Sizes: each engine minified and gzipped. Times:
@@ -26,10 +26,10 @@ import * as AjvModule from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { build, type Rollup } from 'vite';
 import { fanOutSchema } from '../components/test-support/fixtures.js';
-import { cfworkerCompiler } from '../src/cfworker.js';
+import { cfworkerCompiler } from '../src/schema/cfworker.js';
 import { compileSchema, useSchemaCompiler } from '../src/index.js';
-import { DEFAULT_LIMITS } from '../src/schema-guard.js';
-import { compileLinear, type LinearRegExp } from '../src/linear-regexp.js';
+import { DEFAULT_LIMITS } from '../src/schema/schema-guard.js';
+import { compileLinear, type LinearRegExp } from '../src/schema/patterns/linear-regexp.js';
 
 export interface PatternRow {
   pattern: string;
@@ -134,9 +134,9 @@ const CATASTROPHIC: [string, (n: number) => string, number, PatternRow['before']
 export async function measureSchema(root: string, log: (line: string) => void): Promise<SchemaResult> {
   log('  sizes: the linear-time engine, re2js, the shape check');
   const sizes = {
-    linear: await minifiedGzip(root, 'src/linear-regexp.ts'),
+    linear: await minifiedGzip(root, 'src/schema/patterns/linear-regexp.ts'),
     re2js: await minifiedGzip(root, 'node_modules/re2js/build/index.js'),
-    heuristic: await minifiedGzip(root, 'src/regex-safety.ts'),
+    heuristic: await minifiedGzip(root, 'src/schema/patterns/regex-safety.ts'),
   };
   const re2 = (pattern: string) => {
     try {

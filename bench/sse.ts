@@ -7,15 +7,15 @@
  * - `eventsource-parser`: TextDecoder + the parser alone, counting events;
  * - `parser+JSON.parse`: the same, plus `JSON.parse` of each event's data — the
  *   floor for any reader that hands over messages (issue 18);
- * - `readSse`: the kit's SSE reader (src/sse.ts) around the same parser;
+ * - `readSse`: the kit's SSE reader (src/transport/sse.ts) around the same parser;
  * - `transport`: `HttpTransport.request()`, the kit's whole reply path (each
  *   event JSON-parsed, checked as JSON-RPC and handed to `onMessage`).
  *
  * Run at N and 2N bytes to show the cost is linear.
  */
 import { createParser, type ParserCallbacks } from 'eventsource-parser';
-import { readSse } from '../src/sse.js';
-import { HttpTransport } from '../src/transport.js';
+import { readSse } from '../src/transport/sse.js';
+import { HttpTransport } from '../src/transport/transport.js';
 import { spawnServer } from './child.js';
 import { median, rotation, round, spread, type Spread } from './stats.js';
 

@@ -4,8 +4,8 @@
  * forgotten, and expires. The Node side (no IndexedDB) is in test/era.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { IdbEraCache } from '../src/era-idb.js';
-import { defaultEraCache, MemoryEraCache } from '../src/era.js';
+import { IdbEraCache } from '../src/protocol/era-idb.js';
+import { defaultEraCache, MemoryEraCache } from '../src/protocol/era.js';
 
 const key = 'https://legacy.example.test/mcp';
 

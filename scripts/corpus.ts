@@ -27,10 +27,10 @@ import { join, resolve, basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cfworkerCompiler } from '../src/cfworker.js';
 import { compileSchemaSync, ensureValidator, useSchemaCompiler, type ValidationIssue } from '../src/index.js';
-import { DEFAULT_LIMITS } from '../src/schema-guard.js';
-import { loadedPatternEngine, patternVerdict } from '../src/pattern-check.js';
-import { schemaCost } from '../src/schema-cost.js';
-import { forEachSchemaNode } from '../src/schema-walk.js';
+import { DEFAULT_LIMITS } from '../src/schema/schema-guard.js';
+import { loadedPatternEngine, patternVerdict } from '../src/schema/patterns/pattern-check.js';
+import { schemaCost } from '../src/schema/schema-cost.js';
+import { forEachSchemaNode } from '../src/schema/schema-walk.js';
 import { FormModel, type Field } from '../components/mcp-tool-form/model.js';
 import { buildArguments, itemField, memberField, rowField, variantField } from '../components/mcp-tool-form/draft.js';
 import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
@@ -64,7 +64,7 @@ interface ToolReport {
   fill: Record<'required' | 'all', { ok: boolean; arguments?: Record<string, unknown>; issues?: ValidationIssue[]; local?: string[] } | undefined>;
   /** How the schema's patterns run. */
   patterns: Record<'linear' | 'native' | 'skip' | 'invalid', number>;
-  /** Evaluations one value can take, counted along every path (see src/schema-cost.ts). */
+  /** Evaluations one value can take, counted along every path (see src/schema/schema-cost.ts). */
   evaluations: number;
   error?: string;
 }

@@ -15,20 +15,20 @@
  *
  * @module
  */
-import { ResultCache, CACHEABLE_METHODS, hashKey } from './cache.js';
-import { Emitter } from './emitter.js';
-import { timerDelay, untilAborted } from './sleep.js';
-import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
-import { checkHeaders, mentionsHeaderBindings } from './headers.js';
-import type { HeaderBinding, RejectedTool } from './header-bindings.js';
-import type { IncomingMessage } from './jsonrpc.js';
-import { checkOutput, type ValidationIssue } from './schema.js';
-import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './session.js';
-import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './era.js';
-import { HttpTransport, type FetchLike, type TransportWarning } from './transport.js';
-import type { HandlerLookup } from './input.js';
-import { type StoredTasks, type TaskCallOptions, type TaskEvent, type TaskHandle, type TaskInfo, type TaskOptions, type TaskState } from './task-types.js';
-import type * as TaskModule from './tasks.js';
+import { ResultCache, CACHEABLE_METHODS, hashKey } from './client/cache.js';
+import { Emitter } from './util/emitter.js';
+import { timerDelay, untilAborted } from './util/sleep.js';
+import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData } from './protocol/errors.js';
+import { checkHeaders, mentionsHeaderBindings } from './transport/headers.js';
+import type { HeaderBinding, RejectedTool } from './transport/header-bindings.js';
+import type { IncomingMessage } from './protocol/jsonrpc.js';
+import { checkOutput, type ValidationIssue } from './schema/schema.js';
+import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './transport/session.js';
+import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './protocol/era.js';
+import { HttpTransport, type FetchLike, type TransportWarning } from './transport/transport.js';
+import type { HandlerLookup } from './rounds/input.js';
+import { type StoredTasks, type TaskCallOptions, type TaskEvent, type TaskHandle, type TaskInfo, type TaskOptions, type TaskState } from './tasks/task-types.js';
+import type * as TaskModule from './tasks/tasks.js';
 
 type TaskHost = TaskModule.TaskHost;
 type TaskModule = typeof TaskModule;
@@ -67,7 +67,7 @@ import {
   type SubscriptionFilter,
   type Tool,
   isObject,
-} from './types.js';
+} from './protocol/types.js';
 
 /** Version reported in `clientInfo` by default. */
 export const KIT_VERSION = '0.1.0';
@@ -488,7 +488,7 @@ export class McpClient {
     return list?.[list.length - 1];
   }
 
-  /** The current handler for each input method (what `src/input.ts` answers with). */
+  /** The current handler for each input method (what `src/rounds/input.ts` answers with). */
   readonly #lookup: HandlerLookup = (method) => this.#handler(method);
 
   /** The capabilities declared right now: exactly the input requests a handler can answer. */
@@ -619,7 +619,7 @@ export class McpClient {
         if (!cors) throw legacyError;
         const legacyCors = McpClientError.isInstance(legacyError) && (legacyError.data.cors as { requestHeaders?: string[] } | undefined);
         // Refused before any response in both eras: one error naming both eras' headers.
-        if (legacyCors && legacyCors.requestHeaders) throw (await import('./cors.js')).bothErasRefused(error as McpClientError, legacyError as McpClientError, this.url.href);
+        if (legacyCors && legacyCors.requestHeaders) throw (await import('./transport/cors.js')).bothErasRefused(error as McpClientError, legacyError as McpClientError, this.url.href);
         // The handshake got further: its own CORS fault (a hidden Mcp-Session-Id) says more; a refusal says less.
         throw legacyCors ? legacyError : error;
       }
@@ -698,7 +698,7 @@ export class McpClient {
       },
       url: this.url,
       answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string; taskId?: string }) => {
-        const input = await import('./input.js');
+        const input = await import('./rounds/input.js');
         return input.answerOne(this.#lookup, input.checkAnswerable(this.#lookup, this.url.href, context.key, request), {
           key: context.key,
           index: 0,
@@ -1058,7 +1058,7 @@ export class McpClient {
       if (ok && mentionsHeaderBindings(tool.inputSchema, queue)) flagged.push(tool);
       return ok;
     });
-    const { tools: kept, bindings, rejected } = flagged.length ? (await import('./header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
+    const { tools: kept, bindings, rejected } = flagged.length ? (await import('./transport/header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
     this.#tools = new Map();
     for (const tool of kept) this.#tools.set(tool.name, tool);
     this.#bindings = bindings;
@@ -1074,7 +1074,7 @@ export class McpClient {
     // A caller's own definition is checked here; the x-mcp-header checker loads only when it mentions the annotation
     // (or the listing found bindings), and once.
     if (tool ? !mentionsHeaderBindings(tool.inputSchema) : !listed?.length) return {};
-    const checker = await import('./header-bindings.js');
+    const checker = await import('./transport/header-bindings.js');
     const bindings = listed ?? checker.screenTools([tool!]).bindings.get(name);
     return bindings?.length ? checker.paramHeaders(bindings, args) : {};
   }
@@ -1202,7 +1202,7 @@ export class McpClient {
 
   // --- tasks -----------------------------------------------------------------------------------------
 
-  /** Runs an entry point of the lazily loaded task machinery (`./tasks.ts`) with what it needs from this client. */
+  /** Runs an entry point of the lazily loaded task machinery (`./tasks/tasks.ts`) with what it needs from this client. */
   async #taskCall<K extends 'attach' | 'storedTasks' | 'listTasks' | 'augment' | 'follow'>(name: K, ...args: TaskArgs<K>): Promise<Awaited<ReturnType<TaskModule[K]>>> {
     const host: TaskHost = {
       client: this,
@@ -1213,7 +1213,7 @@ export class McpClient {
       emit: (event) => this.#emitter.emit('task', event),
       authContext: () => this.#authContext(),
     };
-    return ((await import('./tasks.js'))[name] as (host: TaskHost, ...rest: unknown[]) => never)(host, ...args);
+    return ((await import('./tasks/tasks.js'))[name] as (host: TaskHost, ...rest: unknown[]) => never)(host, ...args);
   }
 
   /**
@@ -1303,7 +1303,7 @@ export class McpClient {
     const first = options.resumeFrom ?? (await send(0, firstParams));
     if (!McpRpcError.isInstance(first) && first.resultType !== 'input_required') return first;
     // The rounds load on first use: pages that never meet input_required don't download them.
-    return (await import('./mrtr.js')).runRounds({
+    return (await import('./rounds/mrtr.js')).runRounds({
       method,
       params,
       target,
@@ -1404,7 +1404,7 @@ export class McpClient {
     this.#subscriptions.add(subscription);
 
     // The re-listen loop is loaded on first use (most pages never listen).
-    void import('./subscription.js').then(({ runSubscription }) =>
+    void import('./rounds/subscription.js').then(({ runSubscription }) =>
       runSubscription({
         filter,
         options,

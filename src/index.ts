@@ -39,15 +39,15 @@ export type {
   TaskStatus,
   TaskStore,
   TaskWaitOptions,
-} from './task-types.js';
-export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './errors.js';
-export { HttpTransport, type FetchLike } from './transport.js';
-export type { ServerDescription, TrafficEvent } from './session.js';
-export { encodeHeaderValue } from './headers.js';
-export type { HeaderBinding, RejectedTool } from './header-bindings.js';
-export type { CorsFacts } from './cors.js';
-export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
-export { MemoryEraCache, type EraCache } from './era.js';
+} from './tasks/task-types.js';
+export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './protocol/errors.js';
+export { HttpTransport, type FetchLike } from './transport/transport.js';
+export type { ServerDescription, TrafficEvent } from './transport/session.js';
+export { encodeHeaderValue } from './transport/headers.js';
+export type { HeaderBinding, RejectedTool } from './transport/header-bindings.js';
+export type { CorsFacts } from './transport/cors.js';
+export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema/schema.js';
+export { MemoryEraCache, type EraCache } from './protocol/era.js';
 export {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
@@ -84,4 +84,4 @@ export {
   type ServerCapabilities,
   type SubscriptionFilter,
   type Tool,
-} from './types.js';
+} from './protocol/types.js';

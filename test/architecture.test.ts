@@ -152,7 +152,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
       'components/internal/store.ts',
       'node_modules/idb-keyval/dist/index.js',
       'components/mcp-tool-form/issues.ts',
-      'src/regex-safety.ts',
+      'src/schema/patterns/regex-safety.ts',
       // <mcp-connection>: the CORS doctor when a connection fails.
       'components/mcp-connection/cors-doctor.ts',
     ];

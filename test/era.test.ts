@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { McpClient, McpClientError, McpRpcError, MemoryEraCache, type EraCache, type McpClientOptions } from '../src/index.js';
-import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey } from '../src/era.js';
-import { IdbEraCache } from '../src/era-idb.js';
+import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey } from '../src/protocol/era.js';
+import { IdbEraCache } from '../src/protocol/era-idb.js';
 import { isModernSignature } from '../src/legacy/base.js';
 import { startScriptedServer, startLegacySdkServer, type ScriptReply, type ScriptStep, type ScriptedServer } from './support/legacy-servers.js';
 import { startModernServer, startRawServer } from './support/servers.js';

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { policyForbidsEval } from '../src/eval-policy.js';
+import { policyForbidsEval } from '../src/schema/eval-policy.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -41,7 +41,7 @@ describe('evalAllowed', () => {
     const document = { querySelectorAll: () => [{ getAttribute: () => "default-src 'self'; script-src 'self'" }] };
     vi.stubGlobal('document', document);
     try {
-      const { evalAllowed } = await import('../src/eval-policy.js');
+      const { evalAllowed } = await import('../src/schema/eval-policy.js');
       expect(evalAllowed()).toBe(false);
       expect(compiled).not.toHaveBeenCalled();
     } finally {
@@ -52,7 +52,7 @@ describe('evalAllowed', () => {
 
   test('without a readable policy, one empty function is compiled to find out, once', async () => {
     vi.resetModules();
-    const { evalAllowed } = await import('../src/eval-policy.js');
+    const { evalAllowed } = await import('../src/schema/eval-policy.js');
     expect(evalAllowed()).toBe(true);
     expect(evalAllowed()).toBe(true);
   });
@@ -63,7 +63,7 @@ describe('a realm that forbids compiling code from strings', () => {
   function child(disallow: boolean): { bad: { valid: boolean; issues: { path: string; keyword: string }[] }; good: { valid: boolean }; lenient: string; ajvLoaded: boolean } {
     const script = `
       import { createRequire } from 'node:module';
-      const schema = await import('./src/schema.ts');
+      const schema = await import('./src/schema/schema.ts');
       const validate = await schema.compileSchema({ type: 'object', properties: { title: { type: 'string', minLength: 3 } }, required: ['title'] });
       const bad = validate({ title: 'ab' });
       const good = validate({ title: 'Printer' });

@@ -5,7 +5,7 @@
  * Chromium (components/mcp-tool-form/mcp-tool-form.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cfworkerCompiler } from '../src/cfworker.js';
+import { cfworkerCompiler } from '../src/schema/cfworker.js';
 import { compileSchemaSync, ensureValidator, useSchemaCompiler } from '../src/index.js';
 import { formIssues } from '../components/mcp-tool-form/issues.js';
 import { FormModel, type ArrayField, type EnumField, type Field, type JsonField, type ObjectField, type StringField, type UnionField } from '../components/mcp-tool-form/model.js';

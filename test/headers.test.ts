@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { encodeHeaderValue, McpClientError } from '../src/index.js';
-import { checkHeaderBindings, paramHeaders } from '../src/header-bindings.js';
-import { mentionsHeaderBindings } from '../src/headers.js';
+import { checkHeaderBindings, paramHeaders } from '../src/transport/header-bindings.js';
+import { mentionsHeaderBindings } from '../src/transport/headers.js';
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -213,9 +213,9 @@ describe('deciding whether the x-mcp-header checker is needed', () => {
   });
 });
 
-describe('which request headers need a CORS preflight (src/cors.ts)', () => {
+describe('which request headers need a CORS preflight (src/transport/cors.ts)', () => {
   test('the kit\'s Accept is safelisted, application/json and every Mcp-* or custom header are not', async () => {
-    const { preflightHeaders } = await import('../src/cors.js');
+    const { preflightHeaders } = await import('../src/transport/cors.js');
     expect(
       preflightHeaders({
         'Content-Type': 'application/json',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { McpClientError } from '../src/index.js';
-import { parseMessage, parseMessageText } from '../src/jsonrpc.js';
+import { parseMessage, parseMessageText } from '../src/protocol/jsonrpc.js';
 
 describe('strict JSON-RPC parsing', () => {
   test('accepts each message kind', () => {

@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { McpClient } from '../src/index.js';
-import { ResultCache } from '../src/cache.js';
+import { ResultCache } from '../src/client/cache.js';
 import { startModernServer, startRawServer, type ModernServer } from './support/servers.js';
 
 let server: ModernServer;

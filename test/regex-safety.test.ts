@@ -1,12 +1,12 @@
 /**
  * Server-sent regular expressions (`pattern`, `patternProperties` keys): the
- * linear-time engine that runs them (src/linear-regexp.ts), and the shape
- * check that judges the few it cannot express (src/regex-safety.ts) before the
+ * linear-time engine that runs them (src/schema/patterns/linear-regexp.ts), and the shape
+ * check that judges the few it cannot express (src/schema/patterns/regex-safety.ts) before the
  * browser's backtracking engine may run them.
  */
 import { describe, expect, test } from 'vitest';
-import { compileLinear, MAX_PROGRAM, type LinearRegExp } from '../src/linear-regexp.js';
-import { backtrackingRisk } from '../src/regex-safety.js';
+import { compileLinear, MAX_PROGRAM, type LinearRegExp } from '../src/schema/patterns/linear-regexp.js';
+import { backtrackingRisk } from '../src/schema/patterns/regex-safety.js';
 
 function linear(pattern: string, flags = 'u'): LinearRegExp {
   const compiled = compileLinear(pattern, flags);
@@ -30,7 +30,7 @@ function texts(count: number, seed: number): string[] {
   return out;
 }
 
-describe('the linear-time engine (src/linear-regexp.ts)', () => {
+describe('the linear-time engine (src/schema/patterns/linear-regexp.ts)', () => {
   const PATTERNS = [
     'abc',
     '^abc$',
@@ -147,7 +147,7 @@ describe('the linear-time engine (src/linear-regexp.ts)', () => {
   });
 });
 
-describe('backtrackingRisk: the shape check for patterns the engine cannot express (src/regex-safety.ts)', () => {
+describe('backtrackingRisk: the shape check for patterns the engine cannot express (src/schema/patterns/regex-safety.ts)', () => {
   test.each([
     '^(a+)+$',
     '(\\w+\\s?)*$',

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fanOutSchema } from '../components/test-support/fixtures.js';
-import { cfworkerCompiler } from '../src/cfworker.js';
+import { cfworkerCompiler } from '../src/schema/cfworker.js';
 import { compileSchema, compileSchemaSync, DEFAULT_SCHEMA_LIMITS, ensureValidator, McpClientError, schemaDialect, checkSchemaBounds, useSchemaCompiler, type SchemaCompiler } from '../src/index.js';
 import { startRawServer } from './support/servers.js';
 

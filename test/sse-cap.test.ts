@@ -5,8 +5,8 @@
  * over the cap is refused at every cut.
  */
 import { describe, expect, test } from 'vitest';
-import { McpClientError } from '../src/errors.js';
-import { readSse } from '../src/sse.js';
+import { McpClientError } from '../src/protocol/errors.js';
+import { readSse } from '../src/transport/sse.js';
 import { reads } from './support/streams.js';
 
 /** The events' data and ids, or the error's code. */

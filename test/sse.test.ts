@@ -1,13 +1,13 @@
 /**
- * The SSE reader (src/sse.ts) on exact byte sequences: how the network cuts a
+ * The SSE reader (src/transport/sse.ts) on exact byte sequences: how the network cuts a
  * stream into reads must never change the events (issue 18 made each read's
  * decoding take a faster path when the read ends on a whole character). The
  * reader's input is a `ReadableStream` of reads, so each test builds one from
  * the bytes and cuts it wants; the transport tests go through a real `Response`.
  */
 import { describe, expect, test } from 'vitest';
-import { consumeSse, DEFAULT_MAX_EVENT_CHARS, readSse, type SseEvent } from '../src/sse.js';
-import { HttpTransport } from '../src/transport.js';
+import { consumeSse, DEFAULT_MAX_EVENT_CHARS, readSse, type SseEvent } from '../src/transport/sse.js';
+import { HttpTransport } from '../src/transport/transport.js';
 import { reads } from './support/streams.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -603,10 +603,10 @@ describe('2025-11-25 tasks (server-everything)', () => {
   });
 
   test('with the tasks option off, a tools/call does not load the task machinery and asks for no task (a plain request, "Creating Tasks")', { timeout: 30_000 }, async () => {
-    // A fresh module graph in which loading src/tasks.ts is counted: earlier tests of this file have loaded it already.
+    // A fresh module graph in which loading src/tasks/tasks.ts is counted: earlier tests of this file have loaded it already.
     vi.resetModules();
     let loads = 0;
-    vi.doMock('../src/tasks.js', async (importOriginal) => {
+    vi.doMock('../src/tasks/tasks.js', async (importOriginal) => {
       loads++;
       return importOriginal();
     });
@@ -633,7 +633,7 @@ describe('2025-11-25 tasks (server-everything)', () => {
       expect(loads).toBe(1);
       await on.close();
     } finally {
-      vi.doUnmock('../src/tasks.js');
+      vi.doUnmock('../src/tasks/tasks.js');
       vi.resetModules();
     }
   });

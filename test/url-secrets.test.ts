@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { McpClient, McpClientError } from '../src/index.js';
-import { maskUrlSecrets } from '../src/errors.js';
+import { maskUrlSecrets } from '../src/protocol/errors.js';
 import { startRawServer } from './support/servers.js';
 
 describe('credentials in server URLs', () => {

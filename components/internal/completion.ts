@@ -21,7 +21,7 @@
 import { html, nothing, css, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { McpRpcError, type McpClient } from '../../src/index.js';
-import type { CompletionReference } from '../../src/types.js';
+import type { CompletionReference } from '../../src/protocol/types.js';
 import { clip } from './json.js';
 import { LABEL_CHARS } from './long-list.js';
 

@@ -17,7 +17,7 @@
  * the connection reach it through diagnose.ts.
  */
 import { McpClientError, type McpError, type ProtocolPreference } from '../../src/index.js';
-import type { CorsFacts } from '../../src/cors.js';
+import type { CorsFacts } from '../../src/transport/cors.js';
 
 /** What the doctor found. */
 export interface CorsDiagnosis {
@@ -79,7 +79,7 @@ async function allowed(url: string, name: string): Promise<boolean> {
 export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Promise<CorsDiagnosis> {
   const origin = globalThis.location?.origin ?? 'this page';
   // The core's CORS module loads only when something failed (as in the core itself).
-  const { answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/cors.js');
+  const { answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/transport/cors.js');
   // The headers each era's requests always send (`Content-Type: application/json` included: it is not safelisted).
   const ERA_HEADERS = {
     modern: CORS_REQUIREMENTS.modern.allowHeaders.filter((n) => !SOMETIMES.test(n)),

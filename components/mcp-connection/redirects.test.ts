@@ -2,7 +2,7 @@
  * Redirects in real Chromium (issue "Hardening…", item 1): a page cannot see
  * where a redirect points before the browser follows it, so the kit sends every
  * request with `redirect: 'manual'` and learns the target with a bare request
- * (src/redirect.ts). Origin B records every request that reaches it; none may
+ * (src/transport/redirect.ts). Origin B records every request that reaches it; none may
  * carry anything the kit or the caller put in a request.
  */
 import { afterEach, beforeEach, describe, expect, inject, test } from 'vitest';

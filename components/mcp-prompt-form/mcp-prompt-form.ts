@@ -2,7 +2,7 @@ import { consume } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { isAbortError, McpClientError, McpError, McpRpcError, type GetPromptResult, type McpClient, type Prompt } from '../../src/index.js';
-import type { PromptArgument } from '../../src/types.js';
+import type { PromptArgument } from '../../src/protocol/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { maskUrlSecrets } from '../../src/errors.js';
-import type { LoggingLevel } from '../../src/types.js';
+import { maskUrlSecrets } from '../../src/protocol/errors.js';
+import type { LoggingLevel } from '../../src/protocol/types.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
 
 /** What a record is. `note` is a line of the page's own (not JSON-RPC). */

@@ -14,8 +14,8 @@ import {
   type Tool,
   type Validator,
 } from '../../src/index.js';
-import type { HeaderBindingsCheck } from '../../src/header-bindings.js';
-import { mentionsHeaderBindings } from '../../src/headers.js';
+import type { HeaderBindingsCheck } from '../../src/transport/header-bindings.js';
+import { mentionsHeaderBindings } from '../../src/transport/headers.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
@@ -142,7 +142,7 @@ const loadChecks = async (schema: unknown) => Promise.all([ensureValidator(schem
 let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
 let headerCheckerLoading: Promise<void> | undefined;
 const loadHeaderChecker = () =>
-  (headerCheckerLoading ??= import('../../src/header-bindings.js').then(
+  (headerCheckerLoading ??= import('../../src/transport/header-bindings.js').then(
     (module) => {
       headerChecker = (schema) => module.checkHeaderBindings(schema);
     },

@@ -8,7 +8,7 @@
  * @module
  */
 import { compileSchemaSync, checkSchemaBounds, type McpClientError, type Validator } from '../../src/index.js';
-import { loadedPatternEngine, patternVerdict } from '../../src/pattern-check.js';
+import { loadedPatternEngine, patternVerdict } from '../../src/schema/patterns/pattern-check.js';
 import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
 import { SEARCH_OVER } from '../internal/long-list.js';
 import {
@@ -181,7 +181,7 @@ export type ConditionEvaluator = (ifSchema: unknown, value: unknown) => boolean 
 
 export interface FormModelOptions {
   limits?: EngineLimits;
-  /** Custom `if` evaluation; default: the validator of `src/schema.ts` (must be loaded). */
+  /** Custom `if` evaluation; default: the validator of `src/schema/schema.ts` (must be loaded). */
   evaluate?: ConditionEvaluator;
 }
 
@@ -241,7 +241,7 @@ function constOption(schema: JsonRecord): EnumOption | undefined {
 
 /**
  * Whether a schema `pattern` (ECMA-262, Unicode mode, unanchored) matches
- * `text`, on the kit's linear-time engine (see `src/pattern-check.ts`).
+ * `text`, on the kit's linear-time engine (see `src/schema/patterns/pattern-check.ts`).
  * @returns undefined when it cannot be decided safely: the engine is not
  *   loaded yet (it loads with the validator for schemas with patterns), or the
  *   pattern is one the kit does not run (the validator reports it); false when

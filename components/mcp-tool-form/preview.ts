@@ -6,7 +6,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { encodeHeaderValue } from '../../src/index.js';
-import type { HeaderBindingsCheck } from '../../src/header-bindings.js';
+import type { HeaderBindingsCheck } from '../../src/transport/header-bindings.js';
 import { isRecord, stringifyBounded, type JsonRecord } from '../internal/json.js';
 
 /**

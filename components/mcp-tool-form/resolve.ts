@@ -5,7 +5,7 @@
  *
  * What this module decides is only the *shape of the form*. Whether arguments
  * are acceptable is always decided by the validator on the original schema
- * (`src/schema.ts`), so an approximation here can make a form less precise but
+ * (`src/schema/schema.ts`), so an approximation here can make a form less precise but
  * never lets invalid arguments through.
  *
  * Spec: basic/index "JSON Schema Usage" (dialects, "$ref Resolution": network

@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, inject, test, vi } from 'vitest';
 import { McpClient, type TaskEvent, type ToolCallResult } from '../../src/index.js';
-import { IdbTaskStore } from '../../src/task-idb.js';
+import { IdbTaskStore } from '../../src/tasks/task-idb.js';
 import '../index.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 import { render } from 'lit';

@@ -14,7 +14,7 @@ import { live } from 'lit/directives/live.js';
 import '../../components/index.js';
 import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
 import { clip } from '../../components/internal/json.js';
-import { isSecretParam, maskUrlSecrets } from '../../src/errors.js';
+import { isSecretParam, maskUrlSecrets } from '../../src/protocol/errors.js';
 import type { McpClient, ProtocolPreference, TaskEvent, TaskStatus, Tool } from '../../src/index.js';
 import { appSandboxUrl, initialServerUrl, inBrowserServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 import { deterministicDraft } from './sampling.js';

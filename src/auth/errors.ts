@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { McpClientError, type McpErrorData } from '../errors.js';
+import { McpClientError, type McpErrorData } from '../protocol/errors.js';
 
 /** Why authorization failed. */
 export type McpAuthErrorReason =

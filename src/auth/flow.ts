@@ -9,15 +9,15 @@
  *
  * @module
  */
-import { readBodyText } from '../transport.js';
-import type { FetchLike } from '../transport.js';
+import { readBodyText } from '../transport/transport.js';
+import type { FetchLike } from '../transport/transport.js';
 import { splitScopes, type AuthChallenge } from './challenge.js';
 import { createDpopProof, dpopThumbprint, type DpopKeyPair } from './dpop.js';
 import { isLoopback, isSecureOrLoopback, randomToken, sha256base64url } from './encoding.js';
 import { McpAuthError, type McpAuthErrorReason } from './errors.js';
 import { storageKeys } from './keys.js';
 import type { AuthStorage } from './storage.js';
-import { isObject } from '../types.js';
+import { isObject } from '../protocol/types.js';
 
 /** Cap on an OAuth JSON document, in bytes. */
 const MAX_DOCUMENT_BYTES = 256 * 1024;

@@ -35,7 +35,7 @@ import {
   type TokenSet,
 } from './flow.js';
 import { clientAssertion, importSigningKey, type JwtSigningAlgorithm, type SigningKey } from './jwt.js';
-import { isObject } from '../types.js';
+import { isObject } from '../protocol/types.js';
 
 /** `grant_type` of the JWT bearer grant (RFC 7523 §2.1). */
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

@@ -27,10 +27,10 @@
  *
  * @module
  */
-import { hashKey } from '../cache.js';
-import { Emitter } from '../emitter.js';
-import { untilAborted } from '../sleep.js';
-import type { FetchLike } from '../transport.js';
+import { hashKey } from '../client/cache.js';
+import { Emitter } from '../util/emitter.js';
+import { untilAborted } from '../util/sleep.js';
+import type { FetchLike } from '../transport/transport.js';
 import type { McpWarning } from '../client.js';
 import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';

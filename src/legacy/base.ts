@@ -16,9 +16,9 @@
  *
  * @module
  */
-import { ErrorCode, McpClientError, McpError, McpRpcError } from '../errors.js';
-import type { IncomingMessage } from '../jsonrpc.js';
-import { implementationInfo, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type SessionResponse } from '../session.js';
+import { ErrorCode, McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
+import type { IncomingMessage } from '../protocol/jsonrpc.js';
+import { implementationInfo, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type SessionResponse } from '../transport/session.js';
 import {
   LEGACY_PROTOCOL_VERSIONS,
   MetaKey,
@@ -37,7 +37,7 @@ import {
   type ServerCapabilities,
   type SubscriptionFilter,
   isObject,
-} from '../types.js';
+} from '../protocol/types.js';
 
 /** Facts about the request a server asks input for (shown by dialogs). */
 export interface LegacyInputContext {
@@ -95,7 +95,7 @@ export function isModernSignature(error: unknown): boolean {
   return error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability;
 }
 
-export { sleep } from '../sleep.js';
+export { sleep } from '../util/sleep.js';
 
 /**
  * The capabilities to declare at `initialize`: those of the registered handlers,

@@ -9,13 +9,13 @@
  *
  * @module
  */
-import { McpClientError, McpRpcError } from '../errors.js';
-import { parseMessage, parseMessageText } from '../jsonrpc.js';
-import type { SessionRequestOptions, SessionResponse } from '../session.js';
-import { isMessageEvent, readSse, sseFrame, type SseEvent } from '../sse.js';
-import { untilAborted } from '../sleep.js';
-import { fetchFailure, httpError, readBodyText, readFailure } from '../transport.js';
-import { LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../types.js';
+import { McpClientError, McpRpcError } from '../protocol/errors.js';
+import { parseMessage, parseMessageText } from '../protocol/jsonrpc.js';
+import type { SessionRequestOptions, SessionResponse } from '../transport/session.js';
+import { isMessageEvent, readSse, sseFrame, type SseEvent } from '../transport/sse.js';
+import { untilAborted } from '../util/sleep.js';
+import { fetchFailure, httpError, readBodyText, readFailure } from '../transport/transport.js';
+import { LEGACY_PROTOCOL_VERSIONS, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/types.js';
 import { LegacySessionBase, buildRequest, legacyCapabilities, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Cap on a JSON body some servers put in a POST answer, in bytes. */

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { ErrorCode, McpClientError, McpRpcError } from '../errors.js';
-import type { Session } from '../session.js';
+import { ErrorCode, McpClientError, McpRpcError } from '../protocol/errors.js';
+import type { Session } from '../transport/session.js';
 import { StreamableLegacySession } from './streamable.js';
 import type { LegacyHost } from './base.js';
 

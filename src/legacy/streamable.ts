@@ -16,12 +16,12 @@
  *
  * @module
  */
-import { McpClientError, McpRpcError } from '../errors.js';
-import { parseMessage, type IncomingMessage } from '../jsonrpc.js';
-import type { SessionRequestOptions, SessionResponse } from '../session.js';
-import { isMessageEvent, readSse, sseFrame } from '../sse.js';
-import { fetchFailure, readFailure, type Exchange, type SendOptions } from '../transport.js';
-import { LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../types.js';
+import { McpClientError, McpRpcError } from '../protocol/errors.js';
+import { parseMessage, type IncomingMessage } from '../protocol/jsonrpc.js';
+import type { SessionRequestOptions, SessionResponse } from '../transport/session.js';
+import { isMessageEvent, readSse, sseFrame } from '../transport/sse.js';
+import { fetchFailure, readFailure, type Exchange, type SendOptions } from '../transport/transport.js';
+import { LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/types.js';
 import { LegacySessionBase, buildRequest, isModernSignature, legacyCapabilities, sleep, versionHeaderDefined, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Versions accepted from a Streamable HTTP server's `initialize` answer. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isObject } from './types.js';
+import { isObject } from '../protocol/types.js';
 
 /** A step from a schema to a node inside it: a member name or an array index. */
 export type Step = string | number;

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { McpClientError, type McpErrorData } from './errors.js';
+import { McpClientError, type McpErrorData } from '../protocol/errors.js';
 
 /**
  * Request headers a server must allow (`Access-Control-Allow-Headers`) for a

@@ -27,7 +27,7 @@
  * @module
  */
 import { forEachSchemaNode, percentDecoded, unescapeToken } from './schema-walk.js';
-import { isObject } from './types.js';
+import { isObject } from '../protocol/types.js';
 
 type Target = Record<string, unknown> | boolean;
 

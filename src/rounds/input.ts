@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { McpClientError, type McpRpcError } from './errors.js';
-import type { InputContext, InputHandlers, McpClientOptions } from './client.js';
-import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from './types.js';
+import { McpClientError, type McpRpcError } from '../protocol/errors.js';
+import type { InputContext, InputHandlers, McpClientOptions } from '../client.js';
+import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from '../protocol/types.js';
 
 /** Returns the handler currently registered for an input method. */
 export type HandlerLookup = <K extends InputRequestMethod>(method: K) => InputHandlers[K] | undefined;

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { ErrorCode, McpClientError, McpRpcError } from './errors.js';
+import { ErrorCode, McpClientError, McpRpcError } from '../protocol/errors.js';
 import { encodeHeaderValue } from './headers.js';
-import type { IncomingMessage } from './jsonrpc.js';
+import type { IncomingMessage } from '../protocol/jsonrpc.js';
 import type { HttpTransport } from './transport.js';
 import {
   MetaKey,
@@ -27,7 +27,7 @@ import {
   type RequestId,
   type ServerCapabilities,
   type SubscriptionFilter,
-} from './types.js';
+} from '../protocol/types.js';
 
 /** What the client knows about the server it is connected to. */
 export interface ServerDescription {

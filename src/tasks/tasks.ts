@@ -34,11 +34,11 @@
  *
  * @module
  */
-import { ErrorCode, McpClientError, McpError, McpRpcError } from './errors.js';
-import { encodeHeaderValue } from './headers.js';
-import { timerDelay, untilAborted } from './sleep.js';
-import type { CallToolOptions, McpClient, McpClientOptions, Subscription } from './client.js';
-import type { HandlerLookup } from './input.js';
+import { ErrorCode, McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
+import { encodeHeaderValue } from '../transport/headers.js';
+import { timerDelay, untilAborted } from '../util/sleep.js';
+import type { CallToolOptions, McpClient, McpClientOptions, Subscription } from '../client.js';
+import type { HandlerLookup } from '../rounds/input.js';
 import {
   type StoredTask,
   type StoredTasks,
@@ -51,7 +51,7 @@ import {
   type TaskStore,
   type TaskWaitOptions,
 } from './task-types.js';
-import { isObject, TASKS_EXTENSION, type InputRequests, type InputResponses, type JsonObject, type JsonRpcNotification, type Tool } from './types.js';
+import { isObject, TASKS_EXTENSION, type InputRequests, type InputResponses, type JsonObject, type JsonRpcNotification, type Tool } from '../protocol/types.js';
 
 /** What the task machinery needs from its client. */
 export interface TaskHost {
@@ -571,7 +571,7 @@ class Task implements TaskHandle {
       throw new McpClientError('rounds_exceeded', `${this.#describe()} still required input after ${maxRounds} rounds; it was cancelled`, { url: this.#url, method: this.method, taskId: this.taskId, maxRounds });
     }
     const client = this.#host.client;
-    const { answerAll } = await import('./input.js');
+    const { answerAll } = await import('../rounds/input.js');
     let responses;
     try {
       responses = await untilAborted(

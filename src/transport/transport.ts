@@ -10,9 +10,9 @@
  *
  * @module
  */
-import { McpClientError, McpError, McpRpcError, type McpErrorData } from './errors.js';
-import { isRequestId, parseMessage, type IncomingMessage } from './jsonrpc.js';
-import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
+import { McpClientError, McpError, McpRpcError, type McpErrorData } from '../protocol/errors.js';
+import { isRequestId, parseMessage, type IncomingMessage } from '../protocol/jsonrpc.js';
+import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/types.js';
 
 /** The subset of `fetch` the kit uses; inject your own for auth, proxies or tests. */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;

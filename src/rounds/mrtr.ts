@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { McpClientError, McpError, McpRpcError } from './errors.js';
-import { sleep, untilAborted } from './sleep.js';
-import type { InputRequiredOptions, McpClientOptions, RoundEvent } from './client.js';
+import { McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
+import { sleep, untilAborted } from '../util/sleep.js';
+import type { InputRequiredOptions, McpClientOptions, RoundEvent } from '../client.js';
 import type { HandlerLookup } from './input.js';
-import type { ServerDescription } from './session.js';
-import { isObject, LATEST_PROTOCOL_VERSION, type InputRequests, type InputRequiredResult, type InputResponses, type JsonObject, type RequestId, type ResultBase } from './types.js';
+import type { ServerDescription } from '../transport/session.js';
+import { isObject, LATEST_PROTOCOL_VERSION, type InputRequests, type InputRequiredResult, type InputResponses, type JsonObject, type RequestId, type ResultBase } from '../protocol/types.js';
 
 type Sent = ResultBase & { __id?: RequestId };
 /** What one request of the call brings: a result, or a 2025-11-25 -32042 to answer (then the request is sent again). */

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { McpClientError, McpError, McpRpcError } from './errors.js';
-import { sleep } from './sleep.js';
-import type { ListenOptions, Subscription } from './client.js';
-import type { Session } from './session.js';
-import { MetaKey, type JsonObject, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from './types.js';
+import { McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
+import { sleep } from '../util/sleep.js';
+import type { ListenOptions, Subscription } from '../client.js';
+import type { Session } from '../transport/session.js';
+import { MetaKey, type JsonObject, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from '../protocol/types.js';
 
 export interface SubscriptionRun {
   filter: SubscriptionFilter;

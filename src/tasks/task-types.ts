@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { McpError } from './errors.js';
-import type { InputRequests, InputResponses, JsonObject, RequestId } from './types.js';
+import type { McpError } from '../protocol/errors.js';
+import type { InputRequests, InputResponses, JsonObject, RequestId } from '../protocol/types.js';
 
 /** Where a task is in its life (Tasks extension "Task Status"); the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

@@ -16,10 +16,10 @@
  * @module
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { McpClientError, type McpErrorData } from './errors.js';
-import type { IncomingMessage } from './jsonrpc.js';
+import { McpClientError, type McpErrorData } from '../protocol/errors.js';
+import type { IncomingMessage } from '../protocol/jsonrpc.js';
 import type { SendOptions } from './transport.js';
-import { isObject, type JsonRpcRequest, type JsonRpcResponse } from './types.js';
+import { isObject, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/types.js';
 
 /** Default cap on one event's buffered text, in characters (16 MiB of UTF-16 units). */
 export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;

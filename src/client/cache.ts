@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { CacheableResult } from './types.js';
+import type { CacheableResult } from '../protocol/types.js';
 
 /** Methods whose complete results carry caching hints. */
 export const CACHEABLE_METHODS = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
+import { McpClientError } from '../protocol/errors.js';
 import type { FetchLike } from './transport.js';
 
 /** Redirect statuses (Fetch "redirect status"). */

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
+import { McpClientError } from '../protocol/errors.js';
 import { encodeHeaderValue, TOKEN } from './headers.js';
-import { isObject, type JsonObject, type JsonSchema, type Tool } from './types.js';
+import { isObject, type JsonObject, type JsonSchema, type Tool } from '../protocol/types.js';
 
 
 /** One valid `x-mcp-header` annotation of a tool. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { McpClientError, type McpErrorData } from './errors.js';
+import { McpClientError, type McpErrorData } from '../protocol/errors.js';
 
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 

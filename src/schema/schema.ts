@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
+import { McpClientError } from '../protocol/errors.js';
 
 /** Dialects the kit validates. */
 export type SchemaDialect = '2020-12' | 'draft-07';
@@ -249,7 +249,7 @@ export async function compileSchema(schema: unknown, options: CompileOptions = {
  * developer warnings (`schema-check-skipped`). Never throws: a validator that
  * cannot be loaded makes the check skipped.
  */
-export async function checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<import('./client.js').OutputValidation> {
+export async function checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<import('../client.js').OutputValidation> {
   try {
     return await (await loadValidatorModule()).checkOutput(name, schema, value, warn);
   } catch (error) {

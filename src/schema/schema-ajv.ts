@@ -21,7 +21,7 @@ import * as Ajv2020Module from 'ajv/dist/2020.js';
 import * as AjvModule from 'ajv';
 import * as formatsModule from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
-import { McpClientError } from './errors.js';
+import { McpClientError } from '../protocol/errors.js';
 import type { ValidationIssue } from './schema.js';
 import { guarded, patternRegExp } from './schema-guard.js';
 import { escapeToken } from './schema-walk.js';

@@ -10,14 +10,14 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
-import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './pattern-check.js';
-import { backtrackingRisk } from './regex-safety.js';
+import { McpClientError } from '../protocol/errors.js';
+import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
+import { backtrackingRisk } from './patterns/regex-safety.js';
 import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
-import type { OutputValidation } from './client.js';
-import { isObject } from './types.js';
+import type { OutputValidation } from '../client.js';
+import { isObject } from '../protocol/types.js';
 
 /**
  * Compiles a schema that passed the checks; `original` is the schema as given
@@ -67,7 +67,7 @@ function usesPatterns(schema: unknown): boolean {
 /** Loads the linear-time pattern engine (once; again after a failed load) when `schema` may need it. */
 async function prepare(schema: unknown): Promise<void> {
   if (patternEngine || (schema !== undefined && !usesPatterns(schema))) return;
-  engineLoading ??= import('./linear-regexp.js').then(
+  engineLoading ??= import('./patterns/linear-regexp.js').then(
     (module) => {
       patternEngine = module;
       patternEngineLoaded(module, backtrackingRisk);

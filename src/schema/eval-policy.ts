@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
+import { McpClientError } from '../protocol/errors.js';
 import { useSchemaCompiler } from './schema.js';
 
 /** One `<meta>` element, as far as this module reads it. */
