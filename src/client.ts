@@ -15,14 +15,15 @@
  *
  * @module
  */
-import { ResultCache, CACHEABLE_METHODS, hashKey } from './client/cache.js';
+import { ResultCache, CACHEABLE_METHODS } from './client/cache.js';
+import { hashKey } from './util/hash.js';
 import { Emitter } from './util/emitter.js';
 import { timerDelay, untilAborted } from './util/sleep.js';
-import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData } from './protocol/errors.js';
+import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData, type McpWarning } from './protocol/errors.js';
 import { checkHeaders, mentionsHeaderBindings } from './transport/headers.js';
 import type { HeaderBinding, RejectedTool } from './transport/header-bindings.js';
 import type { IncomingMessage } from './protocol/jsonrpc.js';
-import { checkOutput, type ValidationIssue } from './schema/schema.js';
+import { checkOutput, type OutputValidation } from './schema/schema.js';
 import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './transport/session.js';
 import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './protocol/era.js';
 import { HttpTransport, type FetchLike, type TransportWarning } from './transport/transport.js';
@@ -82,12 +83,6 @@ export type ProtocolPreference = 'auto' | 'modern' | 'legacy';
 export const DEFAULT_MAX_PAGES = 500;
 /** Default of {@link McpClientOptions.maxListItems}. */
 export const DEFAULT_MAX_LIST_ITEMS = 10_000;
-
-/** A developer-facing warning (also printed with `console.warn` unless `onWarning` is set). */
-export interface McpWarning {
-  code: string;
-  message: string;
-}
 
 /** Options of {@link McpClient}. Times are in milliseconds, sizes in bytes. */
 export interface McpClientOptions {
@@ -208,12 +203,6 @@ export interface InputRequiredOptions extends RequestOptions {
   /** Called on every round. */
   onRound?: (event: RoundEvent) => void;
 }
-
-/** Outcome of checking `structuredContent` against the tool's `outputSchema`. */
-export type OutputValidation =
-  | { status: 'valid' }
-  | { status: 'invalid'; issues: ValidationIssue[] }
-  | { status: 'skipped'; reason: string };
 
 /** A tool result plus the kit's output validation (non-enumerable, not from the server). */
 export type ToolCallResult = CallToolResult & { readonly outputValidation?: OutputValidation };

@@ -16,8 +16,6 @@ export {
   type InputRequiredOptions,
   type ListenOptions,
   type McpClientOptions,
-  type McpWarning,
-  type OutputValidation,
   type ProtocolPreference,
   type RequestOptions,
   type RootsHandler,
@@ -40,13 +38,13 @@ export type {
   TaskStore,
   TaskWaitOptions,
 } from './tasks/task-types.js';
-export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData } from './protocol/errors.js';
+export { McpError, McpRpcError, McpClientError, ErrorCode, isAbortError, type McpClientErrorCode, type McpErrorData, type McpWarning } from './protocol/errors.js';
 export { HttpTransport, type FetchLike } from './transport/transport.js';
 export type { ServerDescription, TrafficEvent } from './transport/session.js';
 export { encodeHeaderValue } from './transport/headers.js';
 export type { HeaderBinding, RejectedTool } from './transport/header-bindings.js';
 export type { CorsFacts } from './transport/cors.js';
-export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema/schema.js';
+export { compileSchema, compileSchemaSync, ensureValidator, useSchemaCompiler, schemaDialect, checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type OutputValidation } from './schema/schema.js';
 export { MemoryEraCache, type EraCache } from './protocol/era.js';
 export {
   LATEST_PROTOCOL_VERSION,

@@ -27,11 +27,11 @@
  *
  * @module
  */
-import { hashKey } from '../client/cache.js';
+import { hashKey } from '../util/hash.js';
 import { Emitter } from '../util/emitter.js';
 import { untilAborted } from '../util/sleep.js';
 import type { FetchLike } from '../transport/transport.js';
-import type { McpWarning } from '../client.js';
+import type { McpWarning } from '../protocol/errors.js';
 import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';
 import { McpAuthError } from './errors.js';

@@ -180,3 +180,9 @@ export const ErrorCode = {
 export function isAbortError(error: unknown): boolean {
   return McpClientError.isInstance(error) && (error.code === 'aborted' || error.code === 'timeout');
 }
+
+/** A developer-facing warning (also printed with `console.warn` unless `onWarning` is set). */
+export interface McpWarning {
+  code: string;
+  message: string;
+}

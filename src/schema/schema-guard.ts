@@ -13,10 +13,9 @@
 import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
 import { backtrackingRisk } from './patterns/regex-safety.js';
-import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator } from './schema.js';
+import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type OutputValidation } from './schema.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
-import type { OutputValidation } from '../client.js';
 import { isObject } from '../protocol/types.js';
 
 /**

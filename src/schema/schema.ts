@@ -97,6 +97,12 @@ export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = DEFAUL
   return undefined;
 }
 
+/** Outcome of checking `structuredContent` against the tool's `outputSchema`. */
+export type OutputValidation =
+  | { status: 'valid' }
+  | { status: 'invalid'; issues: ValidationIssue[] }
+  | { status: 'skipped'; reason: string };
+
 /** One validation problem, located by a JSON Pointer into the instance. */
 export interface ValidationIssue {
   /** JSON Pointer of the failing value (`""` for the root, `/items/0/name`…). */
@@ -249,7 +255,7 @@ export async function compileSchema(schema: unknown, options: CompileOptions = {
  * developer warnings (`schema-check-skipped`). Never throws: a validator that
  * cannot be loaded makes the check skipped.
  */
-export async function checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<import('../client.js').OutputValidation> {
+export async function checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<OutputValidation> {
   try {
     return await (await loadValidatorModule()).checkOutput(name, schema, value, warn);
   } catch (error) {
