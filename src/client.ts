@@ -5,6 +5,13 @@
  * 2026-07-28 (stateless, per-request `_meta`, multi round-trip requests,
  * `subscriptions/listen`) and, through era detection, legacy servers.
  *
+ * This module is the façade: the client's state and public methods. The work
+ * is done by the parts in `./client/` (one request, a listing, the tool
+ * catalogue, era negotiation, a call and its rounds, a subscription, the
+ * declared capabilities), which see the client through one object of the
+ * shape they declare (`ClientParts`), and by the folders below them: rounds,
+ * tasks, legacy, schema, transport, protocol (docs/architecture.md).
+ *
  * @example
  * ```ts
  * const client = new McpClient('https://example.com/mcp');
@@ -15,51 +22,34 @@
  *
  * @module
  */
-import { ResultCache, CACHEABLE_METHODS } from './client/cache.js';
-import { hashKey } from './util/hash.js';
-import { Emitter } from './util/emitter.js';
-import { timerDelay, untilAborted } from './util/sleep.js';
-import { ErrorCode, maskUrlSecrets, McpClientError, McpError, McpRpcError, type McpErrorData, type McpWarning } from './protocol/errors.js';
-import { checkHeaders, mentionsHeaderBindings } from './transport/headers.js';
-import type { HeaderBinding, RejectedTool } from './transport/header-bindings.js';
-import type { IncomingMessage } from './protocol/jsonrpc.js';
-import { checkOutput, type OutputValidation } from './schema/schema.js';
-import { ModernSession, type ServerDescription, type Session, type SessionHost, type SessionRequestOptions, type TrafficEvent } from './transport/session.js';
-import { classifyDiscoverResult, classifyProbeFailure, defaultEraCache, eraCacheKey, type EraCache } from './protocol/era.js';
-import { HttpTransport, type FetchLike, type TransportWarning } from './transport/transport.js';
-import type { HandlerLookup } from './rounds/input.js';
-import { type StoredTasks, type TaskCallOptions, type TaskEvent, type TaskHandle, type TaskInfo, type TaskOptions, type TaskState } from './tasks/task-types.js';
-import type * as TaskModule from './tasks/tasks.js';
-
-type TaskHost = TaskModule.TaskHost;
-type TaskModule = typeof TaskModule;
-/** The arguments of a task entry point after its host. */
-type TaskArgs<K extends keyof TaskModule> = TaskModule[K] extends (host: TaskHost, ...rest: infer A) => unknown ? A : never;
+import { authContextOf, ResultCache, CACHEABLE_METHODS } from './client/cache.js';
+import { listAll, type ListingHost } from './client/listing.js';
+import type { CatalogueHost } from './client/tools.js';
+import { eraCacheOf, openSession, type NegotiationHost } from './client/negotiate.js';
+import { KIT_VERSION, type CallToolOptions, type ClientEvents, type ClientStatus, type McpClientOptions, type ToolCallResult } from './client/options.js';
+import { checkResultType, sendRequest, type RequestHost } from './client/request.js';
+import { ToolCatalogue } from './client/tools.js';
+import { Declarations } from './client/declarations.js';
+import { openSubscription, type ListenHost } from './client/listen.js';
+import { withInputs, type CallHost } from './client/calls.js';
+import { maskUrlSecrets, McpClientError, McpError } from './protocol/errors.js';
+import { eraCacheKey } from './protocol/era.js';
 import {
   TASKS_EXTENSION,
+  isObject,
   type CallToolResult,
   type ClientCapabilities,
   type CompleteResult,
   type CompletionReference,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
   type DiscoverResult,
-  type ElicitRequestParams,
-  type ElicitResult,
   type GetPromptResult,
-  type Implementation,
-  type InputRequest,
   type InputRequestMethod,
   type InputRequiredResult,
-  type InputRequests,
-  type InputResponses,
   type JsonObject,
   type JsonRpcNotification,
-  type ListRootsResult,
   type LoggingLevel,
   type LoggingMessageNotificationParams,
   type Prompt,
-  type ProgressNotificationParams,
   type ReadResourceResult,
   type RequestId,
   type Resource,
@@ -67,262 +57,32 @@ import {
   type ResultBase,
   type SubscriptionFilter,
   type Tool,
-  isObject,
 } from './protocol/types.js';
+import type { HandlerLookup, InputHandlers } from './rounds/handlers.js';
+import type { InputRequiredOptions, ListenOptions, RequestOptions, Subscription } from './rounds/options.js';
+import { checkOutput, type OutputValidation } from './schema/schema.js';
+import type { StoredTasks, TaskHandle, TaskInfo, TaskState } from './tasks/task-types.js';
+import type * as TaskModule from './tasks/tasks.js';
+import { checkHeaders } from './transport/headers.js';
+import type { RejectedTool } from './transport/header-bindings.js';
+import { ModernSession, type ServerDescription, type Session, type SessionHost, type TrafficEvent } from './transport/session.js';
+import { HttpTransport, type TransportWarning } from './transport/transport.js';
+import { Emitter } from './util/emitter.js';
+import { timerDelay, untilAborted } from './util/sleep.js';
 
-/** Version reported in `clientInfo` by default. */
-export const KIT_VERSION = '0.1.0';
+/** What the parts in ./client/ need of the client: one object serves them all. */
+type ClientParts = RequestHost & ListingHost & CatalogueHost & CallHost & NegotiationHost & ListenHost & TaskHost;
 
-/** Connection status of a client. */
-export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
+type TaskHost = TaskModule.TaskHost;
+type TaskModule = typeof TaskModule;
+/** The arguments of a task entry point after its host. */
+type TaskArgs<K extends keyof TaskModule> = TaskModule[K] extends (host: TaskHost, ...rest: infer A) => unknown ? A : never;
 
-/** Which protocol era to use: detect (`auto`, default), or pin one. */
-export type ProtocolPreference = 'auto' | 'modern' | 'legacy';
-
-/** Default of {@link McpClientOptions.maxPages}. */
-export const DEFAULT_MAX_PAGES = 500;
-/** Default of {@link McpClientOptions.maxListItems}. */
-export const DEFAULT_MAX_LIST_ITEMS = 10_000;
-
-/** Options of {@link McpClient}. Times are in milliseconds, sizes in bytes. */
-export interface McpClientOptions {
-  /** `fetch` to use (auth wrappers, proxies, tests). Default: the global `fetch`, looked up per call. */
-  fetch?: FetchLike;
-  /** Extra headers for every request, or a function returning them (called per request). */
-  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-  /** `clientInfo` sent on every request; `false` to omit it. Default `{ name: 'mcp-elements', version }`. */
-  clientInfo?: Implementation | false;
-  /** Era selection; default `auto` (spec: basic/versioning "Backward Compatibility"). */
-  protocol?: ProtocolPreference;
-  /** Timeout of one request, reset by progress notifications; default 60,000 ms. */
-  requestTimeoutMs?: number;
-  /** Hard cap on one request whatever its progress; default 600,000 ms. */
-  maxTotalTimeoutMs?: number;
-  /** Cap on input_required rounds of one call, and on the input rounds of one task (`tasks/update`); default 10. */
-  maxRounds?: number;
-  /**
-   * Cap on the input requests of one round; default 16. A round asking for more
-   * is declined without asking anyone (elicitations `decline`, roots empty,
-   * sampling left out), with an `input-flood` warning; the `inputResponses`
-   * of its `answered` round event carry `[Symbol.for('mcp-elements.declined-round')]`,
-   * the number of requests (for a UI to tell the user).
-   */
-  maxInputRequests?: number;
-  /**
-   * Cap on pages followed by one listing (`listTools`, `listResources`…); default 500.
-   * Over it the listing fails with `McpClientError` `pagination`.
-   */
-  maxPages?: number;
-  /**
-   * Cap on items kept from one listing, all pages together; default 10,000 (the
-   * largest real catalogues list a few hundred tools). Over it the listing stops
-   * following pages and returns the first `maxListItems` items, with a
-   * `list-truncated` warning, so a server cannot make the client hold an
-   * unbounded list.
-   */
-  maxListItems?: number;
-  /**
-   * Capabilities to declare in addition to those of the registered input handlers —
-   * for apps that answer input requests themselves (`inputRequired: 'manual'`).
-   */
-  capabilities?: ClientCapabilities;
-  /** Opt in to log notifications at this level (deprecated feature; off by default). */
-  logLevel?: LoggingLevel;
-  /** Cache results per `ttlMs`/`cacheScope`; default true. */
-  cache?: boolean;
-  /** Identifies the authorization context for private cache entries and stored tasks; default: a hash of the credential headers (`Authorization`, `X-Api-Key`…). */
-  authContext?: () => string | undefined;
-  /** Cap on a JSON response body; default 64 MiB. */
-  maxBodyBytes?: number;
-  /** Cap on one SSE event, in characters; default 16 Mi. */
-  maxEventChars?: number;
-  /** Where the detected era is remembered per endpoint; default: IndexedDB in browsers (`idb-keyval`), memory elsewhere. */
-  eraCache?: EraCache;
-  /** Receives warnings instead of `console.warn`. */
-  onWarning?: (warning: McpWarning) => void;
-  /**
-   * Long-running calls (tasks). `true` or options: declare the 2026-07-28 Tasks
-   * extension on every request and follow task results to their outcome;
-   * on 2025-11-25 servers, call tools whose `execution.taskSupport` is
-   * `required` as tasks. Default off (the elements turn it on). See {@link TaskOptions}.
-   */
-  tasks?: boolean | TaskOptions;
-}
-
-/** Options common to every request. */
-export interface RequestOptions {
-  /** Abort to cancel: on 2026-07-28 the client closes the request's stream, which is the cancellation. */
-  signal?: AbortSignal;
-  /** Overrides `requestTimeoutMs` for this request. */
-  timeoutMs?: number;
-  /** Overrides `maxTotalTimeoutMs` for this request. */
-  maxTotalTimeoutMs?: number;
-  /** Whether progress notifications restart the timeout; default true. */
-  resetTimeoutOnProgress?: boolean;
-  /** Opts the request into progress notifications (a `progressToken` is added). */
-  onProgress?: (progress: ProgressNotificationParams) => void;
-  /** Log notifications sent on this request's stream. */
-  onLog?: (log: LoggingMessageNotificationParams) => void;
-  /** Skip the result cache for this request. */
-  fresh?: boolean;
-}
-
-/** One step of a multi round-trip request, for timelines and protocol logs. */
-export interface RoundEvent {
-  /** Identifies the logical call across its rounds. */
-  callId: number;
-  /** Original method: `tools/call`, `prompts/get` or `resources/read`. */
-  method: string;
-  /** Tool or prompt name, or resource URI. */
-  target: string | undefined;
-  /** The original request's params (without `_meta`, `inputResponses`, `requestState`): enough to resume the call. */
-  params: JsonObject;
-  /** 0 for the first request, 1 for the first retry… */
-  round: number;
-  /** JSON-RPC id of this round's request. */
-  requestId?: RequestId;
-  phase: 'input_required' | 'answered' | 'complete' | 'error';
-  inputRequests?: InputRequests;
-  inputResponses?: InputResponses;
-  requestState?: string;
-  error?: McpError;
-}
-
-/** Options of calls that may return `input_required` (spec: basic/patterns/mrtr). */
-export interface InputRequiredOptions extends RequestOptions {
-  /** `auto` (default): answer input requests through the registered handlers and retry; `manual`: return the interim result. */
-  inputRequired?: 'auto' | 'manual';
-  /** Overrides `maxRounds`. */
-  maxRounds?: number;
-  /** Answers to send with this request (manual continuation). */
-  inputResponses?: InputResponses;
-  /** `requestState` to echo with this request (manual continuation). */
-  requestState?: string;
-  /** Continue from an interim result already received (e.g. restored after a reload). */
-  resumeFrom?: InputRequiredResult;
-  /** Called on every round. */
-  onRound?: (event: RoundEvent) => void;
-}
-
-/** A tool result plus the kit's output validation (non-enumerable, not from the server). */
-export type ToolCallResult = CallToolResult & { readonly outputValidation?: OutputValidation };
-
-/** Options of {@link McpClient.callTool}: those of any input-capable request, plus the tool definition if the caller has one. */
-export interface CallToolOptions extends InputRequiredOptions {
-  /** The tool definition, if the caller has it (otherwise the last listing is used). */
-  tool?: Tool;
-  /** When the server runs the call as a task (`tasks` client option): the handle, status updates, detaching. */
-  task?: TaskCallOptions;
-}
-
-/** Context handed to input handlers. */
-export interface InputContext {
-  /** Server-assigned key of this input request. */
-  key: string;
-  /** Position of this request among the round's requests (0-based) and their count. */
-  index: number;
-  total: number;
-  /** Round number of the call (0 = first answer). */
-  round: number;
-  /** The original request: method and tool/prompt name or resource URI. */
-  method: string;
-  target: string | undefined;
-  callId: number;
-  /** Aborted when the call is cancelled. */
-  signal: AbortSignal;
-  /** The server asking, and its endpoint (the authoritative identity). */
-  server: ServerDescription;
-  url: string;
-  /** The task that asks, when the request came from a running task (`tasks/update` answers it). */
-  taskId?: string;
-}
-
-/**
- * Answers `elicitation/create` (spec: client/elicitation). Register with
- * {@link McpClient.setInputHandler}; `modes` become the declared capability.
- * `handle` resolves with the user's answer, or rejects (e.g. when `context.signal` aborts).
- */
-export interface ElicitationHandler {
-  /** Modes this handler can show; declared as `elicitation.form` / `elicitation.url`. */
-  modes: readonly ('form' | 'url')[];
-  handle(params: ElicitRequestParams, context: InputContext): Promise<ElicitResult>;
-}
-
-/**
- * Answers `sampling/createMessage` (spec: client/sampling): `handle` resolves with
- * the message a model (or the user) wrote; reject to refuse the request.
- */
-export interface SamplingHandler {
-  /** Whether tool use inside sampling is supported (declares `sampling.tools`). */
-  tools?: boolean;
-  handle(params: CreateMessageRequestParams, context: InputContext): Promise<CreateMessageResult>;
-}
-
-/** Answers `roots/list` (spec: client/roots): `handle` resolves with the roots to share. */
-export interface RootsHandler {
-  handle(params: JsonObject | undefined, context: InputContext): Promise<ListRootsResult>;
-}
-
-/** Handlers for the input requests a server may embed (MRTR) or send (legacy). */
-export interface InputHandlers {
-  'elicitation/create': ElicitationHandler;
-  'sampling/createMessage': SamplingHandler;
-  'roots/list': RootsHandler;
-}
-
-/** Events of {@link McpClient}. */
-export interface ClientEvents {
-  status: { status: ClientStatus; error?: McpError };
-  /** Every JSON-RPC message sent or received. */
-  traffic: TrafficEvent;
-  round: RoundEvent;
-  /** Server notifications from listen streams (and legacy streams). */
-  notification: JsonRpcNotification;
-  log: LoggingMessageNotificationParams;
-  toolsChanged: Record<string, never>;
-  promptsChanged: Record<string, never>;
-  resourcesChanged: Record<string, never>;
-  resourceUpdated: { uri: string };
-  /** The declared client capabilities changed (a handler was added or removed). */
-  capabilities: { capabilities: ClientCapabilities };
-  /** A task was created, changed status, needed input, ended… (see {@link TaskEvent}). */
-  task: TaskEvent;
-  warning: McpWarning;
-}
-
-/** A live `subscriptions/listen` subscription (see {@link McpClient.listen}). */
-export interface Subscription {
-  readonly filter: SubscriptionFilter;
-  /** What the server agreed to deliver, once acknowledged. */
-  readonly acknowledged: SubscriptionFilter | undefined;
-  readonly state: 'opening' | 'open' | 'reconnecting' | 'closed';
-  /** Resolves when the subscription ends for good (closed by either side). */
-  readonly closed: Promise<{ reason: 'client' | 'server' | 'error'; error?: McpError }>;
-  close(): void;
-}
-
-/** Options of {@link McpClient.listen} (spec: basic/patterns/subscriptions). */
-export interface ListenOptions {
-  /** Called for each notification delivered on the stream. */
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Called when the server acknowledges (and on each re-listen). */
-  onAcknowledged?: (filter: SubscriptionFilter) => void;
-  /** Called on state changes. */
-  onState?: (state: Subscription['state']) => void;
-  /** Re-listen with backoff after an unexpected drop; default true. */
-  reconnect?: boolean;
-  /** First backoff delay; doubles up to 30 s. Default 1,000 ms. */
-  backoffMs?: number;
-  signal?: AbortSignal;
-}
-
-const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const NOTIFICATION_INVALIDATES: Record<string, string[]> = {
   'notifications/tools/list_changed': ['tools/list'],
   'notifications/prompts/list_changed': ['prompts/list'],
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
 };
-
 
 /**
  * An MCP client for one server endpoint.
@@ -337,9 +97,7 @@ export class McpClient {
   readonly #transport: HttpTransport;
   readonly #emitter = new Emitter<ClientEvents>();
   readonly #cache: ResultCache;
-  readonly #handlers: Partial<{ [K in InputRequestMethod]: InputHandlers[K][] }> = {};
-  /** Declared extensions, newest last per id (see {@link McpClient.declareExtension}). */
-  readonly #extensions: [id: string, settings: JsonObject][] = [];
+  readonly #declarations = new Declarations();
   readonly #inflight = new Set<AbortController>();
   readonly #subscriptions = new Set<Subscription>();
   readonly #warned = new Set<string>();
@@ -350,20 +108,11 @@ export class McpClient {
   #nextId = 1;
   #nextCall = 1;
   #nextProgress = 1;
-  #tools = new Map<string, Tool>();
-  #bindings = new Map<string, HeaderBinding[]>();
-  #rejected = new Map<string, RejectedTool>();
-  #listedTools = false;
-  // The tools/list pages the current tools were screened from (a listing served from the cache reuses them).
-  #screenedPages: readonly object[] = [];
   #firstListing: Promise<void> | undefined;
-  // Single-flight tools/list: a listing in flight, the generation it answers, and
-  // the one follow-up shared by callers who arrive after an invalidation.
-  #toolsFlight: { promise: Promise<Tool[]>; generation: number } | undefined;
-  #toolsFollowUp: Promise<Tool[]> | undefined;
-  #toolsGeneration = 0;
-  #toolsFresh = false;
   #changedPending = new Set<keyof ClientEvents>();
+  // What the parts in ./client/ use of this client, in one object (set up in the constructor, once the options are there).
+  readonly #parts: ClientParts;
+  readonly #catalogue: ToolCatalogue;
 
   /**
    * @param url - the MCP endpoint (`https://host/mcp`).
@@ -380,8 +129,43 @@ export class McpClient {
       onWarning: (warning: TransportWarning) => this.#warn(warning.code, warning.message),
     });
     this.#cache = new ResultCache();
+    const parts: ClientParts = {
+      url: this.url.href,
+      eraKey: eraCacheKey(this.url),
+      options,
+      inflight: this.#inflight,
+      subscriptions: this.#subscriptions,
+      lookup: this.#lookup,
+      warn: (code, message) => this.#warn(code, message),
+      progressToken: () => `p${this.#nextProgress++}`,
+      nextCallId: () => this.#nextCall++,
+      log: (params) => this.#emitter.emit('log', params),
+      round: (event) => this.#emitter.emit('round', event),
+      dispatch: (notification) => this.#dispatchNotification(notification),
+      page: (method, params, opts) => this.#cached(method, params, opts),
+      listAll: (fresh, pages) => listAll<Tool>(parts, 'tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)), pages),
+      request: (method, params, opts) => this.request(method, params, opts),
+      follow: (...args) => this.#taskCall('follow', ...args) as Promise<ResultBase>,
+      abortReason: (method) => this.#abortReason(method, method),
+      server: () => this.server,
+      ready: (signal) => this.#ready(signal),
+      invalidateAll: () => this.#cache.invalidate('tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'),
+      withTimeout: (signal) => this.#withTimeout(signal),
+      openModern: () => new ModernSession(this.#sessionHost()),
+      openLegacy: (signal, probeError) => this.#openLegacy(signal, probeError),
+      client: this,
+      emit: (event) => this.#emitter.emit('task', event),
+      authContext: () => this.#authContext(),
+      adoptDiscover: async (session, result) => {
+        checkResultType(parts, 'server/discover', result);
+        session.adopt(result as DiscoverResult);
+        this.#cache.set('server/discover', {}, result as DiscoverResult, await this.#authContext());
+      },
+    };
+    this.#parts = parts;
+    this.#catalogue = new ToolCatalogue(parts);
     // The Tasks extension is declared on every request while the client follows tasks.
-    if (options.tasks) this.#extensions.push([TASKS_EXTENSION, {}]);
+    if (options.tasks) this.#declarations.declare(TASKS_EXTENSION, {});
   }
 
   // --- state ------------------------------------------------------------------------
@@ -408,7 +192,7 @@ export class McpClient {
 
   /** Tools dropped from the last `tools/list` because of invalid `x-mcp-header` annotations. */
   get rejectedTools(): readonly RejectedTool[] {
-    return [...this.#rejected.values()];
+    return this.#catalogue.rejected;
   }
 
   /**
@@ -431,15 +215,10 @@ export class McpClient {
    * @returns a function that unregisters this handler.
    */
   setInputHandler<K extends InputRequestMethod>(method: K, handler: InputHandlers[K]): () => void {
-    const list = (this.#handlers[method] ??= []) as InputHandlers[K][];
-    list.push(handler);
-    this.#emitter.emit('capabilities', { capabilities: this.capabilities });
+    const remove = this.#declarations.addHandler(method, handler);
+    this.#capabilitiesChanged();
     return () => {
-      const index = list.lastIndexOf(handler);
-      if (index >= 0) {
-        list.splice(index, 1);
-        this.#emitter.emit('capabilities', { capabilities: this.capabilities });
-      }
+      if (remove()) this.#capabilitiesChanged();
     };
   }
 
@@ -456,48 +235,28 @@ export class McpClient {
    * @returns a function that removes this declaration.
    */
   declareExtension(id: string, settings: JsonObject = {}): () => void {
-    const entry: [string, JsonObject] = [id, settings];
-    this.#extensions.push(entry);
+    const remove = this.#declarations.declare(id, settings);
     this.#extensionsChanged();
     return () => {
-      const index = this.#extensions.indexOf(entry);
-      if (index < 0) return;
-      this.#extensions.splice(index, 1);
-      this.#extensionsChanged();
+      if (remove()) this.#extensionsChanged();
     };
   }
 
   #extensionsChanged(): void {
     this.#cache.invalidate('tools/list');
+    this.#capabilitiesChanged();
+  }
+
+  #capabilitiesChanged(): void {
     this.#emitter.emit('capabilities', { capabilities: this.capabilities });
   }
 
-  #handler<K extends InputRequestMethod>(method: K): InputHandlers[K] | undefined {
-    const list = this.#handlers[method] as InputHandlers[K][] | undefined;
-    return list?.[list.length - 1];
-  }
-
   /** The current handler for each input method (what `src/rounds/input.ts` answers with). */
-  readonly #lookup: HandlerLookup = (method) => this.#handler(method);
+  readonly #lookup: HandlerLookup = (method) => this.#declarations.handler(method);
 
   /** The capabilities declared right now: exactly the input requests a handler can answer. */
   get capabilities(): ClientCapabilities {
-    const capabilities: ClientCapabilities = structuredClone(this.#options.capabilities ?? {});
-    const elicitation = this.#handler('elicitation/create');
-    if (elicitation && elicitation.modes.length > 0) {
-      capabilities.elicitation ??= {};
-      for (const mode of elicitation.modes) capabilities.elicitation[mode] = {};
-    }
-    const sampling = this.#handler('sampling/createMessage');
-    if (sampling) capabilities.sampling = { ...capabilities.sampling, ...(sampling.tools ? { tools: {} } : {}) };
-    if (this.#handler('roots/list')) capabilities.roots = this.server?.era === 'legacy' ? { listChanged: true } : { ...capabilities.roots };
-    if (this.#extensions.length > 0) {
-      // Later declarations win; ids are the page's, so "__proto__" stays an own key.
-      const extensions: Record<string, JsonObject> = { ...capabilities.extensions };
-      for (const [id, settings] of this.#extensions) Object.defineProperty(extensions, id, { value: settings, enumerable: true, writable: true, configurable: true });
-      capabilities.extensions = extensions;
-    }
-    return capabilities;
+    return this.#declarations.capabilities(this.#options.capabilities, this.server?.era === 'legacy');
   }
 
   /**
@@ -539,7 +298,7 @@ export class McpClient {
   async #connect(signal: AbortSignal): Promise<ServerDescription> {
     this.#setStatus('connecting');
     try {
-      const session = await this.#openSession(signal);
+      const session = await openSession(this.#parts, signal);
       if (this.#status === 'closed') {
         // close() was called while connecting: don't come back to life.
         await session.close();
@@ -557,97 +316,30 @@ export class McpClient {
     }
   }
 
-  async #openSession(signal: AbortSignal | undefined): Promise<Session> {
-    const preference = this.#options.protocol ?? 'auto';
-    const eraCache = this.#options.eraCache ?? sharedEraCache;
-    const key = eraCacheKey(this.url);
-    const cached = preference === 'auto' ? await eraCache.get(key) : undefined;
-
-    if (preference === 'legacy' || cached === 'legacy') {
-      try {
-        const session = await this.#openLegacy(this.#withTimeout(signal));
-        if (preference === 'auto') await eraCache.set(key, 'legacy');
-        return session;
-      } catch (error) {
-        // The remembered verdict may be stale (server upgraded): probe again.
-        if (preference !== 'auto') throw error;
-        await eraCache.delete(key);
-      }
-    }
-
-    const modern = new ModernSession(this.#sessionHost());
-    let result: JsonObject;
-    try {
-      result = (await modern.request('server/discover', {}, { signal: this.#withTimeout(signal) })).result;
-    } catch (error) {
-      if (preference === 'modern') {
-        // A modern server without server/discover (404/-32601) is non-conformant but usable.
-        if (McpRpcError.isInstance(error) && error.code === ErrorCode.MethodNotFound) {
-          this.#warn('no-discover', `${this.url.href} does not implement server/discover; continuing without its description`);
-          return modern;
-        }
-        throw error;
-      }
-      const verdict = classifyProbeFailure(error);
-      if (verdict === 'modern') {
-        if (McpRpcError.isInstance(error) && error.code === ErrorCode.MethodNotFound) {
-          this.#warn('no-discover', `${this.url.href} does not implement server/discover; continuing without its description`);
-          await eraCache.set(key, 'modern');
-          return modern;
-        }
-        throw error;
-      }
-      // From a page, a probe that failed before any response (data.cors) may be a refused preflight
-      // of the modern headers (Mcp-Method, Mcp-Name…): the legacy handshake does not send them.
-      const cors = McpClientError.isInstance(error) ? (error.data.cors as { requestHeaders: string[] } | undefined) : undefined;
-      if (verdict !== 'legacy' && !cors) throw error;
-      let session: Session;
-      try {
-        session = await this.#openLegacy(this.#withTimeout(signal), error);
-      } catch (legacyError) {
-        if (!cors) throw legacyError;
-        const legacyCors = McpClientError.isInstance(legacyError) && (legacyError.data.cors as { requestHeaders?: string[] } | undefined);
-        // Refused before any response in both eras: one error naming both eras' headers.
-        if (legacyCors && legacyCors.requestHeaders) throw (await import('./transport/cors.js')).bothErasRefused(error as McpClientError, legacyError as McpClientError, this.url.href);
-        // The handshake got further: its own CORS fault (a hidden Mcp-Session-Id) says more; a refusal says less.
-        throw legacyCors ? legacyError : error;
-      }
-      if (cors) {
-        this.#warn(
-          'modern-headers-refused',
-          `${this.url.href} refused the 2026-07-28 request (its headers ${cors.requestHeaders.join(', ')}) through CORS; connected with the legacy handshake instead. To use 2026-07-28, its CORS preflight answers must allow those headers.`,
-        );
-      }
-      await eraCache.set(key, 'legacy');
-      return session;
-    }
-    if (preference === 'auto' && classifyDiscoverResult(result) === 'legacy') {
-      // A 200 without supportedVersions (e.g. `{}`) is a legacy server answering unknown methods generically.
-      try {
-        const session = await this.#openLegacy(this.#withTimeout(signal));
-        await eraCache.set(key, 'legacy');
-        return session;
-      } catch (error) {
-        // Only a server that refused initialize is taken for a modern one; a failure before any
-        // response (CORS…) or after the handshake started is the error to report.
-        if (!McpRpcError.isInstance(error) && !(McpClientError.isInstance(error) && (error.code === 'http' || error.code === 'unsupported_version'))) throw error;
-        this.#warn('discover-without-versions', `${this.url.href} answered server/discover without supportedVersions and refused initialize (${(error as Error).message}); continuing as modern`);
-      }
-    }
-    this.#checkResultType('server/discover', result);
-    modern.adopt(result as DiscoverResult);
-    this.#cache.set('server/discover', {}, result as DiscoverResult, await this.#authContext());
-    if (preference === 'auto') await eraCache.set(key, 'modern');
-    return modern;
-  }
-
   async #openLegacy(signal: AbortSignal | undefined, probeError?: unknown): Promise<Session> {
     // Loaded on demand: modern-only pages never download the legacy code.
     const { openLegacySession } = await import('./legacy/session.js');
-    const opened: { session?: Session } = {};
-    opened.session = await openLegacySession(this.#legacyHost(() => opened.session), { signal, probeError });
-    return opened.session;
+    return openLegacySession(
+      {
+        session: this.#sessionHost(),
+        url: this.url,
+        lookup: this.#lookup,
+        description: () => this.#session?.description,
+        dispatch: this.#parts.dispatch,
+        onHandlersChanged: (listener) => this.#emitter.on('capabilities', listener),
+        // The endpoint now answers like a modern server: forget the verdict, reconnect on the next request.
+        eraChanged: (session) => {
+          void eraCacheOf(this.#options).delete(this.#parts.eraKey);
+          if (this.#session !== session) return;
+          this.#session = undefined;
+          if (this.#status === 'connected') this.#setStatus('idle');
+          void session.close();
+        },
+      },
+      { signal, probeError },
+    );
   }
+
 
   #sessionHost(): SessionHost {
     const options = this.#options;
@@ -677,50 +369,6 @@ export class McpClient {
   }
 
   /** Host interface for the legacy session: the session host plus input handling and notifications. */
-  #legacyHost(self: () => Session | undefined) {
-    const host = this.#sessionHost();
-    return {
-      ...host,
-      // Spreading copied the getter's current value; the legacy session needs it read per message.
-      get traffic() {
-        return host.traffic;
-      },
-      url: this.url,
-      answerInput: async (request: InputRequest, context: { key: string; signal: AbortSignal; method?: string; target?: string; taskId?: string }) => {
-        const input = await import('./rounds/input.js');
-        return input.answerOne(this.#lookup, input.checkAnswerable(this.#lookup, this.url.href, context.key, request), {
-          key: context.key,
-          index: 0,
-          total: 1,
-          round: 0,
-          method: context.method ?? request.method,
-          target: context.target,
-          taskId: context.taskId,
-          callId: 0,
-          signal: context.signal,
-          server: this.#session?.description ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
-          url: this.url.href,
-        });
-      },
-      hasInputHandler: (method: string, mode?: string) => {
-        const handler = this.#handler(method as InputRequestMethod);
-        // An elicitation handler answers only the modes it declared.
-        return method === 'elicitation/create' ? (handler as ElicitationHandler | undefined)?.modes.includes((mode ?? 'form') as 'form') === true : handler !== undefined;
-      },
-      notification: (notification: JsonRpcNotification) => this.#dispatchNotification(notification),
-      onHandlersChanged: (listener: () => void) => this.#emitter.on('capabilities', listener),
-      // The endpoint now answers like a modern server: forget the verdict, reconnect on the next request.
-      eraChanged: () => {
-        void (this.#options.eraCache ?? sharedEraCache).delete(eraCacheKey(this.url));
-        const session = self();
-        if (!session || this.#session !== session) return;
-        this.#session = undefined;
-        if (this.#status === 'connected') this.#setStatus('idle');
-        void session.close();
-      },
-    };
-  }
-
   /**
    * Closes the client: aborts requests in flight, ends subscriptions and the
    * session. The client cannot be reused afterwards.
@@ -767,25 +415,9 @@ export class McpClient {
     else console.warn(`[mcp-elements] ${message}`);
   }
 
-  /**
-   * Identifies the authorization context of the next request, for private cache
-   * entries and stored tasks: the `authContext` option, else a hash of the
-   * credential headers the request will carry (static or from the `headers`
-   * function): `Authorization` and any whose name says key, token, secret,
-   * auth, pass, signature, cookie or session (`X-Api-Key`…), so two API keys on
-   * one URL never share entries, while other headers (request ids) do not split them.
-   */
-  async #authContext(): Promise<string | undefined> {
-    if (this.#options.authContext) return this.#options.authContext();
-    const headers = this.#options.headers;
-    if (!headers) return undefined;
-    const current = typeof headers === 'function' ? await headers() : headers;
-    // Narrower than the protocol log's masking on purpose: a DPoP proof changes on every request and would split every entry.
-    const credentials = Object.entries(current)
-      .filter(([name]) => /authorization|key|token|secret|auth|pass|signature|cookie|session/i.test(name))
-      .map(([name, value]) => `${name.toLowerCase()}:${value}`)
-      .sort();
-    return credentials.length > 0 ? hashKey(credentials.join('\n')) : undefined;
+  /** The authorization context of the next request (see {@link authContextOf}). */
+  #authContext(): Promise<string | undefined> {
+    return authContextOf(this.#options);
   }
 
   /** For `untilAborted`: a kit error passes through; any other abort reason becomes `aborted`, naming what was aborted. */
@@ -821,87 +453,7 @@ export class McpClient {
    *   `network`, `http`, `protocol` (e.g. unknown `resultType`).
    */
   async request(method: string, params: JsonObject = {}, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<ResultBase & { __id?: RequestId }> {
-    const session = await this.#ready(options.signal);
-    const controller = new AbortController();
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000;
-    const totalMs = options.maxTotalTimeoutMs ?? this.#options.maxTotalTimeoutMs ?? 600_000;
-    const context: McpErrorData = { url: this.url.href, method };
-    const expire = (ms: number, kind: string) =>
-      controller.abort(new McpClientError('timeout', `${method} timed out after ${ms} ms${kind}`, { ...context, timeoutMs: ms }));
-    let idle: ReturnType<typeof setTimeout> | undefined;
-    const armIdle = () => {
-      if (!Number.isFinite(timeoutMs)) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => expire(timeoutMs, ' without a response or progress'), timerDelay(timeoutMs));
-    };
-    const total = Number.isFinite(totalMs) ? setTimeout(() => expire(totalMs, ' (maximum total time)'), timerDelay(totalMs)) : undefined;
-    armIdle();
-    const onAbort = () => controller.abort(options.signal!.reason instanceof McpError ? options.signal!.reason : new McpClientError('aborted', `${method} was aborted`, context, { cause: options.signal!.reason }));
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-    this.#inflight.add(controller);
-
-    const meta: JsonObject = {};
-    let progressToken: string | undefined;
-    // A server reports progress only for a request with a token (basic/patterns/progress): one
-    // goes out whenever progress matters — a listener, or a timeout it may reset — unique per
-    // request, replacing any the caller put in `_meta` (a shared token would mix requests up).
-    if (options.onProgress || (options.resetTimeoutOnProgress !== false && Number.isFinite(timeoutMs))) {
-      progressToken = `p${this.#nextProgress++}`;
-      meta.progressToken = progressToken;
-    }
-    let lastProgress = -Infinity;
-    const sessionOptions: SessionRequestOptions = {
-      signal: controller.signal,
-      headers: options.headers,
-      meta,
-      onMessage: (incoming: IncomingMessage) => {
-        if (incoming.kind !== 'notification') return;
-        const { method: type, params: p } = incoming.message;
-        if (type === 'notifications/progress' && isObject(p) && p.progressToken === progressToken) {
-          if (typeof p.progress !== 'number' || p.progress <= lastProgress) return; // must increase (basic/patterns/progress)
-          lastProgress = p.progress;
-          if (options.resetTimeoutOnProgress !== false) armIdle();
-          options.onProgress?.(p as ProgressNotificationParams);
-        } else if (type === 'notifications/message' && isObject(p)) {
-          options.onLog?.(p as LoggingMessageNotificationParams);
-          this.#emitter.emit('log', p as LoggingMessageNotificationParams);
-        } else {
-          this.#dispatchNotification(incoming.message);
-        }
-      },
-    };
-    try {
-      const { result, id } = await session.request(method, params, sessionOptions);
-      this.#checkResultType(method, result);
-      Object.defineProperty(result, '__id', { value: id, enumerable: false, configurable: true });
-      return result as ResultBase;
-    } catch (error) {
-      const reason = controller.signal.reason;
-      if (controller.signal.aborted && McpError.isInstance(reason)) throw reason;
-      throw error;
-    } finally {
-      clearTimeout(idle);
-      clearTimeout(total);
-      options.signal?.removeEventListener('abort', onAbort);
-      this.#inflight.delete(controller);
-    }
-  }
-
-  /** Rejects unknown `resultType`s (basic/index "ResultType"); absent means `complete`. */
-  #checkResultType(method: string, result: JsonObject): void {
-    const type = result.resultType;
-    if (type === undefined || type === 'complete') return;
-    if (type === 'input_required' && INPUT_METHODS.has(method)) return;
-    // Tasks extension "Supported Methods": only tools/call, and only when the client declared the extension.
-    if (type === 'task' && method === 'tools/call' && this.#options.tasks) return;
-    throw new McpClientError(
-      'protocol',
-      type === 'input_required'
-        ? `The server answered ${method} with input_required, which is only allowed for tools/call, prompts/get and resources/read`
-        : `The server answered ${method} with an unknown resultType ${JSON.stringify(type)}`,
-      { url: this.url.href, method, resultType: type },
-    );
+    return sendRequest(this.#parts, await this.#ready(options.signal), method, params, options);
   }
 
   /** A cacheable request: served from the cache while fresh. */
@@ -915,60 +467,6 @@ export class McpClient {
     const result = await this.request(method, params, options);
     if (useCache && result.resultType !== 'input_required') this.#cache.set(method, params, result, auth);
     return result as T;
-  }
-
-  /**
-   * Follows `nextCursor` through every page of a list method (spec: server/utilities/pagination).
-   * Bounded: stops when a cursor repeats (warning `pagination-stuck`), after
-   * `maxListItems` items (the first ones are returned, warning `list-truncated`)
-   * and throws `pagination` after `maxPages` pages. Repeated items are dropped
-   * (one `duplicate-list-item` warning per listing).
-   */
-  async #listAll<T>(method: string, key: string, options: RequestOptions, identity: (item: T) => string, pages: object[] = []): Promise<T[]> {
-    const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
-    const maxItems = this.#options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
-    const items: T[] = [];
-    const seenItems = new Set<string>();
-    const seenCursors = new Set<string>();
-    let repeats = 0;
-    let first = '';
-    let cursor: string | undefined;
-    const done = (truncated?: boolean) => {
-      if (truncated) this.#warn('list-truncated', `${method} listed over ${maxItems} items; kept the first ${maxItems} (see maxListItems)`);
-      // One warning per listing: a server repeating an item a million times must not print a million lines.
-      if (repeats) this.#warn('duplicate-list-item', `${method} repeated items ${repeats} time(s) (first ${JSON.stringify(first)}); kept the first of each`);
-      return items;
-    };
-    for (let page = 0; page < maxPages; page++) {
-      const result = await this.#cached<ResultBase>(method, cursor === undefined ? {} : { cursor }, options);
-      pages.push(result);
-      const list = result[key];
-      if (!Array.isArray(list)) {
-        throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: this.url.href, method });
-      }
-      for (const item of list as T[]) {
-        const id = identity(item);
-        if (seenItems.has(id)) {
-          if (!repeats++) first = id;
-        } else if (items.length === maxItems) return done(true);
-        else {
-          seenItems.add(id);
-          items.push(item);
-        }
-      }
-      const next = result.nextCursor;
-      if (next === undefined || next === null) return done();
-      if (typeof next !== 'string') throw new McpClientError('protocol', `nextCursor of ${method} is not a string`, { url: this.url.href, method });
-      // Cursors are opaque ("" included); only a repeat tells us the server is stuck.
-      if (next === cursor || seenCursors.has(next)) {
-        this.#warn('pagination-stuck', `${method} returned cursor ${JSON.stringify(next)} again; stopped following it`);
-        return done();
-      }
-      if (items.length === maxItems) return done(true);
-      seenCursors.add(next);
-      cursor = next;
-    }
-    throw new McpClientError('pagination', `${method} did not finish within ${maxPages} pages`, { url: this.url.href, method, maxPages });
   }
 
   /**
@@ -992,85 +490,12 @@ export class McpClient {
    * @returns the usable tools in server order.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    if (options.fresh) {
-      this.#toolsGeneration++;
-      this.#toolsFresh = true;
-    }
-    return untilAborted(this.#sharedToolListing(), options.signal, this.#abortReason('tools/list', 'tools/list'));
-  }
-
-  // Everyone asking while a current listing is in flight shares it; after an invalidation
-  // (list_changed, `fresh`) one follow-up runs when the stale flight ends, so a flood of
-  // notifications costs at most two listings at a time.
-  #sharedToolListing(): Promise<Tool[]> {
-    const flight = this.#toolsFlight;
-    if (!flight) {
-      const generation = this.#toolsGeneration;
-      const fresh = this.#toolsFresh;
-      this.#toolsFresh = false;
-      const promise = this.#listToolsOnce(fresh).finally(() => {
-        if (this.#toolsFlight?.promise === promise) this.#toolsFlight = undefined;
-      });
-      this.#toolsFlight = { promise, generation };
-      return promise;
-    }
-    if (flight.generation === this.#toolsGeneration) return flight.promise;
-    return (this.#toolsFollowUp ??= flight.promise
-      .catch(() => undefined)
-      .then(() => {
-        this.#toolsFollowUp = undefined;
-        return this.#sharedToolListing();
-      }));
-  }
-
-  async #listToolsOnce(fresh: boolean): Promise<Tool[]> {
-    const pages: object[] = [];
-    const raw = await this.#listAll<Tool>('tools/list', 'tools', { fresh }, (tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : JSON.stringify(tool)), pages);
-    // Every page served from the cache, as screened last time: the same tools, nothing to screen again.
-    if (pages.length === this.#screenedPages.length && pages.every((page, i) => page === this.#screenedPages[i])) return [...this.#tools.values()];
-    // One pass: shape checks and the cheap x-mcp-header mention test; only the tools that mention
-    // the annotation go through its (lazily loaded) checker, each once. Little garbage right after
-    // the parse (one queue for every walk, no pair per map entry): collecting it then would copy
-    // the whole, still young, list.
-    const flagged: Tool[] = [];
-    const queue: unknown[] = [];
-    const tools = raw.filter((tool) => {
-      const ok = isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema);
-      if (!ok) this.#warn('tool-malformed', `Excluded a tool without a name or an object inputSchema: ${JSON.stringify(tool).slice(0, 120)}`);
-      for (const key of ['title', 'description'] as const) {
-        // Shown as text by every UI: a number, object or array here would be rendered as "[object Object]" or break it.
-        if (ok && key in tool && typeof tool[key] !== 'string') {
-          this.#warn('tool-malformed', `Dropped the non-string ${key} of tool "${tool.name}"`);
-          delete tool[key];
-        }
-      }
-      if (ok && mentionsHeaderBindings(tool.inputSchema, queue)) flagged.push(tool);
-      return ok;
-    });
-    const { tools: kept, bindings, rejected } = flagged.length ? (await import('./transport/header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
-    this.#tools = new Map();
-    for (const tool of kept) this.#tools.set(tool.name, tool);
-    this.#bindings = bindings;
-    this.#rejected = new Map(rejected.map((entry) => [entry.name, entry]));
-    this.#listedTools = true;
-    this.#screenedPages = pages;
-    for (const entry of rejected) this.#warn('tool-rejected', `Excluded tool "${entry.name}": ${entry.reason}`);
-    return kept;
-  }
-
-  async #paramHeaders(name: string, args: JsonObject, tool: Tool | undefined): Promise<Record<string, string>> {
-    const listed = tool ? undefined : this.#bindings.get(name);
-    // A caller's own definition is checked here; the x-mcp-header checker loads only when it mentions the annotation
-    // (or the listing found bindings), and once.
-    if (tool ? !mentionsHeaderBindings(tool.inputSchema) : !listed?.length) return {};
-    const checker = await import('./transport/header-bindings.js');
-    const bindings = listed ?? checker.screenTools([tool!]).bindings.get(name);
-    return bindings?.length ? checker.paramHeaders(bindings, args) : {};
+    return untilAborted(this.#catalogue.list(options.fresh), options.signal, this.#abortReason('tools/list', 'tools/list'));
   }
 
   /** The definition of a tool from the last listing, if any. */
   tool(name: string): Tool | undefined {
-    return this.#tools.get(name);
+    return this.#catalogue.tool(name);
   }
 
   /**
@@ -1088,8 +513,8 @@ export class McpClient {
    */
   async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<ToolCallResult | InputRequiredResult> {
     await this.#ready(options.signal);
-    let tool = options.tool ?? this.#tools.get(name);
-    if (!tool && !options.tool && !this.#listedTools && this.server?.capabilities.tools !== undefined) {
+    let tool = options.tool ?? this.#catalogue.tool(name);
+    if (!tool && !options.tool && !this.#catalogue.listed && this.server?.capabilities.tools !== undefined) {
       // The header bindings and outputSchema live in the tool definition. Concurrent
       // first calls share one listing.
       this.#firstListing ??= this.listTools({ signal: options.signal }).then(
@@ -1100,27 +525,27 @@ export class McpClient {
         },
       );
       await this.#firstListing;
-      tool = this.#tools.get(name);
+      tool = this.#catalogue.tool(name);
     }
-    const rejected = this.#rejected.get(name);
+    const rejected = this.#catalogue.rejection(name);
     if (rejected && !options.tool) {
       throw new McpClientError('invalid_arguments', `Tool "${name}" was excluded from tools/list: ${rejected.reason}`, { url: this.url.href, method: 'tools/call', tool: name });
     }
-    const headers = await this.#paramHeaders(name, args, options.tool);
+    const headers = await this.#catalogue.paramHeaders(name, args, options.tool);
     // HeaderMismatch: the tool's schema may have changed; re-list and retry that round once
     // (streamable-http "Client Behavior"), keeping the inputs already answered.
     const onHeaderMismatch = options.tool
       ? undefined
       : async () => {
           await this.listTools({ signal: options.signal, fresh: true });
-          tool = this.#tools.get(name);
-          return this.#paramHeaders(name, args, undefined);
+          tool = this.#catalogue.tool(name);
+          return this.#catalogue.paramHeaders(name, args, undefined);
         };
     const params: JsonObject = { name, arguments: args };
     // 2025-11-25 servers learn at each call whether it is a task (basic/utilities/tasks "Tool-Level Negotiation").
     // A client that follows no tasks sends a plain request, without loading the task machinery.
     if (this.#options.tasks && this.server?.capabilities.tasks) await this.#taskCall('augment', params, tool, options);
-    const result = await this.#withInputs('tools/call', params, name, { ...options, headers, onHeaderMismatch });
+    const result = await withInputs(this.#parts, 'tools/call', params, name, { ...options, headers, onHeaderMismatch });
     if (result.resultType === 'input_required') return result as InputRequiredResult;
     const final = result as ToolCallResult;
     Object.defineProperty(final, 'outputValidation', { value: await this.#validateOutput(tool, final), enumerable: false, configurable: true });
@@ -1140,12 +565,12 @@ export class McpClient {
 
   /** Lists every resource, following all pages (server/resources). */
   listResources(options: RequestOptions = {}): Promise<Resource[]> {
-    return this.#listAll<Resource>('resources/list', 'resources', options, (r) => (isObject(r) && typeof r.uri === 'string' ? r.uri : JSON.stringify(r)));
+    return listAll<Resource>(this.#parts, 'resources/list', 'resources', options, (r) => (isObject(r) && typeof r.uri === 'string' ? r.uri : JSON.stringify(r)));
   }
 
   /** Lists every resource template, following all pages (server/resources). */
   listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
-    return this.#listAll<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options, (r) =>
+    return listAll<ResourceTemplate>(this.#parts, 'resources/templates/list', 'resourceTemplates', options, (r) =>
       isObject(r) && typeof r.uriTemplate === 'string' ? r.uriTemplate : JSON.stringify(r),
     );
   }
@@ -1162,7 +587,7 @@ export class McpClient {
       if (hit) return hit as ReadResourceResult;
     }
     let tookInput = Boolean(options.inputResponses || options.requestState || options.resumeFrom);
-    const result = await this.#withInputs('resources/read', { uri }, uri, {
+    const result = await withInputs(this.#parts, 'resources/read', { uri }, uri, {
       ...options,
       onRound: (event) => {
         if (event.round > 0) tookInput = true;
@@ -1176,12 +601,12 @@ export class McpClient {
 
   /** Lists every prompt, following all pages (server/prompts). */
   listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
-    return this.#listAll<Prompt>('prompts/list', 'prompts', options, (p) => (isObject(p) && typeof p.name === 'string' ? p.name : JSON.stringify(p)));
+    return listAll<Prompt>(this.#parts, 'prompts/list', 'prompts', options, (p) => (isObject(p) && typeof p.name === 'string' ? p.name : JSON.stringify(p)));
   }
 
   /** Gets a prompt (server/prompts); may go through `input_required` rounds. */
   async getPrompt(name: string, args: Record<string, string> = {}, options: InputRequiredOptions = {}): Promise<GetPromptResult | InputRequiredResult> {
-    return (await this.#withInputs('prompts/get', { name, arguments: args }, name, options)) as GetPromptResult | InputRequiredResult;
+    return (await withInputs(this.#parts, 'prompts/get', { name, arguments: args }, name, options)) as GetPromptResult | InputRequiredResult;
   }
 
   /** Argument completion (server/utilities/completion). */
@@ -1193,16 +618,7 @@ export class McpClient {
 
   /** Runs an entry point of the lazily loaded task machinery (`./tasks/tasks.ts`) with what it needs from this client. */
   async #taskCall<K extends 'attach' | 'storedTasks' | 'listTasks' | 'augment' | 'follow'>(name: K, ...args: TaskArgs<K>): Promise<Awaited<ReturnType<TaskModule[K]>>> {
-    const host: TaskHost = {
-      client: this,
-      lookup: this.#lookup,
-      clientOptions: this.#options,
-      options: this.#options.tasks,
-      warn: (code, message) => this.#warn(code, message),
-      emit: (event) => this.#emitter.emit('task', event),
-      authContext: () => this.#authContext(),
-    };
-    return ((await import('./tasks/tasks.js'))[name] as (host: TaskHost, ...rest: unknown[]) => never)(host, ...args);
+    return ((await import('./tasks/tasks.js'))[name] as (host: TaskHost, ...rest: unknown[]) => never)(this.#parts, ...args);
   }
 
   /**
@@ -1237,81 +653,11 @@ export class McpClient {
    * @throws McpRpcError from the server (-32601 when it has no `tasks/list`); McpClientError `pagination`, `protocol`.
    */
   async listTasks(options: RequestOptions = {}): Promise<TaskState[]> {
-    const entries = await this.#listAll<unknown>('tasks/list', 'tasks', options, (entry) => (isObject(entry) && typeof entry.taskId === 'string' ? entry.taskId : JSON.stringify(entry)));
+    const entries = await listAll<unknown>(this.#parts, 'tasks/list', 'tasks', options, (entry) => (isObject(entry) && typeof entry.taskId === 'string' ? entry.taskId : JSON.stringify(entry)));
     return this.#taskCall('listTasks', entries);
   }
 
   // --- multi round-trip requests --------------------------------------------------------------------
-
-  /**
-   * The MRTR driver (basic/patterns/mrtr "Client Requirements"): retries with a
-   * new JSON-RPC id, `inputResponses` keyed exactly as asked, and `requestState`
-   * echoed byte for byte — and only when the latest interim result had one.
-   */
-  async #withInputs(
-    method: string,
-    params: JsonObject,
-    target: string | undefined,
-    options: CallToolOptions & { headers?: Record<string, string>; onHeaderMismatch?: () => Promise<Record<string, string>> },
-  ): Promise<ResultBase> {
-    const callId = this.#nextCall++;
-    const maxRounds = options.maxRounds ?? this.#options.maxRounds ?? 10;
-    const emit = (event: Omit<RoundEvent, 'callId' | 'method' | 'target' | 'params'>) => {
-      const full: RoundEvent = { callId, method, target, params, ...event };
-      options.onRound?.(full);
-      this.#emitter.emit('round', full);
-    };
-    // One request of the call; a final result is reported and returned (a task is followed to its outcome).
-    const send = async (round: number, roundParams: JsonObject): Promise<(ResultBase & { __id?: RequestId }) | McpRpcError> => {
-      let result: ResultBase & { __id?: RequestId };
-      try {
-        try {
-          result = await this.request(method, roundParams, options);
-        } catch (error) {
-          const retry = options.onHeaderMismatch;
-          if (!retry || !(McpRpcError.isInstance(error) && error.code === ErrorCode.HeaderMismatch)) throw error;
-          options = { ...options, headers: await retry(), onHeaderMismatch: undefined };
-          result = await this.request(method, roundParams, options);
-        }
-      } catch (error) {
-        // 2025-11-25 -32042: handed to the rounds, which offer its URLs like URL-mode elicitation, then retry.
-        if (McpRpcError.isInstance(error) && error.code === ErrorCode.UrlElicitationRequired && options.inputRequired !== 'manual' && round < maxRounds) return error;
-        emit({ round, phase: 'error', error: McpError.isInstance(error) ? error : undefined });
-        throw error;
-      }
-      if (result.resultType === 'input_required') return result;
-      emit({ round, requestId: result.__id, phase: 'complete' });
-      // A task (2026-07-28 `resultType: "task"`; 2025-11-25: any answer to a task-augmented request): follow it.
-      return result.resultType === 'task' || params.task ? (this.#taskCall('follow', method, params, target, result, options, callId) as Promise<ResultBase>) : result;
-    };
-    const firstParams: JsonObject = {
-      ...params,
-      ...(options.inputResponses !== undefined ? { inputResponses: options.inputResponses } : {}),
-      ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
-    };
-    const first = options.resumeFrom ?? (await send(0, firstParams));
-    if (!McpRpcError.isInstance(first) && first.resultType !== 'input_required') return first;
-    // The rounds load on first use: pages that never meet input_required don't download them.
-    return (await import('./rounds/mrtr.js')).runRounds({
-      method,
-      params,
-      target,
-      callId,
-      options,
-      maxRounds,
-      first,
-      firstParams,
-      emit,
-      send,
-      lookup: this.#lookup,
-      clientOptions: this.#options,
-      inflight: this.#inflight,
-      abortReason: this.#abortReason(method, method),
-      warn: (code, message) => this.#warn(code, message),
-      server: () => this.server,
-      url: this.url.href,
-    });
-  }
 
   // --- notifications and subscriptions ------------------------------------------------------------
 
@@ -1331,7 +677,7 @@ export class McpClient {
     if (invalidates) this.#cache.invalidate(...invalidates);
     switch (notification.method) {
       case 'notifications/tools/list_changed':
-        this.#toolsGeneration++;
+        this.#catalogue.invalidate();
         this.#emitChanged('toolsChanged');
         break;
       case 'notifications/prompts/list_changed':
@@ -1363,59 +709,8 @@ export class McpClient {
    * fire `toolsChanged` / `promptsChanged` / `resourcesChanged` events.
    */
   listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
-    const url = this.url.href;
-    const controller = new AbortController();
-    let state: Subscription['state'] = 'opening';
-    let acknowledged: SubscriptionFilter | undefined;
-    let resolveClosed!: (value: { reason: 'client' | 'server' | 'error'; error?: McpError }) => void;
-    const closed = new Promise<{ reason: 'client' | 'server' | 'error'; error?: McpError }>((resolve) => (resolveClosed = resolve));
-    const setState = (next: Subscription['state']) => {
-      state = next;
-      options.onState?.(next);
-    };
-    const subscription: Subscription = {
-      filter,
-      get acknowledged() {
-        return acknowledged;
-      },
-      get state() {
-        return state;
-      },
-      closed,
-      close() {
-        controller.abort(new McpClientError('aborted', 'The subscription was closed', { url, method: 'subscriptions/listen' }));
-      },
-    };
-    // A signal already aborted closes it before any request; the listener goes when it ends.
-    const onCallerAbort = () => subscription.close();
-    if (options.signal?.aborted) onCallerAbort();
-    else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    this.#subscriptions.add(subscription);
-
-    // The re-listen loop is loaded on first use (most pages never listen).
-    void import('./rounds/subscription.js').then(({ runSubscription }) =>
-      runSubscription({
-        filter,
-        options,
-        controller,
-        url,
-        setState,
-        setAcknowledged: (value) => (acknowledged = value),
-        finish: (outcome) => {
-          options.signal?.removeEventListener('abort', onCallerAbort);
-          this.#subscriptions.delete(subscription);
-          setState('closed');
-          resolveClosed(outcome);
-        },
-        ready: (signal) => this.#ready(signal),
-        warn: (code, message) => this.#warn(code, message),
-        dispatch: (notification) => this.#dispatchNotification(notification),
-        invalidateAll: () => this.#cache.invalidate('tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'),
-      }),
-    );
-    return subscription;
+    return openSubscription(this.#parts, filter, options);
   }
-}
 
-/** Era verdicts shared by the clients of this page/process, persisted where IndexedDB exists (spec: basic/versioning). */
-const sharedEraCache: EraCache = defaultEraCache();
+
+}

@@ -4,26 +4,10 @@
  *
  * @module
  */
-export {
-  McpClient,
-  KIT_VERSION,
-  type CallToolOptions,
-  type ClientEvents,
-  type ClientStatus,
-  type ElicitationHandler,
-  type InputContext,
-  type InputHandlers,
-  type InputRequiredOptions,
-  type ListenOptions,
-  type McpClientOptions,
-  type ProtocolPreference,
-  type RequestOptions,
-  type RootsHandler,
-  type RoundEvent,
-  type SamplingHandler,
-  type Subscription,
-  type ToolCallResult,
-} from './client.js';
+export { McpClient } from './client.js';
+export { KIT_VERSION, type CallToolOptions, type ClientEvents, type ClientStatus, type McpClientOptions, type ProtocolPreference, type ToolCallResult } from './client/options.js';
+export type { ElicitationHandler, InputContext, InputHandlers, RootsHandler, SamplingHandler } from './rounds/handlers.js';
+export type { InputRequiredOptions, ListenOptions, RequestOptions, RoundEvent, Subscription } from './rounds/options.js';
 export type {
   StoredTask,
   StoredTasks,

@@ -12,6 +12,8 @@
  * @module
  */
 import type { CacheableResult } from '../protocol/types.js';
+import { hashKey } from '../util/hash.js';
+import type { McpClientOptions } from './options.js';
 
 /** Methods whose complete results carry caching hints. */
 export const CACHEABLE_METHODS = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
@@ -81,4 +83,25 @@ export class ResultCache {
   clear(): void {
     this.#entries.clear();
   }
+}
+
+/**
+ * Identifies the authorization context of the next request, for private cache
+ * entries and stored tasks: the `authContext` option, else a hash of the
+ * credential headers the request will carry (static or from the `headers`
+ * function): `Authorization` and any whose name says key, token, secret,
+ * auth, pass, signature, cookie or session (`X-Api-Key`…), so two API keys on
+ * one URL never share entries, while other headers (request ids) do not split them.
+ */
+export async function authContextOf(options: Pick<McpClientOptions, 'authContext' | 'headers'>): Promise<string | undefined> {
+  if (options.authContext) return options.authContext();
+  const headers = options.headers;
+  if (!headers) return undefined;
+  const current = typeof headers === 'function' ? await headers() : headers;
+  // Narrower than the protocol log's masking on purpose: a DPoP proof changes on every request and would split every entry.
+  const credentials = Object.entries(current)
+    .filter(([name]) => /authorization|key|token|secret|auth|pass|signature|cookie|session/i.test(name))
+    .map(([name, value]) => `${name.toLowerCase()}:${value}`)
+    .sort();
+  return credentials.length > 0 ? hashKey(credentials.join('\n')) : undefined;
 }

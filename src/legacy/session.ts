@@ -15,11 +15,15 @@
  * @module
  */
 import { ErrorCode, McpClientError, McpRpcError } from '../protocol/errors.js';
-import type { Session } from '../transport/session.js';
+import type { InputRequestMethod, JsonRpcNotification } from '../protocol/types.js';
+import type { ElicitationHandler, HandlerLookup } from '../rounds/handlers.js';
+import type { ServerDescription, Session, SessionHost } from '../transport/session.js';
 import { StreamableLegacySession } from './streamable.js';
 import type { LegacyHost } from './base.js';
 
 export type { LegacyHost, LegacyInputContext } from './base.js';
+// Era negotiation's legacy branches load with this module (one chunk).
+export { legacyAfterDiscover, legacyAfterProbe } from './fallback.js';
 
 /** Modern error codes: a body carrying one of these is no reason to try HTTP+SSE. */
 const MODERN_CODES = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
@@ -37,8 +41,67 @@ function refusedLikeHttpSse(error: unknown): boolean {
   return false;
 }
 
+/** What the client hands the legacy era: its session host, and what answering the server's own requests needs. */
+export interface LegacyClient {
+  /** The client's session host (its `traffic` is read per message). */
+  session: SessionHost;
+  /** The endpoint the user gave. */
+  url: URL;
+  /** The input handlers (those of MRTR), which answer the server's requests on its streams. */
+  lookup: HandlerLookup;
+  /** What is known about the server now. */
+  description(): ServerDescription | undefined;
+  /** Delivers a server notification to the client (cache invalidation, events). */
+  dispatch(notification: JsonRpcNotification): void;
+  /** Calls `listener` whenever input handlers are registered or removed; returns the unsubscribe function. */
+  onHandlersChanged(listener: () => void): () => void;
+  /** `session` found the endpoint answering like a modern server: the client forgets it and the legacy verdict. */
+  eraChanged(session: Session): void;
+}
+
+/** The host of the legacy session about to open (`self` returns it once open). */
+function legacyHost(client: LegacyClient, self: () => Session | undefined): LegacyHost {
+  const host = client.session;
+  const { lookup, url } = client;
+  return {
+    ...host,
+    // Spreading copied the getter's current value; the legacy session needs it read per message.
+    get traffic() {
+      return host.traffic;
+    },
+    url,
+    answerInput: async (request, context) => {
+      const input = await import('../rounds/input.js');
+      return input.answerOne(lookup, input.checkAnswerable(lookup, url.href, context.key, request), {
+        key: context.key,
+        index: 0,
+        total: 1,
+        round: 0,
+        method: context.method ?? request.method,
+        target: context.target,
+        taskId: context.taskId,
+        callId: 0,
+        signal: context.signal,
+        server: client.description() ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
+        url: url.href,
+      });
+    },
+    hasInputHandler: (method, mode) => {
+      const handler = lookup(method as InputRequestMethod);
+      // An elicitation handler answers only the modes it declared.
+      return method === 'elicitation/create' ? (handler as ElicitationHandler | undefined)?.modes.includes((mode ?? 'form') as 'form') === true : handler !== undefined;
+    },
+    notification: (notification) => client.dispatch(notification),
+    onHandlersChanged: (listener) => client.onHandlersChanged(listener),
+    eraChanged: () => {
+      const session = self();
+      if (session) client.eraChanged(session);
+    },
+  };
+}
+
 /**
- * Opens a legacy session with the server at `host.url`.
+ * Opens a legacy session with the server at `client.url`.
  *
  * @param options.signal - aborts the handshake.
  * @param options.probeError - why the modern probe failed (unused: the `initialize` error says more).
@@ -48,7 +111,14 @@ function refusedLikeHttpSse(error: unknown): boolean {
  *   the HTTP+SSE fallback fails too, the `initialize` error with the fallback's
  *   failure named in the message.
  */
-export async function openLegacySession(host: LegacyHost, options: { signal?: AbortSignal; probeError?: unknown }): Promise<Session> {
+export async function openLegacySession(client: LegacyClient, options: { signal?: AbortSignal; probeError?: unknown }): Promise<Session> {
+  const opened: { session?: Session } = {};
+  const host = legacyHost(client, () => opened.session);
+  opened.session = await open(host, options);
+  return opened.session;
+}
+
+async function open(host: LegacyHost, options: { signal?: AbortSignal; probeError?: unknown }): Promise<Session> {
   const attempt = await StreamableLegacySession.open(host, options.signal);
   if ('session' in attempt) return attempt.session;
   const error = attempt.error;

@@ -6,12 +6,10 @@
  *
  * @module
  */
-import { McpClientError, type McpRpcError } from '../protocol/errors.js';
-import type { InputContext, InputHandlers, McpClientOptions } from '../client.js';
-import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequestMethod, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from '../protocol/types.js';
-
-/** Returns the handler currently registered for an input method. */
-export type HandlerLookup = <K extends InputRequestMethod>(method: K) => InputHandlers[K] | undefined;
+import { McpClientError, McpError, type McpRpcError } from '../protocol/errors.js';
+import { untilAborted } from '../util/sleep.js';
+import type { HandlerLookup, InputContext, RoundLimits } from './handlers.js';
+import { isObject, type CreateMessageRequestParams, type ElicitRequestParams, type ElicitResult, type InputRequest, type InputRequests, type InputResponse, type InputResponses, type JsonObject } from '../protocol/types.js';
 
 
 /**
@@ -86,7 +84,7 @@ export async function answerAll(
   lookup: HandlerLookup,
   requests: InputRequests,
   base: Omit<InputContext, 'key' | 'index' | 'total'>,
-  options: Pick<McpClientOptions, 'maxInputRequests' | 'onWarning'> = {},
+  options: RoundLimits = {},
 ): Promise<InputResponses> {
   const keys = Object.keys(requests);
   const responses: InputResponses = {};
@@ -113,6 +111,46 @@ export async function answerAll(
     put(key, await answerOne(lookup, request, { ...base, key, index: index++, total: entries.length }));
   }
   return responses;
+}
+
+/** How a round is answered on behalf of a request or a task (see {@link answerRound}). */
+export interface RoundRun {
+  /** The caller's signal (a call's, or a task wait's), if any. */
+  signal?: AbortSignal;
+  /** The client's controllers that `close()` aborts: the round's joins them while it runs. */
+  inflight: Set<AbortController>;
+  /** Maps an abort reason to the error the round rejects with; default: the reason itself. */
+  abortReason?: (reason: unknown) => unknown;
+}
+
+/**
+ * Answers one round of input requests, for a multi round-trip request and for
+ * a task in `input_required` alike (basic/patterns/mrtr "Client Requirements";
+ * Tasks extension "Task Update Requests"). The handlers' signal is the
+ * caller's plus the client's `close()` (a dialog must not stay open on a
+ * closed client), and the answers are raced with it: a handler that ignores
+ * its signal (awaits a user forever) cannot hold the call.
+ * @returns the responses keyed exactly like the requests.
+ * @throws the reason of an abort (through `run.abortReason`), or what
+ *   {@link answerAll} throws.
+ */
+export async function answerRound(
+  lookup: HandlerLookup,
+  requests: InputRequests,
+  base: Omit<InputContext, 'key' | 'index' | 'total' | 'signal'>,
+  limits: RoundLimits,
+  run: RoundRun,
+): Promise<InputResponses> {
+  const handlers = new AbortController();
+  run.inflight.add(handlers);
+  const signal = run.signal ? AbortSignal.any([run.signal, handlers.signal]) : handlers.signal;
+  try {
+    return await untilAborted(answerAll(lookup, requests, { ...base, signal }, limits), signal, run.abortReason);
+  } catch (error) {
+    throw signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
+  } finally {
+    run.inflight.delete(handlers);
+  }
 }
 
 /** Answers one request with its handler. */

@@ -10,9 +10,9 @@
  * @module
  */
 import { McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
-import { sleep, untilAborted } from '../util/sleep.js';
-import type { InputRequiredOptions, McpClientOptions, RoundEvent } from '../client.js';
-import type { HandlerLookup } from './input.js';
+import { sleep } from '../util/sleep.js';
+import type { HandlerLookup, RoundLimits } from './handlers.js';
+import type { InputRequiredOptions, RoundEvent } from './options.js';
 import type { ServerDescription } from '../transport/session.js';
 import { isObject, LATEST_PROTOCOL_VERSION, type InputRequests, type InputRequiredResult, type InputResponses, type JsonObject, type RequestId, type ResultBase } from '../protocol/types.js';
 
@@ -39,7 +39,7 @@ export interface RoundsRun {
   send(round: number, params: JsonObject): Promise<Outcome>;
   lookup: HandlerLookup;
   /** The client's options that bound a round's input requests (`maxInputRequests`, the flood warning's `onWarning`). */
-  clientOptions: Pick<McpClientOptions, 'maxInputRequests' | 'onWarning'>;
+  clientOptions: RoundLimits;
   /** Controllers that `close()` aborts. */
   inflight: Set<AbortController>;
   /** Maps an abort reason to the error the call rejects with. */
@@ -66,32 +66,25 @@ export async function runRounds(run: RoundsRun): Promise<ResultBase> {
   const { method, target, options, emit } = run;
   /** Asks the registered handlers for one round's answers. */
   const answer = async (requests: InputRequests, round: number): Promise<InputResponses> => {
-    const { answerAll } = await import('./input.js');
-    // The handlers' signal: the caller's, and close() (a dialog must not stay open on a closed client).
-    const handlers = new AbortController();
-    run.inflight.add(handlers);
-    const signal = options.signal ? AbortSignal.any([options.signal, handlers.signal]) : handlers.signal;
+    const { answerRound } = await import('./input.js');
     try {
-      // Raced with the signal: a handler that ignores it (awaits a user forever) must not hold the call.
-      return await untilAborted(
-        answerAll(run.lookup, requests, {
+      return await answerRound(
+        run.lookup,
+        requests,
+        {
           callId: run.callId,
           method,
           target,
           round,
-          signal,
           server: run.server() ?? { era: 'modern', protocolVersion: LATEST_PROTOCOL_VERSION, supportedVersions: [], capabilities: {} },
           url: run.url,
-        }, run.clientOptions),
-        signal,
-        run.abortReason,
+        },
+        run.clientOptions,
+        { signal: options.signal, inflight: run.inflight, abortReason: run.abortReason },
       );
-    } catch (error) {
-      const failure = signal.aborted && McpError.isInstance(signal.reason) ? signal.reason : error;
+    } catch (failure) {
       emit({ round, phase: 'error', error: McpError.isInstance(failure) ? failure : undefined });
       throw failure;
-    } finally {
-      run.inflight.delete(handlers);
     }
   };
   let outcome = run.first;

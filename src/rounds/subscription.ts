@@ -9,7 +9,7 @@
  */
 import { McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
 import { sleep } from '../util/sleep.js';
-import type { ListenOptions, Subscription } from '../client.js';
+import type { ListenOptions, Subscription } from './options.js';
 import type { Session } from '../transport/session.js';
 import { MetaKey, type JsonObject, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from '../protocol/types.js';
 

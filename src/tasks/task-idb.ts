@@ -7,7 +7,7 @@
  * @module
  */
 import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
-import { storeKey } from './tasks.js';
+import { storeKey } from './store.js';
 import type { StoredTask, TaskStore } from './task-types.js';
 
 /**

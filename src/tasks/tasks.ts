@@ -36,9 +36,11 @@
  */
 import { ErrorCode, McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
 import { encodeHeaderValue } from '../transport/headers.js';
-import { timerDelay, untilAborted } from '../util/sleep.js';
-import type { CallToolOptions, McpClient, McpClientOptions, Subscription } from '../client.js';
-import type { HandlerLookup } from '../rounds/input.js';
+import { timerDelay } from '../util/sleep.js';
+import type { HandlerLookup, RoundLimits } from '../rounds/handlers.js';
+import type { InputRequiredOptions, ListenOptions, RequestOptions, Subscription } from '../rounds/options.js';
+import type { ServerDescription } from '../transport/session.js';
+import { MemoryTaskStore } from './store.js';
 import {
   type StoredTask,
   type StoredTasks,
@@ -47,21 +49,39 @@ import {
   type TaskInfo,
   type TaskOptions,
   type TaskState,
+  type TaskCallOptions,
   type TaskStatus,
   type TaskStore,
   type TaskWaitOptions,
 } from './task-types.js';
-import { isObject, TASKS_EXTENSION, type InputRequests, type InputResponses, type JsonObject, type JsonRpcNotification, type Tool } from '../protocol/types.js';
+import { isObject, TASKS_EXTENSION, type InputRequests, type InputResponses, type JsonObject, type JsonRpcNotification, type ResultBase, type SubscriptionFilter, type Tool } from '../protocol/types.js';
+
+/** What the task machinery uses of its client (`McpClient` is one; this module never imports it). */
+export interface TaskClient {
+  readonly url: URL;
+  readonly server: ServerDescription | undefined;
+  connect(options?: { signal?: AbortSignal }): Promise<unknown>;
+  request(method: string, params?: JsonObject, options?: RequestOptions & { headers?: Record<string, string> }): Promise<ResultBase>;
+  on(type: 'status', listener: (event: { status: string }) => void): () => void;
+  on(type: 'notification', listener: (notification: JsonRpcNotification) => void): () => void;
+  listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription;
+}
+
+/** The options of a call that the task machinery reads (those of `McpClient.callTool`). */
+export type TaskCallerOptions = InputRequiredOptions & { task?: TaskCallOptions };
 
 /** What the task machinery needs from its client. */
 export interface TaskHost {
-  client: McpClient;
+  client: TaskClient;
   /** The input handlers (those of MRTR). */
   lookup: HandlerLookup;
-  /** The client's options that bound input requests (`maxInputRequests` per round, `maxRounds`, `onWarning`), as for MRTR. */
-  clientOptions: Pick<McpClientOptions, 'maxInputRequests' | 'maxRounds' | 'onWarning'>;
-  /** The client's `tasks` option (see {@link taskOptions}). */
-  options: boolean | TaskOptions | undefined;
+  /**
+   * The client's options: `tasks` (see {@link taskOptions}), and those that bound input
+   * requests (`maxInputRequests` per round, `maxRounds`, `onWarning`), as for MRTR.
+   */
+  options: RoundLimits & { maxRounds?: number; tasks?: boolean | TaskOptions };
+  /** The client's controllers that `close()` aborts: an input round of a task joins them, as a call's rounds do. */
+  inflight: Set<AbortController>;
   warn(code: string, message: string): void;
   emit(event: TaskEvent): void;
   /** Identifies the authorization context of the next request (a hash), if any. */
@@ -70,7 +90,7 @@ export interface TaskHost {
 
 /** The task options in force (the `tasks` client option, `true` meaning the defaults). */
 function taskOptions(host: TaskHost): TaskOptions {
-  return typeof host.options === 'object' ? host.options : {};
+  return typeof host.options.tasks === 'object' ? host.options.tasks : {};
 }
 
 /**
@@ -128,25 +148,6 @@ export function parseTask(value: unknown, context: { url: string; method: string
 }
 
 // --- storage -------------------------------------------------------------------------------------
-
-/** Task handles in memory: the default where there is no IndexedDB (Node, some workers). */
-export class MemoryTaskStore implements TaskStore {
-  readonly #records = new Map<string, StoredTask>();
-  async put(record: StoredTask): Promise<void> {
-    this.#records.set(storeKey(record), structuredClone(record));
-  }
-  async delete(record: Pick<StoredTask, 'url' | 'auth' | 'taskId'>): Promise<void> {
-    this.#records.delete(storeKey(record));
-  }
-  async list(url: string, auth: string | undefined): Promise<StoredTask[]> {
-    return [...this.#records.values()].filter((r) => r.url === url && r.auth === auth).map((r) => structuredClone(r));
-  }
-}
-
-/** The key of a record: endpoint, authorization context and task id. */
-export function storeKey(record: Pick<StoredTask, 'url' | 'auth' | 'taskId'>): string {
-  return JSON.stringify([record.url, record.auth ?? null, record.taskId]);
-}
 
 let sharedStore: Promise<TaskStore> | undefined;
 
@@ -450,7 +451,7 @@ class Task implements TaskHandle {
       if (status === 'closed') closed.abort(new McpClientError('closed', 'The client was closed', { url: this.#url }));
     });
     const maxWait = options.maxWaitMs ?? opts.maxWaitMs ?? 3_600_000;
-    const maxRounds = options.maxRounds ?? host.clientOptions.maxRounds ?? 10;
+    const maxRounds = options.maxRounds ?? host.options.maxRounds ?? 10;
     const deadline = Date.now() + maxWait;
     const waiter = new Waiter();
     const previousListener = this.#onStatus;
@@ -571,21 +572,15 @@ class Task implements TaskHandle {
       throw new McpClientError('rounds_exceeded', `${this.#describe()} still required input after ${maxRounds} rounds; it was cancelled`, { url: this.#url, method: this.method, taskId: this.taskId, maxRounds });
     }
     const client = this.#host.client;
-    const { answerAll } = await import('../rounds/input.js');
+    const { answerRound } = await import('../rounds/input.js');
     let responses;
     try {
-      responses = await untilAborted(
-        answerAll(this.#host.lookup, Object.fromEntries(open) as InputRequests, {
-          callId: this.#callId,
-          method: this.method,
-          target: this.target,
-          round: ++this.#inputRounds,
-          signal,
-          server: client.server!,
-          url: this.#url,
-          taskId: this.taskId,
-        }, this.#host.clientOptions),
-        signal,
+      responses = await answerRound(
+        this.#host.lookup,
+        Object.fromEntries(open) as InputRequests,
+        { callId: this.#callId, method: this.method, target: this.target, round: ++this.#inputRounds, server: client.server!, url: this.#url, taskId: this.taskId },
+        this.#host.options,
+        { signal, inflight: this.#host.inflight },
       );
     } catch (error) {
       // The task would wait for this input forever: cancel it, then report why.
@@ -704,9 +699,9 @@ class Task implements TaskHandle {
  * the server declares `tasks.requests.tools.call` and the tool's
  * `execution.taskSupport` is `required` (or `optional` and the caller asked).
  */
-export function augment(host: TaskHost, params: JsonObject, tool: Tool | undefined, options: CallToolOptions): void {
+export function augment(host: TaskHost, params: JsonObject, tool: Tool | undefined, options: TaskCallerOptions): void {
   const capability = host.client.server?.capabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  if (!host.options || !isObject(capability?.requests?.tools?.call)) return;
+  if (!host.options.tasks || !isObject(capability?.requests?.tools?.call)) return;
   const support = isObject(tool?.execution) ? tool.execution.taskSupport : undefined;
   if (support === 'required' || (support === 'optional' && options.task?.augment)) {
     const ttl = taskOptions(host).ttlMs;
@@ -718,7 +713,7 @@ export function augment(host: TaskHost, params: JsonObject, tool: Tool | undefin
  * Follows the task a request was answered with, to its outcome.
  * @param created - the `CreateTaskResult` (2026-07-28: flat, `resultType: "task"`; 2025-11-25: `{ task }`).
  */
-export async function follow(host: TaskHost, method: string, params: JsonObject, target: string | undefined, created: JsonObject, options: CallToolOptions, callId: number): Promise<JsonObject> {
+export async function follow(host: TaskHost, method: string, params: JsonObject, target: string | undefined, created: JsonObject, options: TaskCallerOptions, callId: number): Promise<JsonObject> {
   const modern = host.client.server?.era !== 'legacy';
   // A 2025-11-25 server that ignored the task augmentation answered with the result itself.
   if (!modern && !isObject(created.task)) return created;
