@@ -10,7 +10,7 @@
  * @module
  */
 import { readBodyText } from '../transport/transport.js';
-import type { FetchLike } from '../transport/transport.js';
+import type { FetchLike } from '../transport/fetch.js';
 import { splitScopes, type AuthChallenge } from './challenge.js';
 import { createDpopProof, dpopThumbprint, type DpopKeyPair } from './dpop.js';
 import { isLoopback, isSecureOrLoopback, randomToken, sha256base64url } from './encoding.js';

@@ -30,7 +30,7 @@
 import { hashKey } from '../util/hash.js';
 import { Emitter } from '../util/emitter.js';
 import { untilAborted } from '../util/sleep.js';
-import type { FetchLike } from '../transport/transport.js';
+import type { FetchLike } from '../transport/fetch.js';
 import type { McpWarning } from '../protocol/errors.js';
 import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FetchLike } from '../transport/transport.js';
+import type { FetchLike } from '../transport/fetch.js';
 import { McpAuthError } from './errors.js';
 
 /** What an opener learns about the authorization it is asked to show. */

@@ -28,7 +28,7 @@
  * @module
  */
 import { McpClientError } from '../protocol/errors.js';
-import type { FetchLike } from './transport.js';
+import type { FetchLike } from './fetch.js';
 
 /** Redirect statuses (Fetch "redirect status"). */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -18,7 +18,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError, type McpErrorData } from '../protocol/errors.js';
 import type { IncomingMessage } from '../protocol/jsonrpc.js';
-import type { SendOptions } from './transport.js';
 import { isObject, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/types.js';
 
 /** Default cap on one event's buffered text, in characters (16 MiB of UTF-16 units). */
@@ -376,6 +375,20 @@ export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-js
   return { skip: 'sse-non-jsonrpc', what };
 }
 
+/**
+ * Who hears of what arrives on a reply stream besides its response. Declared
+ * here rather than taken from the transport, which loads this module: the
+ * transport passes the per-message send options it was given, which carry these.
+ */
+export interface ReplyListeners {
+  /** Messages that arrive before the final response (notifications; legacy server requests). */
+  onMessage?: (message: IncomingMessage) => void;
+  /** SSE `id:` of each event (legacy resumption). */
+  onEventId?: (id: string) => void;
+  /** SSE `retry:` hint in ms (legacy resumption). */
+  onRetry?: (ms: number) => void;
+}
+
 /** What the transport lends {@link readReplyStream} for one exchange. */
 export interface ReplyStreamHooks {
   /** Checks a parsed value as a message of this exchange; throws McpClientError `protocol`. */
@@ -402,7 +415,7 @@ export interface ReplyStreamHooks {
 export async function readReplyStream(
   body: ReadableStream<Uint8Array>,
   request: Pick<JsonRpcRequest, 'id' | 'method'>,
-  options: SendOptions,
+  options: ReplyListeners,
   context: McpErrorData,
   hooks: ReplyStreamHooks,
 ): Promise<JsonRpcResponse> {

@@ -13,9 +13,10 @@
 import { McpClientError, McpError, McpRpcError, type McpErrorData } from '../protocol/errors.js';
 import { isRequestId, parseMessage, type IncomingMessage } from '../protocol/jsonrpc.js';
 import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/types.js';
+import type { FetchLike } from './fetch.js';
 
-/** The subset of `fetch` the kit uses; inject your own for auth, proxies or tests. */
-export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+// The transport's options take one; declared in the leaf `./fetch.ts`, which the redirect module and the OAuth layer share.
+export type { FetchLike };
 
 /** Default cap on a JSON response body, in bytes (64 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
