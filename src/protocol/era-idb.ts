@@ -6,7 +6,7 @@
  * @module
  */
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
-import type { EraCache } from './era.js';
+import type { EraCache } from './era-cache.js';
 
 /** What {@link IdbEraCache} stores per key. */
 interface StoredVerdict {

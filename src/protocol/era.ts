@@ -18,6 +18,10 @@
  */
 import { ErrorCode, McpClientError, McpRpcError } from './errors.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './types.js';
+import type { EraCache } from './era-cache.js';
+
+// Declared in the leaf `./era-cache.ts`, which the lazily loaded `./era-idb.ts` shares; the client and the package entry take it from here.
+export type { EraCache };
 
 /** Error codes that only a modern server sends (the MCP-reserved range in use). */
 const MODERN_CODES = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
@@ -66,13 +70,6 @@ export function classifyDiscoverResult(result: unknown): 'modern' | 'legacy' {
   const supported = (result as { supportedVersions?: unknown } | null)?.supportedVersions;
   if (!Array.isArray(supported)) return 'legacy';
   return supported.some((v) => typeof v === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(v)) ? 'modern' : 'legacy';
-}
-
-/** Remembers the era of an endpoint (basic/versioning: cache the verdict, re-probe when it fails). */
-export interface EraCache {
-  get(key: string): Promise<'modern' | 'legacy' | undefined> | 'modern' | 'legacy' | undefined;
-  set(key: string, era: 'modern' | 'legacy'): Promise<void> | void;
-  delete(key: string): Promise<void> | void;
 }
 
 /**
