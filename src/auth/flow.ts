@@ -10,7 +10,7 @@
  * @module
  */
 import { readBodyText } from '../transport/transport.js';
-import type { FetchLike } from '../transport/fetch.js';
+import { isRedirect, type FetchLike } from '../transport/fetch.js';
 import { splitScopes, type AuthChallenge } from './challenge.js';
 import { createDpopProof, dpopThumbprint, type DpopKeyPair } from './dpop.js';
 import { isLoopback, isSecureOrLoopback, randomToken, sha256base64url } from './encoding.js';
@@ -183,7 +183,7 @@ export async function exchange(ctx: FlowContext, url: string, endpoint: string, 
     );
   }
   // A browser shows a refused redirect as an opaque response (status 0, no Location); Node shows the 3xx.
-  if (redirect === 'manual' && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))) {
+  if (redirect === 'manual' && isRedirect(response)) {
     void response.body?.cancel().catch(() => {});
     let location: string | undefined;
     try {

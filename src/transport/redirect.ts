@@ -28,17 +28,10 @@
  * @module
  */
 import { McpClientError } from '../protocol/errors.js';
-import type { FetchLike } from './fetch.js';
+import { isRedirect, type FetchLike } from './fetch.js';
 
-/** Redirect statuses (Fetch "redirect status"). */
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Hops followed before giving up (a loop, or a chain that never ends). */
 const MAX_HOPS = 5;
-
-/** Whether `response` is a redirect the transport must not accept as the answer. */
-export function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (REDIRECTS.has(response.status) && response.headers.has('location'));
-}
 
 function refuse(method: string, from: URL, to: URL | undefined, status: number | undefined, why?: string): McpClientError {
   const what = `${method} ${from.href} was redirected${status ? ` (HTTP ${status})` : ''}`;

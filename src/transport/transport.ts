@@ -13,7 +13,7 @@
 import { McpClientError, McpError, McpRpcError, type McpErrorData } from '../protocol/errors.js';
 import { isRequestId, parseMessage, type IncomingMessage } from '../protocol/jsonrpc.js';
 import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/types.js';
-import type { FetchLike } from './fetch.js';
+import { isRedirect, type FetchLike } from './fetch.js';
 
 // The transport's options take one; declared in the leaf `./fetch.ts`, which the redirect module and the OAuth layer share.
 export type { FetchLike };
@@ -63,9 +63,6 @@ export interface Exchange {
   status: number;
   headers: Headers;
 }
-
-/** Redirect statuses (Fetch "redirect status"). */
-const REDIRECT_STATUS = [301, 302, 303, 307, 308];
 
 /** The SSE reader, loaded with the first request (see `./sse.ts`). */
 let sse: Promise<typeof import('./sse.js')> | undefined;
@@ -247,8 +244,8 @@ export class HttpTransport {
         if (typeof origin !== 'string' || origin === url.origin || init.signal?.aborted || McpError.isInstance(error)) throw error;
         throw await (await import('./cors.js')).corsFailure(error, url, init, origin);
       }
-      // A redirect status, a browser's opaque redirect, or an injected fetch that followed one anyway.
-      if (response.type !== 'opaqueredirect' && !REDIRECT_STATUS.includes(response.status) && !response.redirected) return response;
+      // A redirect (a browser's opaque one, or a redirect status with its Location), or an injected fetch that followed one anyway.
+      if (!isRedirect(response) && !response.redirected) return response;
       const { followSameOrigin } = await import('./redirect.js');
       return followSameOrigin(response, url, init, this.url.origin, base);
     };
