@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { TOKEN } from '../transport/headers.js';
 
 /** One challenge: the scheme as sent, parameters with lower-cased names, or a token68. */
 export interface AuthChallenge {
@@ -17,7 +18,8 @@ export interface AuthChallenge {
   token68?: string;
 }
 
-const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
+/** A `tchar`: the parser tests one character at a time, and a single character is a `tchar` exactly when it is a token. */
+const TCHAR = TOKEN;
 const TOKEN68 = /[A-Za-z0-9._~+/-]/;
 
 /**

@@ -95,7 +95,11 @@ export function mentionsHeaderBindings(inputSchema: unknown, queue: unknown[] = 
   return false;
 }
 
-/** An HTTP header name: RFC 9110 "token", one or more `tchar`. */
+/**
+ * An HTTP token (RFC 9110 §5.6.2): one or more `tchar`. Header names are tokens
+ * (here and in `header-bindings.ts`), and so are the schemes and parameter names
+ * of `WWW-Authenticate` (`../auth/challenge.ts`).
+ */
 export const TOKEN = /^[!#$%&'*+.^_`|~\w-]+$/;
 
 /**
