@@ -130,6 +130,79 @@ describe('C26 dynamic client registration: ask for a public client explicitly, t
 });
 
 /**
+ * How the client authenticates at the token endpoint, one choice for every
+ * client: what a Dynamic Client Registration asks for, and how a client that
+ * holds a secret (pre-registered here; the machine-to-machine grants and a
+ * registration answered without a method make the same choice) sends it.
+ *
+ * - RFC 8414 §2: metadata without `token_endpoint_auth_methods_supported`
+ *   means `client_secret_basic`.
+ * - RFC 7591 §2: the registration requests a method (`none` is a public
+ *   client); the server may refuse it or register another, and its response
+ *   says which (tested above).
+ * - RFC 6749 §2.3.1 (OAuth 2.1 §2.4.1): a server MUST accept HTTP Basic from a
+ *   client it issued a secret to; the body is the fallback for servers that
+ *   cannot take Basic (listing `client_secret_post` without it).
+ * - The MCP authorization spec names no method (client-registration); where
+ *   the RFCs leave the choice open, the kit picks the one a server that
+ *   follows them has to accept.
+ *
+ * Regression: a registration asked for a public client (`none`) from servers
+ * that never offered one — metadata without the list, or listing only
+ * methods the kit cannot use — while a secret was then sent with
+ * `client_secret_basic` (a second copy of the choice, which disagreed).
+ */
+describe('token endpoint auth method: what a registration asks for, and how a secret is sent', () => {
+  test.each([
+    ['the server lists none (and client_secret_basic): a public client, as befits a page', ['none', 'client_secret_basic'], 'none'],
+    ['the server lists only none: a public client', ['none'], 'none'],
+    ['the metadata has no list: client_secret_basic, the one method RFC 8414 §2 says such a server supports (it never offered none)', null, 'client_secret_basic'],
+    ['the server lists only client_secret_basic: client_secret_basic', ['client_secret_basic'], 'client_secret_basic'],
+    ['the server lists only client_secret_post: client_secret_post', ['client_secret_post'], 'client_secret_post'],
+    ['the server lists both secret methods, not none: client_secret_basic, which RFC 6749 §2.3.1 makes every server accept', ['client_secret_post', 'client_secret_basic'], 'client_secret_basic'],
+    [
+      'the server lists only methods this client cannot use (private_key_jwt): client_secret_basic, which a server that issues secrets must accept (RFC 6749 §2.3.1), not a public client it never offered',
+      ['private_key_jwt'],
+      'client_secret_basic',
+    ],
+  ] as const)('registration: %s', async (_name, authMethods, requested) => {
+    // The test server registers what was asked for, issues a secret for a secret method and holds the client to it.
+    const { as, client } = await setup({ authMethods: authMethods === null ? null : [...authMethods] });
+    expect(await client.callTool('echo', { text: 'registered' })).toMatchObject({ content: [{ text: 'echo: registered' }] });
+    const registration = as.requests.find((r) => r.path === '/register')!;
+    expect(registration.body.token_endpoint_auth_method).toBe(requested);
+    const [token] = tokenRequests(as);
+    expect(methodsIn(token!)).toBe(requested === 'none' ? 0 : 1);
+    if (requested === 'client_secret_basic') expect(token!.headers.authorization).toMatch(/^Basic /);
+    if (requested === 'client_secret_post') expect(token!.body.client_secret).toBeDefined();
+  });
+
+  test.each([
+    ['the metadata has no list: HTTP Basic (RFC 8414 §2)', null, 'basic'],
+    ['the server lists client_secret_basic: HTTP Basic', ['client_secret_basic'], 'basic'],
+    ['the server lists only client_secret_post: the secret in the body', ['client_secret_post'], 'post'],
+    ['the server lists both: HTTP Basic (RFC 6749 §2.3.1: the body is NOT RECOMMENDED)', ['client_secret_post', 'client_secret_basic'], 'basic'],
+    ['the server lists only none: HTTP Basic, which it must accept from a client it gave a secret (RFC 6749 §2.3.1)', ['none'], 'basic'],
+    ['the server lists only private_key_jwt: HTTP Basic, for the same reason', ['private_key_jwt'], 'basic'],
+  ] as const)('a pre-registered client with a secret: %s', async (_name, authMethods, sent) => {
+    const { as, client } = await setup({ registration: false, authMethods: authMethods === null ? null : [...authMethods] }, { clientId: 'pre-1', clientSecret: 'pre-secret' });
+    await client.callTool('echo', { text: 'pre-registered' });
+    const [token] = tokenRequests(as);
+    expect(methodsIn(token!)).toBe(1);
+    if (sent === 'basic') expect(token!.headers.authorization).toBe(basic('pre-1', 'pre-secret'));
+    else expect(token!.body).toMatchObject({ client_id: 'pre-1', client_secret: 'pre-secret' });
+  });
+
+  test('a pre-registered client without a secret is a public client whatever the server lists: client_id only', async () => {
+    const { as, client } = await setup({ registration: false, authMethods: ['client_secret_basic'] }, { clientId: 'pre-public' });
+    await client.callTool('echo', { text: 'public' });
+    const [token] = tokenRequests(as);
+    expect(token!.body.client_id).toBe('pre-public');
+    expect(methodsIn(token!)).toBe(0);
+  });
+});
+
+/**
  * Regression: after `invalid_client` at the token endpoint, the kit kept the
  * dead registration, so every retry sent the user to sign in again with a
  * client that could never get a token. Now a stored registration that is

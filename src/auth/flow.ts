@@ -423,14 +423,24 @@ export async function discoverAuthorizationServer(ctx: FlowContext, issuer: stri
 
 // --- client identity ----------------------------------------------------------------------------
 
-/** The token endpoint auth method to use with a secret (or `none` without one). */
-export function authMethodFor(as: AuthorizationServerMetadata, hasSecret: boolean): TokenEndpointAuthMethod {
-  if (!hasSecret) return 'none';
-  // RFC 8414 §2: absent means client_secret_basic.
+/**
+ * How a client authenticates at `as`'s token endpoint (RFC 6749 §2.3): the one
+ * choice for every client, from the methods the server lists, which without a
+ * list are `client_secret_basic` alone (RFC 8414 §2).
+ *
+ * @param secret - true: the client holds one (pre-registered, a grant's, or
+ *   issued by a registration that named no method); it goes in HTTP Basic, or
+ *   in the body where the server lists `client_secret_post` and not Basic. Basic
+ *   also where it lists neither: a server MUST accept Basic from a client it
+ *   gave a secret (RFC 6749 §2.3.1). false: a public client, `none`.
+ *   `registering`: what a Dynamic Client Registration asks for (RFC 7591 §2): a
+ *   public client where the server lists `none`, else the method for the secret
+ *   it will issue — never a public client from a server that does not offer one.
+ */
+export function authMethodFor(as: AuthorizationServerMetadata, secret: boolean | 'registering'): TokenEndpointAuthMethod {
   const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
-  if (supported.includes('client_secret_basic')) return 'client_secret_basic';
-  if (supported.includes('client_secret_post')) return 'client_secret_post';
-  return 'client_secret_basic';
+  if (!secret || (secret === 'registering' && supported.includes('none'))) return 'none';
+  return supported.includes('client_secret_post') && !supported.includes('client_secret_basic') ? 'client_secret_post' : 'client_secret_basic';
 }
 
 /**
@@ -521,9 +531,7 @@ export function isInvalidClient(error: unknown): error is McpAuthError {
 /** Dynamic Client Registration (RFC 7591; spec: client-registration "Dynamic Client Registration"). */
 async function register(ctx: FlowContext, as: AuthorizationServerMetadata, redirectUri: string): Promise<ClientIdentity & { secretExpiresAt?: number }> {
   const url = as.registration_endpoint!;
-  const supported = as.token_endpoint_auth_methods_supported;
-  const requested: TokenEndpointAuthMethod =
-    !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : supported.includes('client_secret_post') ? 'client_secret_post' : 'none';
+  const requested = authMethodFor(as, 'registering');
   // "native" for apps served from localhost, "web" for hosted ones (OpenID Registration; SEP-837).
   const applicationType = ctx.applicationType ?? (isLoopback(new URL(redirectUri)) ? 'native' : 'web');
   const body = {
