@@ -29,7 +29,7 @@ export function redirectAuthorization(options: { navigate?: (url: string) => voi
   };
 }
 
-// mcp_as names the issuer in a per-issuer redirect URI (src/auth/flow.ts issuerRedirectUri).
+// mcp_as names the issuer in a per-issuer redirect URI (src/auth/client-identity.ts issuerRedirectUri).
 const RESPONSE_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'error_uri', 'session_state', 'mcp_as'];
 
 /**

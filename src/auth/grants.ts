@@ -22,18 +22,9 @@
  */
 import { McpAuthError } from './errors.js';
 import { isSecureOrLoopback } from './encoding.js';
-import {
-  authenticateClient,
-  authMethodFor,
-  describeOAuthError,
-  exchange,
-  oauthErrorFields,
-  tokenRequest,
-  type AuthorizationServerMetadata,
-  type ClientIdentity,
-  type FlowContext,
-  type TokenSet,
-} from './flow.js';
+// From the flow's entry, not its step modules: see ./flow.ts.
+import { authenticateClient, authMethodFor, describeOAuthError, exchange, oauthErrorFields, tokenRequest } from './flow.js';
+import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, TokenSet } from './types.js';
 import { clientAssertion, importSigningKey, type JwtSigningAlgorithm, type SigningKey } from './jwt.js';
 import { isObject } from '../protocol/types.js';
 

@@ -24,6 +24,6 @@ export { McpAuthError, type McpAuthErrorReason, type McpAuthErrorData } from './
 export { followRedirects, type AuthorizationOpener, type AuthorizationRequestInfo } from './opener.js';
 export { MemoryAuthStorage, IndexedDbAuthStorage, type AuthStorage } from './storage.js';
 export { parseWwwAuthenticate, type AuthChallenge } from './challenge.js';
-export type { TokenEndpointAuthMethod } from './flow.js';
+export type { TokenEndpointAuthMethod } from './types.js';
 export type { OAuthGrant, ClientCredentialsGrant, JwtBearerGrant, EnterpriseManagedGrant, GrantClientCredentials, GrantTarget, TokenSource } from './grants.js';
 export type { JwtSigningAlgorithm } from './jwt.js';

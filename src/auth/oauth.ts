@@ -35,7 +35,7 @@ import type { McpWarning } from '../protocol/errors.js';
 import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';
 import { McpAuthError } from './errors.js';
-import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './flow.js';
+import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './types.js';
 import type { OAuthGrant } from './grants.js';
 import { storageKeys } from './keys.js';
 import type { AuthorizationOpener, AuthorizationRequestInfo } from './opener.js';
