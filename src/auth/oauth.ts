@@ -767,22 +767,23 @@ export class OAuth {
 
   #context(signal?: AbortSignal): FlowContext {
     const o = this.#options;
+    // Unset options stay undefined: the flow reads each field, never the keys.
     return {
       fetch: this.#rawFetch,
       warn: (code, message) => this.#warn(code, message),
       resourceUrl: this.resourceUrl,
-      ...(this.redirectUri !== undefined ? { redirectUri: this.redirectUri } : {}),
+      redirectUri: this.redirectUri,
       storage: this.#storage,
       nonces: this.#nonces,
       clientName: o.clientName ?? 'mcp-elements',
-      ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
-      ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
-      ...(o.clientIssuer !== undefined ? { clientIssuer: o.clientIssuer } : {}),
-      ...(o.tokenEndpointAuthMethod !== undefined ? { tokenEndpointAuthMethod: o.tokenEndpointAuthMethod } : {}),
-      ...(o.clientMetadataUrl !== undefined ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
-      ...(o.applicationType !== undefined ? { applicationType: o.applicationType } : {}),
-      ...(o.perIssuerRedirectUri !== undefined ? { perIssuerRedirectUri: o.perIssuerRedirectUri } : {}),
-      ...(signal ? { signal } : {}),
+      clientId: o.clientId,
+      clientSecret: o.clientSecret,
+      clientIssuer: o.clientIssuer,
+      tokenEndpointAuthMethod: o.tokenEndpointAuthMethod,
+      clientMetadataUrl: o.clientMetadataUrl,
+      applicationType: o.applicationType,
+      perIssuerRedirectUri: o.perIssuerRedirectUri,
+      signal,
     };
   }
 
