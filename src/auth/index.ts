@@ -19,7 +19,8 @@
  *
  * @module
  */
-export { createOAuth, OAuth, type OAuthOptions, type OAuthStatus, type OAuthSession, type OAuthEvents } from './oauth.js';
+export { createOAuth, OAuth } from './oauth.js';
+export type { OAuthOptions, OAuthStatus, OAuthSession, OAuthEvents } from './options.js';
 export { McpAuthError, type McpAuthErrorReason, type McpAuthErrorData } from './errors.js';
 export { followRedirects, type AuthorizationOpener, type AuthorizationRequestInfo } from './opener.js';
 export { MemoryAuthStorage, IndexedDbAuthStorage, type AuthStorage } from './storage.js';

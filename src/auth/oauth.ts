@@ -25,142 +25,26 @@
  * from a machine-to-machine grant (grants.ts) instead of a user. Threat model:
  * docs/oauth.md.
  *
+ * This module is the {@link OAuth} class; its options, status and events are
+ * declared in `./options.ts`, the decisions about using tokens that need none
+ * of its state are in `./token-use.ts`, and what it loads on demand is
+ * `./flow.ts` (and `./grants.ts`, `./dpop.ts`).
+ *
  * @module
  */
 import { hashKey } from '../util/hash.js';
 import { Emitter } from '../util/emitter.js';
 import { untilAborted } from '../util/sleep.js';
 import type { FetchLike } from '../transport/fetch.js';
-import type { McpWarning } from '../protocol/errors.js';
 import { challengeParams, parseWwwAuthenticate, splitScopes, type AuthChallenge } from './challenge.js';
 import { randomToken } from './encoding.js';
 import { McpAuthError } from './errors.js';
-import type { AuthorizationServerMetadata, ClientIdentity, FlowContext, PendingAuthorization, ResourceMetadata, TokenEndpointAuthMethod, TokenSet } from './types.js';
-import type { OAuthGrant } from './grants.js';
 import { storageKeys } from './keys.js';
-import type { AuthorizationOpener, AuthorizationRequestInfo } from './opener.js';
+import type { AuthorizationOpener } from './opener.js';
+import type { OAuthEvents, OAuthOptions, OAuthSession, OAuthStatus } from './options.js';
 import { defaultAuthStorage, IndexedDbAuthStorage, MemoryAuthStorage, type AuthStorage } from './storage.js';
-
-/** Authorization state of one MCP server. */
-export type OAuthStatus =
-  /** No tokens. */
-  | 'signed_out'
-  /** An authorization is in progress (the user is at the authorization server). */
-  | 'authorizing'
-  /** Tokens are available (possibly to be refreshed). */
-  | 'signed_in'
-  /** The server needs authorization that cannot start without the user: show a Sign in button that calls `signIn()`. */
-  | 'needs_sign_in';
-
-/** Options of {@link createOAuth}. Times are in milliseconds. */
-export interface OAuthOptions {
-  /** The MCP endpoint to authorize for (the same URL the client uses). */
-  resourceUrl: string | URL;
-  /** The registered redirect URI: the callback page (popup) or the app page (redirect mode). Required unless `grant` is set. */
-  redirectUri?: string | URL;
-  /**
-   * A machine-to-machine grant instead of the user's authorization code flow
-   * (Node and backends only: it needs a client secret, a private key or a
-   * workload token, which a page cannot keep). `client_credentials`,
-   * `jwt_bearer` (workload identity) or `enterprise_managed` (ID-JAG); see
-   * {@link OAuthGrant}. The grant runs on the first 401, again when its token
-   * expires or is refused, never with a user; the authorization code options
-   * (`redirectUri`, `openAuthorizationUrl`, `clientMetadataUrl`, DPoP…) are
-   * not used, nor is `autoSignIn`. `clientIssuer` pins the credentials to
-   * their authorization server.
-   */
-  grant?: OAuthGrant;
-  /** A pre-registered client id (spec: client-registration "Pre-registration"); tried first. */
-  clientId?: string;
-  /** Secret of a confidential pre-registered client. Only where it can be kept secret (Node, a backend), never in a page. */
-  clientSecret?: string;
-  /** The issuer the pre-registered client (or the grant's client) belongs to; with another issuer, authorization fails (`client_mismatch`) before any credential is sent. */
-  clientIssuer?: string;
-  /** Token endpoint auth method of the pre-registered client; default from the secret and the server's metadata. */
-  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
-  /** URL of the app's Client ID Metadata Document (https, with a path); used when the server supports CIMD. */
-  clientMetadataUrl?: string;
-  /** `client_name` for Dynamic Client Registration; default `mcp-elements`. */
-  clientName?: string;
-  /**
-   * Mix-up defence without `iss` (RFC 9700 §4.4.2): a dynamic registration
-   * registers, and its flows use, the redirect URI plus `mcp_as=<hash of the
-   * issuer>`, so a response can only complete a flow with the server it came
-   * from. The callback page needs nothing for it (the query is kept). Default
-   * true; `false` registers `redirectUri` as it is (for a server that refuses
-   * redirect URIs with a query). Pre-registered and CIMD clients always use
-   * `redirectUri` as configured.
-   */
-  perIssuerRedirectUri?: boolean;
-  /** DCR `application_type`; default `native` for a loopback redirect URI, else `web`. */
-  applicationType?: 'web' | 'native';
-  /** Scopes to request in addition to the ones the server asks for. */
-  scopes?: string[];
-  /** Request `offline_access` when the authorization server lists it (for a refresh token); default true. */
-  offlineAccess?: boolean;
-  /**
-   * DPoP-bound tokens (RFC 9449) with a non-extractable ES256 key: `'auto'`
-   * (default) when the resource asks for DPoP and the authorization server
-   * supports ES256; `true` whenever the authorization server supports ES256;
-   * `false` never.
-   */
-  dpop?: boolean | 'auto';
-  /** Token storage: default IndexedDB in browsers and workers, memory in Node. */
-  storage?: AuthStorage | 'memory' | 'indexeddb';
-  /** How the user is sent to the authorization server (popup, redirect, headless). */
-  openAuthorizationUrl?: AuthorizationOpener | ((url: URL, request: AuthorizationRequestInfo) => Promise<string | URL>);
-  /** Whether a request that meets a 401/403 may start the authorization by itself; default true. When false, only `signIn()` does. */
-  autoSignIn?: boolean;
-  /** The `fetch` under the wrapper; default the global one, looked up per call. */
-  fetch?: FetchLike;
-  /** Refresh this long before the access token expires (at most half its lifetime); default 60,000 ms. */
-  refreshBeforeExpiryMs?: number;
-  /** Authorizations allowed while serving one request (initial plus step-ups); default 3. */
-  maxAuthorizations?: number;
-  /** How long the user may take at the authorization server; default 600,000 ms. */
-  authorizationTimeoutMs?: number;
-  /**
-   * Developer warnings about servers that bend the OAuth rules and were
-   * tolerated (a sloppy `WWW-Authenticate`, a registration without its auth
-   * method…): `{ code, message }`, once per message. Default `console.warn`.
-   */
-  onWarning?: (warning: McpWarning) => void;
-}
-
-/** What is known about the current authorization (no token values). */
-export interface OAuthSession {
-  issuer: string;
-  /** The resource identifier tokens are requested for (as the server publishes it). */
-  resource: string;
-  scopes: string[];
-  tokenType: 'Bearer' | 'DPoP';
-  /** Access token expiry in ms since the epoch, if known. */
-  expiresAt?: number;
-  /** Whether a refresh token is held. */
-  refreshable: boolean;
-}
-
-/** Events of {@link OAuth}. */
-export interface OAuthEvents {
-  /** The status changed, or an authorization failed (`error`). */
-  status: { status: OAuthStatus; error?: McpAuthError };
-  /** Tokens were obtained (`authorized`) or refreshed. */
-  token: { kind: 'authorized' | 'refreshed'; session: OAuthSession };
-}
-
-/** Persisted per MCP endpoint: which authorization server and resource it is bound to. */
-interface Binding {
-  issuer: string;
-  resource: string;
-  prmUrl: string;
-  as: AuthorizationServerMetadata;
-  /** Absent for a workload (JWT bearer) grant without client authentication. */
-  client?: ClientIdentity;
-  scopes: string[];
-  /** Random id of the grant: the authorization context for private cache entries. */
-  grantId: string;
-  dpop: boolean;
-}
+import { dueForRefresh, isReplayable, wantsDpop, withLock } from './token-use.js';
+import type { Binding, FlowContext, PendingAuthorization, ResourceMetadata, TokenSet } from './types.js';
 
 interface AuthorizeInput {
   challenge?: AuthChallenge;
@@ -173,10 +57,6 @@ type Flow = typeof import('./flow.js');
 
 function loadFlow(): Promise<Flow> {
   return import('./flow.js');
-}
-
-function isReplayable(body: unknown): boolean {
-  return body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof Blob || body instanceof FormData;
 }
 
 function asAuthError(error: unknown, url: string): McpAuthError {
@@ -441,18 +321,11 @@ export class OAuth {
     headers.set('DPoP', await createDpopProof(key, { method, url, accessToken: tokens.accessToken, nonce: this.#nonces.get(url.origin) }));
   }
 
-  /** Whether `tokens` are inside their refresh window (at most half their lifetime before expiry). */
-  #dueForRefresh(tokens: TokenSet): boolean {
-    if (tokens.expiresAt === undefined) return false;
-    const window = Math.min(this.#options.refreshBeforeExpiryMs ?? 60_000, (tokens.expiresAt - (tokens.issuedAt ?? 0)) / 2);
-    return tokens.expiresAt - window <= Date.now();
-  }
-
   /** The tokens to send now: refreshed first when about to expire; undefined when none are usable. */
   async #usableTokens(): Promise<TokenSet | undefined> {
     const tokens = this.#tokens;
     if (!tokens) return undefined;
-    if (!this.#dueForRefresh(tokens)) return tokens;
+    if (!dueForRefresh(tokens, this.#options)) return tokens;
     const unexpired = (tokens.expiresAt ?? Infinity) > Date.now();
     if (!tokens.refreshToken && this.#options.grant) {
       // Machine-to-machine grants are simply run again (no refresh token is kept).
@@ -563,7 +436,7 @@ export class OAuth {
         const rejected = this.#rejected.get(as.issuer);
         if (rejected) throw rejected;
         const { client, fresh } = await flow.resolveClient(ctx, as);
-        const dpopKey = this.#wantsDpop(challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
+        const dpopKey = wantsDpop(this.#options, challenge, prm, as) ? await this.#dpopKey(as.issuer, prm.resource, true) : undefined;
         const { url, pending } = await flow.prepareAuthorization({ resourceUrl: this.resourceUrl, redirectUri: this.redirectUri!, as, client, resource: prm.resource, prmUrl, scopes: selected, dpopKey });
         if (fresh) pending.clientFresh = true;
         // Persisted before leaving, so a full-page redirect can finish after the return.
@@ -686,14 +559,14 @@ export class OAuth {
   #refresh(stale: TokenSet): Promise<TokenSet | undefined> {
     const binding = this.#binding;
     if (!binding) return Promise.resolve(undefined);
-    this.#refreshing ??= this.#withLock(`mcp-elements-oauth ${binding.issuer} ${binding.resource}`, async () => {
+    this.#refreshing ??= withLock(`mcp-elements-oauth ${binding.issuer} ${binding.resource}`, async () => {
       const key = storageKeys.tokens(binding.issuer, binding.resource);
       // Another tab may have refreshed while we waited for the lock: use its tokens
       // (refresh tokens rotate, so ours may already be spent).
       const current = ((await this.#storage.get(key)) as TokenSet | undefined) ?? stale;
       if (current.accessToken !== stale.accessToken) {
         this.#tokens = current;
-        if (!this.#dueForRefresh(current)) return current;
+        if (!dueForRefresh(current, this.#options)) return current;
       }
       if (!current.refreshToken || !binding.client) return undefined;
       const flow = await loadFlow();
@@ -720,27 +593,6 @@ export class OAuth {
       this.#refreshing = undefined;
     });
     return this.#refreshing;
-  }
-
-  async #withLock<T>(name: string, task: () => Promise<T>): Promise<T> {
-    const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-    if (!locks) return task();
-    return locks.request(name, task) as Promise<T>;
-  }
-
-  /** DPoP when asked for (option, resource challenge or metadata) and the authorization server signs ES256 proofs. */
-  #wantsDpop(challenge: AuthChallenge | undefined, prm: ResourceMetadata, as: AuthorizationServerMetadata): boolean {
-    const setting = this.#options.dpop ?? 'auto';
-    if (setting === false || !as.dpop_signing_alg_values_supported?.includes('ES256')) return false;
-    if (setting === true) return true;
-    // A resource that lists its DPoP algorithms without ES256 would refuse our proofs (RFC 9449 §7.1).
-    const algs = challenge?.params.algs;
-    if (algs !== undefined && !splitScopes(algs).includes('ES256') && prm.dpop_bound_access_tokens_required !== true) return false;
-    return (
-      challenge?.scheme.toLowerCase() === 'dpop' ||
-      prm.dpop_bound_access_tokens_required === true ||
-      (Array.isArray(prm.dpop_signing_alg_values_supported) && prm.dpop_signing_alg_values_supported.includes('ES256'))
-    );
   }
 
   async #dpopKey(issuer: string, resource: string, create: boolean): Promise<CryptoKeyPair | undefined> {

@@ -1,9 +1,10 @@
 /**
  * The data of the OAuth flow (spec: basic/authorization): the metadata
  * documents it reads, the client identity and tokens it keeps, the pending
- * authorization it stores across the trip to the authorization server, and the
- * context the OAuth layer ({@link OAuth}) lends each step. Types only, shared
- * by the steps (`./discovery.ts`, `./client-identity.ts`, `./authorize.ts`,
+ * authorization it stores across the trip to the authorization server, the
+ * context the OAuth layer ({@link OAuth}) lends each step, and the binding the
+ * OAuth layer keeps per MCP endpoint. Types only, shared by the steps
+ * (`./discovery.ts`, `./client-identity.ts`, `./authorize.ts`,
  * `./token-endpoint.ts`), the grants and the OAuth layer, which import nothing
  * of each other for them.
  *
@@ -115,4 +116,18 @@ export interface FlowContext {
   perIssuerRedirectUri?: boolean;
   /** Developer warnings about tolerated server faults (the OAuth layer's `onWarning`). */
   warn?: (code: string, message: string) => void;
+}
+
+/** Persisted per MCP endpoint: which authorization server and resource it is bound to. */
+export interface Binding {
+  issuer: string;
+  resource: string;
+  prmUrl: string;
+  as: AuthorizationServerMetadata;
+  /** Absent for a workload (JWT bearer) grant without client authentication. */
+  client?: ClientIdentity;
+  scopes: string[];
+  /** Random id of the grant: the authorization context for private cache entries. */
+  grantId: string;
+  dpop: boolean;
 }
