@@ -105,7 +105,8 @@ export class MemoryEraCache implements EraCache {
 export function defaultEraCache(): EraCache {
   if (typeof indexedDB === 'undefined') return new MemoryEraCache();
   let loaded: Promise<EraCache> | undefined;
-  const cache = () => (loaded ??= import('./era-idb.js').then(({ IdbEraCache }) => new IdbEraCache()));
+  // The module, not its names destructured: Vite wraps a destructuring import() in code that picks the names, bytes in every page.
+  const cache = () => (loaded ??= import('./era-idb.js').then((module) => new module.IdbEraCache()));
   return {
     get: async (key) => (await cache()).get(key),
     set: async (key, era) => (await cache()).set(key, era),
