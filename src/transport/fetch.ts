@@ -1,9 +1,10 @@
 /**
  * What the kit assumes of `fetch`, shared by everything that sends HTTP: the
  * signature a caller injects ({@link FetchLike}) and which responses are
- * redirects ({@link isRedirect}). A leaf: the transport, the parts it loads on
- * demand (`./redirect.ts`) and the OAuth layer (`../auth/`) import it, and it
- * imports none of them, so none of them has to import another for these.
+ * redirects ({@link isRedirect}). A leaf: the transport, the part it loads on
+ * demand (`./redirect.ts`, which takes `isRedirect` from the transport) and the
+ * OAuth layer (`../auth/`) import it, and it imports none of them, so none of
+ * them has to import another for these.
  *
  * @module
  */

@@ -247,7 +247,7 @@ export class HttpTransport {
       // A redirect (a browser's opaque one, or a redirect status with its Location), or an injected fetch that followed one anyway.
       if (!isRedirect(response) && !response.redirected) return response;
       // The module, not its names destructured: Vite wraps a destructuring import() in code that picks the names, bytes in every page.
-      return import('./redirect.js').then((module) => module.followSameOrigin(response, url, init, this.url.origin, base));
+      return import('./redirect.js').then((module) => module.followSameOrigin(response, url, init, this.url.origin, base, isRedirect));
     };
   }
 
