@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { adoptStyles, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, nothing, type PropertyValues, type ReactiveElement, type TemplateResult } from 'lit';
 import { compileSchema, McpError, type CallToolResult, type McpClient, type OutputValidation, type ReadResourceResult } from '../../src/index.js';
 import { formatBytes } from '../internal/dom.js';
 import { clip, isRecord, stringifyBounded } from '../internal/json.js';
 import { BLOCKS_PER_PAGE, describeBlock, describeResource, type BlockView, type ResourceView } from './blocks.js';
-import type { McpToolResult } from './mcp-tool-result.js';
 import { styles } from './mcp-tool-result.styles.js';
+import type { ResultHost } from './result-host.js';
 
 /** Text longer than this (UTF-16 code units) is shown cut, with a button to show all. */
 const TEXT_PREVIEW_CHARS = 100_000;
@@ -49,18 +49,18 @@ interface State {
 }
 
 export class ResultBody {
-  readonly #el: McpToolResult;
+  readonly #el: ResultHost;
   /** The client to read resources with (the element's, else its connection's). */
   readonly #client: () => McpClient | undefined;
   /** Each change renders the element again ({@link #set}). */
   readonly #state: State = { validation: undefined, reads: new Map(), expandedText: new Set(), shownBlocks: BLOCKS_PER_PAGE };
   #validationToken = 0;
 
-  constructor(element: McpToolResult, client: () => McpClient | undefined) {
+  constructor(element: ResultHost, client: () => McpClient | undefined) {
     this.#el = element;
     this.#client = client;
     const root = element.renderRoot;
-    if (root instanceof ShadowRoot) adoptStyles(root, [...(element.constructor as typeof McpToolResult).elementStyles, styles]);
+    if (root instanceof ShadowRoot) adoptStyles(root, [...(element.constructor as typeof ReactiveElement).elementStyles, styles]);
     void this.#validate();
   }
 
