@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { adoptStyles, html, nothing, type TemplateResult } from 'lit';
+import { adoptStyles, html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import {
   ensureValidator,
   compileSchemaSync,
@@ -35,26 +35,11 @@ import { clip } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, MATCHES_SHOWN, matchListKey, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import { takeStorageNotice } from '../internal/store.js';
 import { callKey, refusalSync, roundKey } from './calls.js';
+import type { DialogElement, DialogHost } from './dialog-host.js';
 import { describeValue, fromLocalInput, initialValues, parseRequestedSchema, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
-import type { McpElicitationDialog } from './mcp-elicitation-dialog.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
 import { clearPending, holdPending, journalPending, saveAnswers, savePending, type PendingCall, type SavedAnswer } from './pending.js';
 import { reviewUrl, type UrlReview } from './url.js';
-
-/** What the element lends its body: its state kept before the body loaded, and what only it may do. */
-export interface DialogHost {
-  internals: ElementInternals;
-  /** Round events per call (`callKey`). */
-  rounds: Map<string, RoundEvent[]>;
-  /** Rounds refused as a whole (`roundKey`). */
-  refused: Map<string, 'decline' | 'cancel'>;
-  /** Roots to offer: the element's, else its connection's. */
-  roots(): Root[] | undefined;
-  /** Shows a notice beside the page. */
-  tell(text: string): void;
-  /** Fires one of the element's events (a resumed call's result or failure). */
-  emit(event: McpToolResultEvent | McpErrorEvent): void;
-}
 
 type Kind = 'form' | 'url' | 'sampling' | 'roots';
 
@@ -119,7 +104,7 @@ function activeElement(): HTMLElement | null {
 }
 
 export class DialogBody {
-  readonly #el: McpElicitationDialog;
+  readonly #el: DialogElement;
   readonly #host: DialogHost;
   #active: Ask | undefined;
   #resumeOffer: PendingCall | undefined;
@@ -130,12 +115,12 @@ export class DialogBody {
   #restored: { answers: Record<string, SavedAnswer>; requests: Record<string, unknown> } | undefined;
   #returnFocus: HTMLElement | null = null;
 
-  constructor(element: McpElicitationDialog, host: DialogHost) {
+  constructor(element: DialogElement, host: DialogHost) {
     this.#el = element;
     this.#host = host;
     // The dialog's own styles, after the element's (the box and the notice).
     const root = element.renderRoot;
-    if (root instanceof ShadowRoot) adoptStyles(root, [...(element.constructor as typeof McpElicitationDialog).elementStyles, dialogStyles]);
+    if (root instanceof ShadowRoot) adoptStyles(root, [...(element.constructor as typeof ReactiveElement).elementStyles, dialogStyles]);
     element.requestUpdate();
   }
 

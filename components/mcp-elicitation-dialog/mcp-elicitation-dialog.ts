@@ -3,7 +3,6 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import {
   McpClientError,
-  type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitResult,
   type InputContext,
@@ -25,17 +24,9 @@ import { LABEL_CHARS } from '../internal/long-list.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { callKey, DECLINED_ROUND, MAX_WAITING, refusal, roundKey } from './calls.js';
 import type { DialogBody } from './dialog-body.js';
+import type { InputPolicy, SamplingDraft } from './dialog-host.js';
 
-/** An automatic answer policy: a named one, or a function returning a response (or undefined to ask the user). */
-export type InputPolicy =
-  | 'ask'
-  | 'accept-defaults'
-  | 'decline'
-  | 'cancel'
-  | ((request: InputRequest, context: InputContext) => InputResponse | undefined | Promise<InputResponse | undefined>);
-
-/** A host's model call for sampling: its answer is shown as an editable draft. */
-export type SamplingDraft = (params: CreateMessageRequestParams, context: InputContext) => Promise<CreateMessageResult>;
+export type { InputPolicy, SamplingDraft } from './dialog-host.js';
 
 /**
  * What the element shows before its body (dialog-body.ts) has loaded: its
