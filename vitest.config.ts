@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'elements',
           include: ['components/**/*.test.ts'],
-          globalSetup: ['components/test-support/global-setup.ts'],
+          globalSetup: ['test/support/elements-global-setup.ts'],
           testTimeout: 20_000,
           expect: { poll: { timeout: 10_000 } },
           setupFiles: ['test/setup/patient-waits.ts'],

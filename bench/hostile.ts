@@ -1,10 +1,10 @@
 /**
  * Hostile inputs (issue 19, item 2), Node side: starts the raw server that
- * sends megabytes of names (components/test-support/hostile-server.ts) and has
+ * sends megabytes of names (test/support/hostile-server.ts) and has
  * the bench page render each input; reports the page's longest main-thread
  * block per input, beside a page that renders nothing.
  */
-import { startHostileServer } from '../components/test-support/hostile-server.js';
+import { startHostileServer } from '../test/support/hostile-server.js';
 import type { BenchBrowser } from './chromium.js';
 import type { HostileSample } from './hostile-page.js';
 import { median, round } from './stats.js';

@@ -394,7 +394,7 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     );
     out.push('');
     out.push(
-      `Median of ${run.hostile.repeats} runs each. Each input is prepared first, then appended (and, for the search, typed into: five keystrokes); measured until every update settled and two frames passed. The longest block is the largest gap of a \`setTimeout(0)\` heartbeat; the longest task comes from the Long Tasks API. The megabyte names come from a raw node:http server (components/test-support/hostile-server.ts), so their row includes the transfer and \`JSON.parse\`.`,
+      `Median of ${run.hostile.repeats} runs each. Each input is prepared first, then appended (and, for the search, typed into: five keystrokes); measured until every update settled and two frames passed. The longest block is the largest gap of a \`setTimeout(0)\` heartbeat; the longest task comes from the Long Tasks API. The megabyte names come from a raw node:http server (test/support/hostile-server.ts), so their row includes the transfer and \`JSON.parse\`.`,
     );
   }
   return out.join('\n');

@@ -2,7 +2,7 @@
  * CORS in real Chromium (issue "Interop…", items 1, 2, 10; field case C27):
  * the page's origin differs from the servers', so every request with a header
  * outside the CORS safelist is preflighted, and the servers' CORS
- * configurations (components/test-support/wire-lab.ts) refuse some.
+ * configurations (test/support/wire-lab.ts) refuse some.
  */
 import { afterEach, beforeEach, describe, expect, inject, test } from 'vitest';
 import { McpClient, MemoryEraCache, type McpError, type McpWarning, type ToolCallResult } from '../../src/index.js';

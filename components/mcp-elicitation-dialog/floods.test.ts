@@ -1,6 +1,6 @@
 /**
  * Issue 19, item 6: a server that asks for input a thousand times in one round.
- * Real Chromium, a raw node:http server (components/test-support/hostile-server.ts)
+ * Real Chromium, a raw node:http server (test/support/hostile-server.ts)
  * and the real elements: connection, tool form and dialog.
  */
 import { afterEach, expect, inject, test, vi } from 'vitest';

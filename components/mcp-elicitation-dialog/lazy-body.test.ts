@@ -3,7 +3,7 @@
  * request (issue 18). These tests hold that import, or make it fail as it does
  * offline, and check what happens to the requests meanwhile: none hangs, none
  * is lost, none throws where nobody listens. Real Chromium, the real elements
- * and a raw node:http server (components/test-support/hostile-server.ts).
+ * and a raw node:http server (test/support/hostile-server.ts).
  *
  * In Vitest's browser mode every import() goes through the runner's
  * `wrapDynamicImport` (see components/test-support/frame.html): the tests wrap it

@@ -108,7 +108,7 @@ describe('<mcp-prompt-form>', () => {
   });
 
   test('completions from a hostile server: 100 values of 50,000 characters are listed cut to 200, and the one chosen is taken whole', async () => {
-    // The raw hostile server's completions path (components/test-support/hostile-server.ts).
+    // The raw hostile server's completions path (test/support/hostile-server.ts).
     const client = new McpClient(new URL('/completions/mcp', inject('hostileServerUrl')).href, { onWarning: () => {} });
     await client.connect();
     const form = document.createElement('mcp-prompt-form');

@@ -114,7 +114,7 @@ describe('<mcp-resource-list>', () => {
   });
 
   test('a resource whose name, title, description, URI and MIME type are each a megabyte: shown cut, found by the filter, its full URI kept', async () => {
-    // The raw hostile server (components/test-support/hostile-server.ts): what no SDK server would send.
+    // The raw hostile server (test/support/hostile-server.ts): what no SDK server would send.
     const client = new McpClient(new URL('/templates/mcp', inject('hostileServerUrl')).href, { onWarning: () => {} });
     const list = document.createElement('mcp-resource-list');
     list.client = client;

@@ -2,11 +2,11 @@
  * A 2025-era server with an explicit CORS allow-list, for the end-to-end test of
  * reaching it from the playground in `auto` mode: the official SDK serving
  * legacy sessions, allowing only the headers the legacy handshake needs
- * (components/test-support/wire-lab.ts, LEGACY_ALLOW_LIST).
+ * (test/support/wire-lab.ts, LEGACY_ALLOW_LIST).
  *
  * Usage: tsx e2e/servers/legacy-strict-cors.ts --port <port>
  */
-import { LEGACY_ALLOW_LIST } from '../../components/test-support/wire-lab.js';
+import { LEGACY_ALLOW_LIST } from '../../test/support/wire-lab.js';
 import { startLegacySdkServer } from '../../test/support/legacy-servers.js';
 
 const at = process.argv.indexOf('--port');

@@ -13,7 +13,7 @@ export async function startSecondOrigin(): Promise<{ url: string; close(): Promi
   const output = (await build({
     configFile: false,
     logLevel: 'silent',
-    build: { write: false, minify: false, lib: { entry: join(import.meta.dirname, '../mcp-app-frame/sandbox-proxy.ts'), formats: ['es'], fileName: 'app-sandbox' } },
+    build: { write: false, minify: false, lib: { entry: join(import.meta.dirname, '../../components/mcp-app-frame/sandbox-proxy.ts'), formats: ['es'], fileName: 'app-sandbox' } },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const script = [output].flat().flatMap((o) => o.output).find((o): o is Rollup.OutputChunk => o.type === 'chunk')!.code;
   const hits = new Map<string, number>();

@@ -1,13 +1,13 @@
 /**
  * Servers for the browser tests of CORS and redirects (started in Node by
- * `global-setup.ts`). Each is a real server — the official SDK, legacy or
+ * `elements-global-setup.ts`). Each is a real server — the official SDK, legacy or
  * modern — behind the CORS configuration a real deployment might have, except
  * where only exact bytes make the fault (`genericLegacy`, the redirect target).
  */
 import { createServer } from 'node:http';
-import { startLegacySdkServer } from '../../test/support/legacy-servers.js';
-import { applyCors, closeServer, listen, readBody } from '../../test/support/http.js';
-import { startModernServer } from '../../test/support/servers.js';
+import { applyCors, closeServer, listen, readBody } from './http.js';
+import { startLegacySdkServer } from './legacy-servers.js';
+import { startModernServer } from './servers.js';
 
 /** The explicit allow-list of a 2025-era server (issue "Interop…", item 1): enough for the legacy handshake, not for 2026-07-28's headers. */
 export const LEGACY_ALLOW_LIST = ['Content-Type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'authorization'];

@@ -35,7 +35,7 @@ export default async function setup(project: TestProject) {
   const { startSecondOrigin } = await import('./second-origin.js');
   const second = await startSecondOrigin();
   project.provide('secondOriginUrl', second.url);
-  const { startUrlElicitationServer } = await import('../../test/support/url-elicitation-server.js');
+  const { startUrlElicitationServer } = await import('./url-elicitation-server.js');
   const urlElicitation = await startUrlElicitationServer();
   project.provide('urlElicitationServerUrl', urlElicitation.url);
   const { startWireLab } = await import('./wire-lab.js');
