@@ -1,89 +1,35 @@
 import { consume } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { KIT_VERSION, McpError, McpRpcError, type CallToolResult, type ContentBlock, type McpClient, type ReadResourceResult, type Resource, type Tool } from '../../src/index.js';
+import { KIT_VERSION, McpError, type CallToolResult, type McpClient, type ReadResourceResult, type Resource, type Tool } from '../../src/index.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
-import {
-  McpAppCloseEvent,
-  McpAppDisplayModeEvent,
-  McpAppLogEvent,
-  McpAppMessageEvent,
-  McpAppModelContextEvent,
-  McpAppOpenLinkEvent,
-  McpAppReadyEvent,
-  McpErrorEvent,
-  type AppSource,
-} from '../events.js';
+import { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppReadyEvent, McpErrorEvent, type AppSource } from '../events.js';
 import { toggleState } from '../internal/dom.js';
-import { stringifyBounded } from '../internal/json.js';
+import { isRecord } from '../internal/json.js';
 import { PageSchemeController, schemeStyles, usedScheme } from '../internal/scheme.js';
-import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, appVisibility, declareAppSupport } from './app-meta.js';
-import { AppChannel, AppRpcError, APPS_PROTOCOL_VERSION, RpcCode } from './channel.js';
+import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
+import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppQuestion, type Prompt } from './app-prompts.js';
+import { AppRequests, type AppToolPolicy } from './app-requests.js';
+import { AppChannel, APPS_PROTOCOL_VERSION } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
 import { styles } from './mcp-app-frame.styles.js';
+
+export type { AppToolCall, AppToolPolicy } from './app-requests.js';
 
 /** How the app is shown. */
 export type AppDisplayMode = 'inline' | 'fullscreen' | 'pip';
 const DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen', 'pip'];
 
-/** A `tools/call` an app asks for, as the policy sees it. */
-export interface AppToolCall {
-  /** The tool's definition (from the server's `tools/list`). */
-  tool: Tool;
-  /** The arguments the app sent (untrusted). */
-  arguments: Record<string, unknown>;
-  /** Which app asks. */
-  app: AppSource;
-}
-
-/**
- * What happens to a `tools/call` from an app (the tool is always first checked
- * to be on the server and visible to apps):
- * - `ask` (default): tools annotated `readOnlyHint: true` run, the user is asked about the others;
- * - `read-only`: read-only tools run, the others are refused without asking;
- * - `allow`: every call runs; `deny`: every call is refused;
- * - a function: `true` runs, `false` refuses, `undefined` falls back to `ask`.
- */
-export type AppToolPolicy = 'ask' | 'read-only' | 'allow' | 'deny' | ((call: AppToolCall) => boolean | undefined | Promise<boolean | undefined>);
-
 type Status = 'idle' | 'loading' | 'ready' | 'error' | 'closed';
-type Prompt = (
-  | { kind: 'tool'; title: string; name: string; args: string; resolve(allowed: boolean): void }
-  | { kind: 'link'; url: URL; resolve(allowed: boolean): void }
-) & {
-  /** Allow works: the question has been on screen for PROMPT_ARM_MS. */
-  armed?: boolean;
-  armTimer?: ReturnType<typeof setTimeout>;
-};
 
 /** Largest HTML resource rendered, in bytes of text. */
 const MAX_HTML_CHARS = 5 * 1024 * 1024;
-/** Largest arguments / message payload an app may send, in characters of JSON. */
-const MAX_PAYLOAD_CHARS = 1024 * 1024;
-/** Questions to the user waiting at once; more are refused. */
-const MAX_PROMPTS = 4;
-/**
- * Characters of a call's arguments shown in the question at first. Longer ones
- * are shown in part, and Allow waits until the user has shown all of them: an
- * app must not hide what it sends behind a screenful of padding.
- */
-const PROMPT_PREVIEW_CHARS = 4000;
-/**
- * How long a question is on screen before its Allow button works, in ms. The
- * app has the user's pointer and decides when to ask and how tall it is, so it
- * can open a question under a click it invited (a double click, a game): as
- * browsers do for their own permission prompts, the first instants of a
- * question do not count as an answer.
- */
-const PROMPT_ARM_MS = 500;
 /** How long the app gets to answer `ui/resource-teardown`, in ms. */
 const TEARDOWN_WAIT_MS = 2_000;
 /** Height of the frame before the app reports its size, in CSS pixels. */
 const INITIAL_HEIGHT = 160;
 const MIN_HEIGHT = 32;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Decodes base64 to UTF-8 text. */
 function fromBase64(base64: string): string {
@@ -236,6 +182,14 @@ export class McpAppFrame extends LitElement {
   #sentWidth = 0;
   #resourceUri = '';
   #cleanups: (() => void)[] = [];
+  /** What the frame lends the answering of its app's requests. */
+  readonly #requests = new AppRequests({
+    client: () => this.#client,
+    source: () => this.#source,
+    policy: () => this.policy,
+    emit: (event) => this.dispatchEvent(event),
+    ask: (question) => this.#ask(question),
+  });
 
   constructor() {
     super();
@@ -647,39 +601,10 @@ export class McpAppFrame extends LitElement {
     if (Object.keys(update).length) channel.notify('ui/notifications/host-context-changed', update);
   }
 
+  /** A request of the app: a display mode is the frame's to give; the rest is answered by app-requests.ts. */
   async #appRequest(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    switch (method) {
-      case 'tools/call':
-        return this.#callTool(params, signal);
-      case 'tools/list':
-        return { tools: await this.#appTools() };
-      case 'resources/read': {
-        if (typeof params.uri !== 'string' || params.uri.length > 2048) throw new AppRpcError(RpcCode.invalidParams, 'uri must be a string');
-        return this.#withClient((client) => client.readResource(params.uri as string, { signal }));
-      }
-      case 'resources/list':
-        return { resources: await this.#withClient((client) => client.listResources({ signal })) };
-      case 'ui/open-link':
-        return this.#openLink(params);
-      case 'ui/message': {
-        if (params.role !== 'user') throw new AppRpcError(RpcCode.invalidParams, 'role must be "user"');
-        const content = this.#blocks(params.content);
-        if (!content) throw new AppRpcError(RpcCode.invalidParams, 'content must be content blocks');
-        return this.#toPage(new McpAppMessageEvent({ role: 'user', content }, this.#source), 'No chat on this page takes messages from apps');
-      }
-      case 'ui/update-model-context': {
-        const content = params.content === undefined ? undefined : this.#blocks(params.content);
-        if (params.content !== undefined && !content) throw new AppRpcError(RpcCode.invalidParams, 'content must be content blocks');
-        if (params.structuredContent !== undefined && !isRecord(params.structuredContent)) throw new AppRpcError(RpcCode.invalidParams, 'structuredContent must be an object');
-        this.#checkSize(params);
-        const structuredContent = params.structuredContent as Record<string, unknown> | undefined;
-        return this.#toPage(new McpAppModelContextEvent({ content, structuredContent }, this.#source), 'This page keeps no model context from apps');
-      }
-      case 'ui/request-display-mode':
-        return { mode: this.#requestMode(params.mode) };
-      default:
-        throw new AppRpcError(RpcCode.methodNotFound, `${method.slice(0, 128)} is not supported by this host`);
-    }
+    if (method === 'ui/request-display-mode') return { mode: this.#requestMode(params.mode) };
+    return this.#requests.answer(method, params, signal);
   }
 
   #appNotification(method: string, params: Record<string, unknown>): void {
@@ -705,97 +630,6 @@ export class McpAppFrame extends LitElement {
     }
   }
 
-  #checkSize(value: unknown): void {
-    if (stringifyBounded(value, MAX_PAYLOAD_CHARS).truncated) throw new AppRpcError(RpcCode.refused, `The request is larger than ${MAX_PAYLOAD_CHARS} characters of JSON`);
-  }
-
-  /** Content blocks from the app: objects with a string `type` (one block is taken as a list of one). */
-  #blocks(value: unknown): ContentBlock[] | undefined {
-    const list = Array.isArray(value) ? value : isRecord(value) ? [value] : undefined;
-    if (!list || list.length > 100 || !list.every((block) => isRecord(block) && typeof block.type === 'string')) return undefined;
-    this.#checkSize(list);
-    return list as ContentBlock[];
-  }
-
-  /** Hands an app request to the page: answered only if a listener took it. */
-  async #toPage(event: McpAppMessageEvent | McpAppModelContextEvent | McpAppOpenLinkEvent, refusal: string): Promise<Record<string, never>> {
-    this.dispatchEvent(event);
-    if (!event.defaultPrevented) throw new AppRpcError(RpcCode.refused, refusal);
-    try {
-      await event.response;
-    } catch (error) {
-      throw new AppRpcError(RpcCode.refused, error instanceof Error ? error.message : String(error));
-    }
-    return {};
-  }
-
-  async #withClient<T>(run: (client: McpClient) => Promise<T>): Promise<T> {
-    const client = this.#client;
-    if (!client) throw new AppRpcError(RpcCode.refused, 'The host has no connection to the server');
-    try {
-      return await run(client);
-    } catch (error) {
-      if (error instanceof McpRpcError) throw new AppRpcError(error.code, error.message);
-      throw new AppRpcError(RpcCode.internal, error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /** The server's tools an app may call (`_meta.ui.visibility` includes `app`). */
-  async #appTools(): Promise<Tool[]> {
-    const tools = await this.#withClient((client) => client.listTools());
-    return tools.filter((tool) => appVisibility(tool).includes('app'));
-  }
-
-  async #callTool(params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    const name = params.name;
-    if (typeof name !== 'string' || name.length === 0 || name.length > 256) throw new AppRpcError(RpcCode.invalidParams, 'name must be a tool name');
-    if (params.arguments !== undefined && !isRecord(params.arguments)) throw new AppRpcError(RpcCode.invalidParams, 'arguments must be an object');
-    const args = (params.arguments ?? {}) as Record<string, unknown>;
-    this.#checkSize(args);
-    const all = await this.#withClient((client) => client.listTools());
-    const tool = all.find((t) => t.name === name);
-    if (!tool) throw new AppRpcError(RpcCode.refused, `The server has no tool named "${name.slice(0, 80)}"`);
-    if (!appVisibility(tool).includes('app')) throw new AppRpcError(RpcCode.refused, `The tool "${name}" is not visible to apps (_meta.ui.visibility)`);
-    const readOnly = tool.annotations?.readOnlyHint === true;
-    const policy = this.policy;
-    let decision: boolean | undefined;
-    if (typeof policy === 'function') decision = await policy({ tool, arguments: args, app: this.#source });
-    else if (policy === 'allow') decision = true;
-    else if (policy === 'deny') decision = false;
-    else if (policy === 'read-only') decision = readOnly;
-    // The whole arguments (already bounded by #checkSize): the question shows them all before Allow works.
-    if (decision === undefined) decision = readOnly || (await this.#ask({ kind: 'tool', title: tool.title ?? tool.name, name: tool.name, args: stringifyBounded(args, MAX_PAYLOAD_CHARS).text }));
-    if (!decision) throw new AppRpcError(RpcCode.refused, `The call to "${name}" was refused by the host's policy or the user`);
-    if (signal.aborted) throw new AppRpcError(RpcCode.refused, 'Cancelled by the app');
-    return this.#withClient((client) => client.callTool(name, args, { signal, tool }));
-  }
-
-  async #openLink(params: Record<string, unknown>): Promise<Record<string, never>> {
-    let url: URL;
-    try {
-      if (typeof params.url !== 'string' || params.url.length > 4096) throw new Error();
-      url = new URL(params.url);
-    } catch {
-      throw new AppRpcError(RpcCode.invalidParams, 'url must be an absolute URL');
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppRpcError(RpcCode.refused, `Only http and https links are opened, not ${url.protocol}`);
-    const event = new McpAppOpenLinkEvent(url, this.#source);
-    this.dispatchEvent(event);
-    if (event.defaultPrevented) return this.#toPageAnswer(event);
-    if (!(await this.#ask({ kind: 'link', url }))) throw new AppRpcError(RpcCode.refused, 'The user did not open the link');
-    window.open(url.href, '_blank', 'noopener,noreferrer');
-    return {};
-  }
-
-  async #toPageAnswer(event: McpAppOpenLinkEvent): Promise<Record<string, never>> {
-    try {
-      await event.response;
-    } catch (error) {
-      throw new AppRpcError(RpcCode.refused, error instanceof Error ? error.message : String(error));
-    }
-    return {};
-  }
-
   #requestMode(requested: unknown): AppDisplayMode {
     const mode = requested as AppDisplayMode;
     if (!this.#availableModes().includes(mode)) return this._mode;
@@ -819,7 +653,7 @@ export class McpAppFrame extends LitElement {
   }
 
   /** Asks the user; resolves `false` when refused, when too many questions wait, or when the app goes away. */
-  #ask(prompt: Omit<Extract<Prompt, { kind: 'tool' }>, 'resolve'> | Omit<Extract<Prompt, { kind: 'link' }>, 'resolve'>): Promise<boolean> {
+  #ask(prompt: AppQuestion): Promise<boolean> {
     if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve(false);
     return new Promise((resolve) => {
       const entry = {
@@ -836,30 +670,6 @@ export class McpAppFrame extends LitElement {
     });
   }
 
-  #prompt(prompt: Prompt): TemplateResult {
-    const app = this.#appInfo?.name ? `“${this.#appInfo.name}”` : 'This app';
-    // The tool's own name too when its title says something else: the title is the server's words.
-    const tool = prompt.kind === 'tool' ? html`<strong>${prompt.title}</strong>${prompt.title !== prompt.name ? html` (<code>${prompt.name}</code>)` : nothing}` : nothing;
-    const text =
-      prompt.kind === 'tool'
-        ? html`${app} wants to call the tool ${tool} with these arguments:`
-        : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
-    const partial = prompt.kind === 'tool' && prompt.args.length > PROMPT_PREVIEW_CHARS && this._expandedPrompt !== prompt;
-    const detail = prompt.kind === 'tool' ? (partial ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…` : prompt.args) : prompt.url.href;
-    return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
-      <p part="prompt-text" id="prompt-text">${text}</p>
-      <pre part="prompt-detail" id="prompt-detail">${detail}</pre>
-      ${partial
-        ? html`<p part="prompt-note">Only the first ${PROMPT_PREVIEW_CHARS.toLocaleString('en')} of ${prompt.args.length.toLocaleString('en')} characters are shown: show all of them to allow the call.</p>
-            <button type="button" part="show-all-button" @click=${() => (this._expandedPrompt = prompt)}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
-        : nothing}
-      <div class="actions">
-        <button type="button" part="allow-button" ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
-        <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
-      </div>
-    </div>`;
-  }
-
   #modeButtons(): TemplateResult | typeof nothing {
     if (this._status !== 'ready') return nothing;
     const modes = this.#availableModes();
@@ -871,6 +681,7 @@ export class McpAppFrame extends LitElement {
 
   protected override render(): TemplateResult {
     const label = this.#label;
+    const shown = this._prompts[0];
     // A named group, not a region: several frames of one tool would be identical landmarks.
     return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode}>
       <div part="header">
@@ -881,7 +692,7 @@ export class McpAppFrame extends LitElement {
       ${this._status === 'error' ? html`<p part="error" role="alert">${this._error}</p>` : nothing}
       ${this._status === 'closed' ? html`<p part="status" role="status">The app was closed.</p>` : nothing}
       <div part="viewport" ?hidden=${this._status === 'error' || this._status === 'closed' || this._status === 'idle'}></div>
-      ${this._prompts[0] ? this.#prompt(this._prompts[0]) : nothing}
+      ${shown ? renderPrompt(shown, this.#appInfo?.name, this._expandedPrompt === shown, () => (this._expandedPrompt = shown)) : nothing}
     </div>`;
   }
 }

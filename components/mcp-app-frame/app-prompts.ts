@@ -1,0 +1,68 @@
+/**
+ * The questions `<mcp-app-frame>` asks the user on its app's behalf (a tool
+ * call the policy leaves to the user, a link the app wants opened): what one
+ * is, how it is drawn, and the limits on them. The app has the user's pointer,
+ * so a question's Allow works only once it has been on screen a moment, and
+ * only once all of a call's arguments have been shown. The element keeps the
+ * questions waiting and shows the first (mcp-app-frame.ts).
+ *
+ * @module
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+
+/** What an app asks for: a tool call (its title, its name, its arguments as JSON) or a link to open. */
+export type AppQuestion = { kind: 'tool'; title: string; name: string; args: string } | { kind: 'link'; url: URL };
+
+/** A question asked, until the user answers it (or the app goes away). */
+export type Prompt = AppQuestion & {
+  resolve(allowed: boolean): void;
+  /** Allow works: the question has been on screen for PROMPT_ARM_MS. */
+  armed?: boolean;
+  armTimer?: ReturnType<typeof setTimeout>;
+};
+
+/** Questions to the user waiting at once; more are refused. */
+export const MAX_PROMPTS = 4;
+/**
+ * Characters of a call's arguments shown in the question at first. Longer ones
+ * are shown in part, and Allow waits until the user has shown all of them: an
+ * app must not hide what it sends behind a screenful of padding.
+ */
+const PROMPT_PREVIEW_CHARS = 4000;
+/**
+ * How long a question is on screen before its Allow button works, in ms. The
+ * app has the user's pointer and decides when to ask and how tall it is, so it
+ * can open a question under a click it invited (a double click, a game): as
+ * browsers do for their own permission prompts, the first instants of a
+ * question do not count as an answer.
+ */
+export const PROMPT_ARM_MS = 500;
+
+/**
+ * A question as shown over the app: what the app asks for (`appName` is the
+ * name it gave at `ui/initialize`), the arguments or URL in full or in part
+ * (`expanded`: the user chose to see all; `expand` is how), Allow and Deny.
+ */
+export function renderPrompt(prompt: Prompt, appName: string | undefined, expanded: boolean, expand: () => void): TemplateResult {
+  const app = appName ? `“${appName}”` : 'This app';
+  // The tool's own name too when its title says something else: the title is the server's words.
+  const tool = prompt.kind === 'tool' ? html`<strong>${prompt.title}</strong>${prompt.title !== prompt.name ? html` (<code>${prompt.name}</code>)` : nothing}` : nothing;
+  const text =
+    prompt.kind === 'tool'
+      ? html`${app} wants to call the tool ${tool} with these arguments:`
+      : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
+  const partial = prompt.kind === 'tool' && prompt.args.length > PROMPT_PREVIEW_CHARS && !expanded;
+  const detail = prompt.kind === 'tool' ? (partial ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…` : prompt.args) : prompt.url.href;
+  return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
+    <p part="prompt-text" id="prompt-text">${text}</p>
+    <pre part="prompt-detail" id="prompt-detail">${detail}</pre>
+    ${partial
+      ? html`<p part="prompt-note">Only the first ${PROMPT_PREVIEW_CHARS.toLocaleString('en')} of ${prompt.args.length.toLocaleString('en')} characters are shown: show all of them to allow the call.</p>
+          <button type="button" part="show-all-button" @click=${expand}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
+      : nothing}
+    <div class="actions">
+      <button type="button" part="allow-button" ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
+      <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
+    </div>
+  </div>`;
+}
