@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { focusRing, systemButton } from '../internal/style-blocks.js';
 
 export const connectionStyles = css`
   :host {
@@ -59,13 +60,8 @@ export const connectionStyles = css`
   }
   [part='reconnect-button'] {
     margin-inline-start: auto;
-    font: inherit;
     padding: 0.25rem 0.75rem;
-    border-radius: var(--mcp-radius-small, 0.375rem);
-    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
-    background: var(--mcp-color-button, ButtonFace);
-    color: var(--mcp-color-button-text, ButtonText);
-    cursor: pointer;
+    ${systemButton}
   }
   [part='sign-in-button'],
   [part='sign-out-button'] {
@@ -86,8 +82,7 @@ export const connectionStyles = css`
   [part='sign-in-button']:focus-visible,
   [part='sign-out-button']:focus-visible,
   [part='reconnect-button']:focus-visible {
-    outline: 2px solid var(--mcp-color-focus, Highlight);
-    outline-offset: 2px;
+    ${focusRing}
   }
   [part='error'] {
     margin-block-start: var(--mcp-connection-gap);

@@ -18,6 +18,7 @@ import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../events.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { focusRing, systemButton } from '../internal/style-blocks.js';
 import { clip } from '../internal/json.js';
 import { onPageLeave } from '../internal/journal.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
@@ -49,17 +50,11 @@ const shellStyles = css`
     border-radius: var(--mcp-radius, 6px);
   }
   button {
-    font: inherit;
     padding: 0.4rem 0.9rem;
-    border-radius: var(--mcp-radius-small, 0.375rem);
-    border: 1px solid var(--mcp-color-border, color-mix(in srgb, currentColor 35%, transparent));
-    background: var(--mcp-color-button, ButtonFace);
-    color: var(--mcp-color-button-text, ButtonText);
-    cursor: pointer;
+    ${systemButton}
   }
   button:focus-visible {
-    outline: 2px solid var(--mcp-color-focus, Highlight);
-    outline-offset: 2px;
+    ${focusRing}
   }
 `;
 
