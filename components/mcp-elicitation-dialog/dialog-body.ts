@@ -31,8 +31,9 @@ import {
   type Validator,
 } from '../../src/index.js';
 import { McpErrorEvent, McpToolResultEvent } from '../events.js';
+import { searchCombobox } from '../internal/combobox.js';
 import { clip } from '../internal/json.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, MATCHES_SHOWN, matchListKey, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, MATCHES_SHOWN, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
 import { takeStorageNotice } from '../internal/store.js';
 import { callKey, refusalSync, roundKey } from './calls.js';
 import type { DialogElement, DialogHost } from './dialog-host.js';
@@ -744,47 +745,26 @@ export class DialogBody {
     const labels = labelsOf(field.options);
     const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
     const value = ask.values.get(field.key);
-    const selected = typeof value === 'string' ? field.options.findIndex((option) => option.value === value) : -1;
-    const typed = ask.typed.get(field.key)?.text;
-    // What was typed last, even when it named a value (the list keeps showing what matches it).
-    const matches = state.open ? searchLabels(labels, state.query) : { indices: [], total: 0 };
-    const active = state.open ? matches.indices[Math.min(state.active, matches.indices.length - 1)] : undefined;
-    const listId = `${id}-matches`;
-    const setState = (next: Partial<{ open: boolean; active: number }>) => {
-      ask.searches.set(field.key, { ...state, ...next });
-      this.#el.requestUpdate();
-    };
-    const pick = (index: number) => {
-      ask.searches.set(field.key, { query: '', open: false, active: 0 });
-      this.#setValue(ask, field, field.options[index]!.value);
-    };
     const notAllowed = 'Pick one of the allowed values from the list.';
-    const total = field.options.length;
-    const count = !state.open
-      ? `${total.toLocaleString('en')} allowed values: type to search them.`
-      : matches.total > matches.indices.length
-        ? `${matches.indices.length} of ${matches.total.toLocaleString('en')} matching values listed; type more to narrow.`
-        : `${matches.total} matching value${matches.total === 1 ? '' : 's'}.`;
     return html`<div class="field" data-field=${field.key}>
       <label for=${id}>${label}</label>
-      <input
-        id=${id}
-        type="text"
-        role="combobox"
-        autocomplete="off"
-        aria-autocomplete="list"
-        aria-expanded=${state.open ? 'true' : 'false'}
-        aria-controls=${listId}
-        aria-activedescendant=${active !== undefined ? `${listId}-${active}` : nothing}
-        aria-invalid=${ask.errors.has(field.key) ? 'true' : 'false'}
-        aria-describedby=${[`${id}-count`, describedBy === nothing ? '' : describedBy].filter(Boolean).join(' ')}
-        ?required=${field.required}
-        .value=${typed ?? (selected >= 0 ? labels[selected]! : '')}
-        @focus=${() => !state.open && setState({ open: true, active: 0 })}
-        @click=${() => !state.open && setState({ open: true, active: 0 })}
-        @blur=${() => setState({ open: false, active: 0 })}
-        @input=${(e: Event) => {
-          const text = (e.target as HTMLInputElement).value;
+      ${searchCombobox({
+        id,
+        labels,
+        selected: typeof value === 'string' ? field.options.findIndex((option) => option.value === value) : -1,
+        typed: ask.typed.get(field.key)?.text,
+        // What was typed last, even when it named a value (the list keeps showing what matches it).
+        query: state.query,
+        state,
+        setState: (next) => {
+          ask.searches.set(field.key, { ...state, ...next });
+          this.#el.requestUpdate();
+        },
+        pick: (index) => {
+          ask.searches.set(field.key, { query: '', open: false, active: 0 });
+          this.#setValue(ask, field, field.options[index]!.value);
+        },
+        input: (text) => {
           ask.searches.set(field.key, { query: text, open: true, active: 0 });
           if (text === '') this.#setValue(ask, field, undefined);
           else {
@@ -794,22 +774,13 @@ export class DialogBody {
               this.#setValue(ask, field, field.options[named]!.value);
             } else this.#setTyped(ask, field, text, notAllowed);
           }
-        }}
-        @keydown=${(event: KeyboardEvent) => {
-          // Escape closes the list, not the dialog.
-          const next = matchListKey(event, state, matches.indices.length, active !== undefined);
-          if (next === 'pick') pick(active!);
-          else if (next) setState(next);
-        }}
-      />
-      <ul part="matches" id=${listId} role="listbox" aria-label="Values" ?hidden=${!state.open || matches.indices.length === 0}>
-        ${matches.indices.map(
-          (index) => html`<li part="match" id="${listId}-${index}" role="option" aria-selected=${index === active ? 'true' : 'false'} @mousedown=${(e: Event) => e.preventDefault()} @click=${() => pick(index)}>
-            ${clip(labels[index]!, LABEL_CHARS)}
-          </li>`,
-        )}
-      </ul>
-      <span part="hint" id="${id}-count">${count}</span>
+        },
+        describedBy: describedBy === nothing ? undefined : describedBy,
+        invalid: ask.errors.has(field.key) ? 'true' : 'false',
+        required: field.required,
+        listLabel: 'Values',
+        inlineCount: true,
+      })}
       ${hint}${errorText}
     </div>`;
   }

@@ -13,9 +13,10 @@
 import { html, noChange, nothing, type TemplateResult } from 'lit';
 import { Directive, directive, type DirectiveResult, type ElementPart, type Part } from 'lit/directive.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
+import { searchCombobox } from '../internal/combobox.js';
 import { child, clip, jsonEqual, stringifyBounded, type JsonValue } from '../internal/json.js';
 import { dottedPath, idFor } from '../internal/dom.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, matchListKey, optionNamed, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, optionNamed, VALUE_CHARS } from '../internal/long-list.js';
 import {
   build,
   currentChoice,
@@ -834,92 +835,50 @@ export class FieldRenderer {
   /**
    * A long enum (more than SEARCH_OVER values): a text input checked against the
    * enum, listing at most MATCHES_SHOWN values that contain what is typed (ARIA
-   * combobox). Typed text that names no value is kept and flagged, never sent.
+   * combobox, see `searchCombobox`). Typed text that names no value is kept and flagged, never sent.
    */
   #search(slot: Slot, field: EnumField): TemplateResult {
     const id = this.#id(slot);
-    const listId = `${id}-matches`;
     const effective = effectiveDraft(this.#model, field, slot.draft, slot.required);
     const labels = labelsOf(field.options);
-    const selected = this.#selectedIndex(field, effective);
     const typed = effective?.k === 'text' ? effective.text : undefined;
-    const text = typed ?? (selected >= 0 ? labels[selected]! : '');
-    const state = this.#host.search(slot.pointer);
-    const matches = state.open ? searchLabels(labels, typed ?? '') : { indices: [], total: 0 };
-    const active = state.open ? matches.indices[Math.min(state.active, matches.indices.length - 1)] : undefined;
     const errors = this.#errors(slot, 'all');
     const hint = this.#hintText(slot);
-    const countId = `${id}-count`;
-    const describedBy = [countId, ...(this.#describedBy(id, hint, errors) ?? '').split(' ')].filter(Boolean).join(' ');
     const setState = (next: SearchState) => this.#host.setSearch(slot.pointer, next);
-    const pick = (index: number) => {
-      slot.set({ k: 'v', v: field.options[index]!.value }, true);
-      setState({ open: false, active: 0 });
-    };
-    const commit = (value: string) => {
-      if (value === '') return slot.set(slot.required ? { k: 'clear' } : undefined, true);
-      const named = optionNamed(labels, value);
-      if (named !== -1) slot.set({ k: 'v', v: field.options[named]!.value }, true);
-      else slot.set({ k: 'text', text: value }, true);
-    };
-    const onKeydown = (event: KeyboardEvent) => {
-      // Enter picks the active match instead of submitting the form.
-      const next = matchListKey(event, state, matches.indices.length, active !== undefined);
-      if (next === 'pick') pick(active!);
-      else if (next) setState(next);
-    };
-    const total = field.options.length;
-    const count = !state.open
-      ? `${total.toLocaleString('en')} allowed values: type to search them.`
-      : matches.total === 0
-        ? 'No allowed value contains what is typed.'
-        : matches.total > matches.indices.length
-          ? `${matches.indices.length} of ${matches.total.toLocaleString('en')} matching values listed; type more to narrow.`
-          : `${matches.total} matching value${matches.total === 1 ? '' : 's'}.`;
-    const control = html`<input
-        part="control search"
-        id=${id}
-        type="text"
-        role="combobox"
-        autocomplete="off"
-        spellcheck="false"
-        aria-autocomplete="list"
-        aria-expanded=${state.open ? 'true' : 'false'}
-        aria-controls=${listId}
-        aria-activedescendant=${ifDefined(active !== undefined ? `${listId}-${active}` : undefined)}
-        aria-describedby=${describedBy}
-        aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
-        .value=${text}
-        ?disabled=${slot.draft?.k === 'null'}
-        ?readonly=${field.readOnly}
-        ?required=${slot.required}
-        @focus=${() => !state.open && setState({ open: true, active: 0 })}
-        @click=${() => !state.open && setState({ open: true, active: 0 })}
-        @input=${(e: Event) => {
-          const value = (e.target as HTMLInputElement).value;
-          slot.set(value === '' ? { k: 'clear' } : { k: 'text', text: value }, false);
-          setState({ open: true, active: 0 });
-        }}
-        @change=${(e: Event) => commit((e.target as HTMLInputElement).value)}
-        @blur=${() => setState({ open: false, active: 0 })}
-        @keydown=${onKeydown}
-      />
-      <ul part="matches" class="matches" id=${listId} role="listbox" aria-label="Values of ${this.#label(slot)}" ?hidden=${!state.open || matches.indices.length === 0}>
-        ${matches.indices.map(
-          (index) => html`<li
-            part="match"
-            id="${listId}-${index}"
-            role="option"
-            aria-selected=${index === active ? 'true' : 'false'}
-            ?data-chosen=${index === selected}
-            @mousedown=${(e: Event) => e.preventDefault()}
-            @click=${() => pick(index)}
-          >
-            ${clip(labels[index]!, LABEL_CHARS)}
-          </li>`,
-        )}
-      </ul>
-      <div part="hint" id=${countId}>${count}</div>`;
+    const control = searchCombobox({
+      id,
+      labels,
+      selected: this.#selectedIndex(field, effective),
+      typed,
+      query: typed ?? '',
+      state: this.#host.search(slot.pointer),
+      setState,
+      pick: (index) => {
+        slot.set({ k: 'v', v: field.options[index]!.value }, true);
+        setState({ open: false, active: 0 });
+      },
+      input: (value) => {
+        slot.set(value === '' ? { k: 'clear' } : { k: 'text', text: value }, false);
+        setState({ open: true, active: 0 });
+      },
+      change: (value) => {
+        if (value === '') return slot.set(slot.required ? { k: 'clear' } : undefined, true);
+        const named = optionNamed(labels, value);
+        if (named !== -1) slot.set({ k: 'v', v: field.options[named]!.value }, true);
+        else slot.set({ k: 'text', text: value }, true);
+      },
+      describedBy: this.#describedBy(id, hint, errors),
+      invalid: errors.length > 0 ? 'true' : undefined,
+      required: slot.required,
+      disabled: slot.draft?.k === 'null',
+      readOnly: field.readOnly,
+      listLabel: `Values of ${this.#label(slot)}`,
+      part: 'control search',
+      spellcheck: 'false',
+      listClass: 'matches',
+      markChosen: true,
+      noMatch: 'No allowed value contains what is typed.',
+    });
     return this.#wrap(slot, 'enum', control, errors, this.#nullToggle(slot));
   }
 
