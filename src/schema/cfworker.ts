@@ -41,7 +41,7 @@
 import { dereference, encodePointer, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { McpClientError } from '../protocol/errors.js';
 import { appliedSubschemas, escapeToken, forEachSchemaNode, percentDecoded, ROOT_URI, unescapeToken } from './schema-walk.js';
-import type { SchemaCompiler, SchemaCompilerOptions, ValidationIssue } from './schema.js';
+import type { SchemaCompiler, SchemaCompilerOptions, ValidationIssue } from './schema-base.js';
 
 /** Keywords cfworker reports above the failing subschema's own errors; ajv reports only the latter. */
 const WRAPPERS = new Set([

@@ -20,7 +20,7 @@
  * @module
  */
 import { McpClientError } from '../protocol/errors.js';
-import { useSchemaCompiler } from './schema.js';
+import type { ValidatorImplementation } from './schema-base.js';
 
 /** One `<meta>` element, as far as this module reads it. */
 interface MetaLike {
@@ -68,21 +68,21 @@ export function evalAllowed(): boolean {
   return verdict;
 }
 
-type Implementation = import('./schema-guard.js').ValidatorImplementation;
-
 /**
  * The validator used when the page chose none: ajv where code may be compiled
  * from strings, else `@cfworker/json-schema` (ajv is then never downloaded).
  * If ajv's compile is refused after all (a policy the first check could not
  * see, such as a `<meta>` policy added later), the default is chosen again
- * (`useSchemaCompiler(undefined)`: the page chose nothing, or this ajv would
- * not be in use) and that one compile fails with `data.loaded === false`, as
+ * with `chooseAgain` (the loader passes `useSchemaCompiler(undefined)`: the
+ * page chose nothing, or this ajv would not be in use; a callback, so this
+ * module does not import the loader that imports it) and that one compile
+ * fails with `data.loaded === false`, as
  * `compileSchemaSync` does before a validator is loaded: the elements then
  * await `ensureValidator()`, which loads the fallback, and compile again; a
  * `compileSchema` caller gets the error once (the client reports that output
  * check as skipped, with the reason).
  */
-export async function defaultValidator(): Promise<Implementation> {
+export async function defaultValidator(chooseAgain: () => void): Promise<ValidatorImplementation> {
   // Two separate import() calls: in one expression, Vite preloads both chunks whichever runs.
   if (!evalAllowed()) {
     const { pluggedIn } = await import('./schema-guard.js');
@@ -98,7 +98,7 @@ export async function defaultValidator(): Promise<Implementation> {
         const cause = (error as Error).cause;
         if (!(cause instanceof Error) || cause.name !== 'EvalError') throw error;
         verdict = false;
-        useSchemaCompiler(undefined);
+        chooseAgain();
         throw new McpClientError('schema', 'The schema validator is being replaced (this page does not allow eval); await ensureValidator() first', { loaded: false }, { cause: error });
       }
     },

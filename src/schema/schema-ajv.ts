@@ -22,7 +22,7 @@ import * as AjvModule from 'ajv';
 import * as formatsModule from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 import { McpClientError } from '../protocol/errors.js';
-import type { ValidationIssue } from './schema.js';
+import type { ValidationIssue } from './schema-base.js';
 import { guarded, patternRegExp } from './schema-guard.js';
 import { escapeToken } from './schema-walk.js';
 

@@ -13,7 +13,7 @@
 import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
 import { backtrackingRisk } from './patterns/regex-safety.js';
-import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type OutputValidation } from './schema.js';
+import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
 import { isObject } from '../protocol/types.js';
@@ -24,16 +24,6 @@ import { isObject } from '../protocol/types.js';
  * the schema has patterns.
  */
 type CompileChecked = (schema: Record<string, unknown>, dialect: SchemaDialect, original: object, options: SchemaCompilerOptions) => (value: unknown) => ValidationResult;
-
-/** The implementation {@link ./schema.ts} loads: compile with the shared checks and a cache per schema object. */
-export interface ValidatorImplementation {
-  /** Loads what compiling `schema` needs beyond this module: the pattern engine when it has patterns (any schema: `undefined`). */
-  prepare(schema: unknown): Promise<void>;
-  /** `limits` are merged over {@link DEFAULT_LIMITS}. */
-  compile(schema: unknown, limits: SchemaLimits | undefined): Validator;
-  /** See `checkOutput` in schema.ts. */
-  checkOutput(name: string, schema: unknown, value: unknown, warn: (code: string, message: string) => void): Promise<OutputValidation>;
-}
 
 /** {@link DEFAULT_SCHEMA_LIMITS} and the defaults of the optional limits (the core keeps only the former, for its size). */
 export const DEFAULT_LIMITS: Required<SchemaLimits> = { ...DEFAULT_SCHEMA_LIMITS, maxEvaluations: 10_000, maxCheckSteps: 1_000_000 };
