@@ -12,7 +12,6 @@
  */
 import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
-import { backtrackingRisk } from './patterns/regex-safety.js';
 import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
 import { schemaCost } from './schema-cost.js';
 import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
@@ -59,7 +58,7 @@ async function prepare(schema: unknown): Promise<void> {
   engineLoading ??= import('./patterns/linear-regexp.js').then(
     (module) => {
       patternEngine = module;
-      patternEngineLoaded(module, backtrackingRisk);
+      patternEngineLoaded(module, module.backtrackingRisk);
     },
     (error: unknown) => {
       engineLoading = undefined;

@@ -21,10 +21,17 @@
  * `v` flag, and programs over {@link MAX_PROGRAM} instructions (a counted
  * repeat such as `(?:a{100}){100}` is expanded).
  *
- * This module is loaded lazily, only for schemas that have patterns.
+ * The pattern is read by {@link ./regexp-syntax.ts}, whose tree the shape
+ * check ({@link ./regex-safety.ts}) also judges; that check is re-exported
+ * here, so the two load together: this module is loaded lazily, only for
+ * schemas that have patterns, and a verdict needs the shape check only for a
+ * pattern this engine refuses.
  *
  * @module
  */
+import { RegExpParser, RegExpRefused, type RegExpNode } from './regexp-syntax.js';
+
+export { backtrackingRisk } from './regex-safety.js';
 
 /** The largest program (instructions, look-around bodies included) compiled; larger patterns are refused. */
 export const MAX_PROGRAM = 10_000;
@@ -50,23 +57,7 @@ export interface Unsupported {
 
 const NativeRegExp = RegExp;
 
-class Refused extends Error {}
-
-interface Modifiers {
-  i: boolean;
-  m: boolean;
-  s: boolean;
-}
-
-type Node =
-  | { t: 'char'; atom: number }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'alt'; alternatives: Node[] }
-  | { t: 'repeat'; node: Node; min: number; max: number }
-  | { t: 'assert'; kind: '^' | '$' | 'b' | 'B'; flags: Modifiers }
-  | { t: 'look'; node: Node; ahead: boolean; negate: boolean };
-
-// --- parsing (the pattern already compiled natively: only valid Unicode-mode syntax reaches here) ----
+const BACK_REFERENCE = 'it refers back to a group (a back-reference)';
 
 /** One character class or single character, decided by the native engine one character at a time. */
 interface Atom {
@@ -74,154 +65,6 @@ interface Atom {
   /** Answers for code points below 128: 0 not asked yet, 1 no, 2 yes. */
   ascii: Int8Array;
   other: Map<number, boolean>;
-}
-
-class Parser {
-  #i = 0;
-  readonly atoms: Atom[] = [];
-  readonly #atomIndex = new Map<string, number>();
-
-  constructor(readonly source: string) {}
-
-  parse(flags: Modifiers): Node {
-    const node = this.#disjunction(flags, 0);
-    if (this.#i < this.source.length) throw new Refused('unbalanced parenthesis');
-    return node;
-  }
-
-  #disjunction(flags: Modifiers, depth: number): Node {
-    // Nesting is bounded by the source length; this keeps the recursion well within the stack.
-    if (depth > 400) throw new Refused('nested too deeply');
-    const alternatives: Node[] = [this.#alternative(flags, depth)];
-    while (this.source[this.#i] === '|') {
-      this.#i++;
-      alternatives.push(this.#alternative(flags, depth));
-    }
-    return alternatives.length === 1 ? alternatives[0]! : { t: 'alt', alternatives };
-  }
-
-  #alternative(flags: Modifiers, depth: number): Node {
-    const items: Node[] = [];
-    for (let c = this.source[this.#i]; c !== undefined && c !== '|' && c !== ')'; c = this.source[this.#i]) {
-      const term = this.#term(flags, depth);
-      items.push(term.quantifiable ? this.#quantified(term.node) : term.node);
-    }
-    return items.length === 1 ? items[0]! : { t: 'seq', items };
-  }
-
-  #term(flags: Modifiers, depth: number): { node: Node; quantifiable: boolean } {
-    const src = this.source;
-    const start = this.#i;
-    const c = src[this.#i]!;
-    if (c === '^' || c === '$') {
-      this.#i++;
-      return { node: { t: 'assert', kind: c, flags }, quantifiable: false };
-    }
-    if (c === '(') return this.#group(flags, depth);
-    if (c === '.') {
-      this.#i++;
-      return this.#atom('.', flags);
-    }
-    if (c === '[') {
-      this.#i++;
-      if (src[this.#i] === '^') this.#i++;
-      while (src[this.#i] !== ']') {
-        if (this.#i >= src.length) throw new Refused('unterminated class');
-        this.#i += src[this.#i] === '\\' ? 2 : 1;
-      }
-      this.#i++;
-      return this.#atom(src.slice(start, this.#i), flags);
-    }
-    if (c === '\\') {
-      const e = src[this.#i + 1];
-      if (e === 'b' || e === 'B') {
-        this.#i += 2;
-        return { node: { t: 'assert', kind: e, flags }, quantifiable: false };
-      }
-      if (e === 'k' || (e !== undefined && e >= '1' && e <= '9')) throw new Refused('it refers back to a group (a back-reference)');
-      this.#i += 2;
-      if (e === 'p' || e === 'P' || (e === 'u' && src[this.#i] === '{')) this.#i = src.indexOf('}', this.#i) + 1;
-      else if (e === 'u') {
-        this.#i += 4;
-        // In Unicode mode an escaped surrogate pair is one character.
-        if (/^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/.test(src.slice(this.#i, this.#i + 6)) && /^[dD][89abAB]/.test(src.slice(start + 2, start + 4))) this.#i += 6;
-      } else if (e === 'x') this.#i += 2;
-      else if (e === 'c') this.#i += 1;
-      if (this.#i <= start) throw new Refused('unterminated escape');
-      return this.#atom(src.slice(start, this.#i), flags);
-    }
-    const code = src.codePointAt(this.#i)!;
-    this.#i += code > 0xffff ? 2 : 1;
-    return this.#atom(src.slice(start, this.#i), flags);
-  }
-
-  #group(flags: Modifiers, depth: number): { node: Node; quantifiable: boolean } {
-    const src = this.source;
-    this.#i++;
-    let inner = flags;
-    let look: { ahead: boolean; negate: boolean } | undefined;
-    if (src[this.#i] === '?') {
-      const rest = src.slice(this.#i + 1, this.#i + 3);
-      if (rest.startsWith('=') || rest.startsWith('!')) {
-        look = { ahead: true, negate: rest[0] === '!' };
-        this.#i += 2;
-      } else if (rest === '<=' || rest === '<!') {
-        look = { ahead: false, negate: rest[1] === '!' };
-        this.#i += 3;
-      } else if (rest.startsWith('<')) {
-        this.#i = src.indexOf('>', this.#i) + 1;
-      } else {
-        const modifiers = /\?([ims]*)(?:-([ims]*))?:/y;
-        modifiers.lastIndex = this.#i;
-        const found = modifiers.exec(src);
-        if (!found) throw new Refused('unknown group');
-        inner = { ...flags };
-        for (const f of found[1]!) inner[f as keyof Modifiers] = true;
-        for (const f of found[2] ?? '') inner[f as keyof Modifiers] = false;
-        this.#i = modifiers.lastIndex;
-      }
-    }
-    const node = this.#disjunction(inner, depth + 1);
-    if (src[this.#i] !== ')') throw new Refused('unterminated group');
-    this.#i++;
-    if (look) return { node: { t: 'look', node, ...look }, quantifiable: false };
-    return { node, quantifiable: true };
-  }
-
-  #atom(text: string, flags: Modifiers): { node: Node; quantifiable: boolean } {
-    const native = `u${flags.i ? 'i' : ''}${flags.s ? 's' : ''}`;
-    const key = `${native}/${text}`;
-    let atom = this.#atomIndex.get(key);
-    if (atom === undefined) {
-      atom = this.atoms.length;
-      this.atoms.push({ regexp: new NativeRegExp(`^(?:${text})$`, native), ascii: new Int8Array(128), other: new Map() });
-      this.#atomIndex.set(key, atom);
-    }
-    return { node: { t: 'char', atom }, quantifiable: true };
-  }
-
-  #quantified(node: Node): Node {
-    const src = this.source;
-    const c = src[this.#i];
-    let min: number;
-    let max: number;
-    if (c === '*') [min, max] = [0, Infinity];
-    else if (c === '+') [min, max] = [1, Infinity];
-    else if (c === '?') [min, max] = [0, 1];
-    else if (c === '{') {
-      const brace = /\{(\d+)(,(\d*))?\}/y;
-      brace.lastIndex = this.#i;
-      const found = brace.exec(src);
-      if (!found) throw new Refused('unknown quantifier');
-      min = Number(found[1]);
-      max = found[2] === undefined ? min : found[3] === '' ? Infinity : Number(found[3]);
-      this.#i = brace.lastIndex - 1;
-    } else return node;
-    this.#i++;
-    // Lazy or greedy: the same strings match.
-    if (src[this.#i] === '?') this.#i++;
-    return { t: 'repeat', node, min, max };
-  }
 }
 
 // --- program -----------------------------------------------------------------------------------
@@ -244,7 +87,7 @@ interface Program {
 }
 
 /** An assertion: 0 `^`, 1 `$`, 2 `\b`, 3 `\B`; +4 when multiline (`^ $`) or case-insensitive (`\b \B`). */
-function assertionCode(node: Extract<Node, { t: 'assert' }>): number {
+function assertionCode(node: Extract<RegExpNode, { t: 'assert' }>): number {
   const kind = { '^': 0, $: 1, b: 2, B: 3 }[node.kind];
   const modified = kind < 2 ? node.flags.m : node.flags.i;
   return kind + (modified ? 4 : 0);
@@ -253,9 +96,11 @@ function assertionCode(node: Extract<Node, { t: 'assert' }>): number {
 class Compiler {
   /** Look-around bodies, innermost first (a body's own look-arounds are computed before it). */
   readonly looks: { program: Program; ahead: boolean; negate: boolean }[] = [];
+  readonly atoms: Atom[] = [];
+  readonly #atomIndex = new Map<string, number>();
   size = 0;
 
-  program(node: Node, reversed: boolean): Program {
+  program(node: RegExpNode, reversed: boolean): Program {
     const program: Program = { op: [], a: [], b: [], line: false, word: false };
     this.#emit(program, node, reversed);
     this.#push(program, MATCH, 0, 0);
@@ -263,18 +108,37 @@ class Compiler {
   }
 
   #push(p: Program, op: number, a: number, b: number): number {
-    if (++this.size > MAX_PROGRAM) throw new Refused(`it would need more than ${MAX_PROGRAM} steps per character`);
+    if (++this.size > MAX_PROGRAM) throw new RegExpRefused(`it would need more than ${MAX_PROGRAM} steps per character`);
     p.op.push(op);
     p.a.push(a);
     p.b.push(b);
     return p.op.length - 1;
   }
 
-  #emit(p: Program, node: Node, reversed: boolean): void {
+  /** The atom for a character item: one per source text and modifiers, with the native matcher of that one character. */
+  #atom(node: Extract<RegExpNode, { t: 'char' }>): number {
+    const native = `u${node.flags.i ? 'i' : ''}${node.flags.s ? 's' : ''}`;
+    const key = `${native}/${node.text}`;
+    let atom = this.#atomIndex.get(key);
+    if (atom === undefined) {
+      atom = this.atoms.length;
+      this.atoms.push({ regexp: new NativeRegExp(`^(?:${node.text})$`, native), ascii: new Int8Array(128), other: new Map() });
+      this.#atomIndex.set(key, atom);
+    }
+    return atom;
+  }
+
+  #emit(p: Program, node: RegExpNode, reversed: boolean): void {
     switch (node.t) {
       case 'char':
-        this.#push(p, CHAR, node.atom, 0);
+        this.#push(p, CHAR, this.#atom(node), 0);
         return;
+      case 'group':
+        this.#emit(p, node.node, reversed);
+        return;
+      case 'backref':
+        // compileLinear refuses these before compiling.
+        throw new RegExpRefused(BACK_REFERENCE);
       case 'assert': {
         const code = assertionCode(node);
         if (code === 4 || code === 5) p.line = true;
@@ -651,14 +515,16 @@ export function compileLinear(source: string, flags = 'u'): LinearRegExp | Unsup
   // The native engine only compiles it here (never runs it): what it refuses is a syntax error.
   new NativeRegExp(source, flags);
   if (!flags.includes('u') || /[^imsu]/.test(flags)) return { unsupported: `the flags "${flags}" are not supported` };
+  const parser = new RegExpParser(source, 400, 'nested too deeply');
   try {
-    const parser = new Parser(source);
     const node = parser.parse({ i: flags.includes('i'), m: flags.includes('m'), s: flags.includes('s') });
+    // The first thing refused in reading order is the reason: a back-reference before anything else.
+    if (parser.backReference) return { unsupported: BACK_REFERENCE };
     const compiler = new Compiler();
     const main = compiler.program(node, false);
-    return new Matcher(source, flags, compiler.size, main, compiler.looks, parser.atoms);
+    return new Matcher(source, flags, compiler.size, main, compiler.looks, compiler.atoms);
   } catch (error) {
-    if (error instanceof Refused) return { unsupported: error.message };
+    if (error instanceof RegExpRefused) return { unsupported: parser.backReference ? BACK_REFERENCE : error.message };
     throw error;
   }
 }

@@ -31,8 +31,9 @@ export type PatternVerdict = { how: 'linear' | 'native'; matcher: RegExpLike; si
 let loaded: PatternEngine | undefined;
 /**
  * The shape check, handed over with the engine by the validator module
- * (schema-guard.ts): a verdict needs it only once the engine is there, so a
- * page does not load it before its first check (issue 18).
+ * (schema-guard.ts; the engine's module re-exports it, so it loads with the
+ * engine): a verdict needs it only once the engine is there, so a page does
+ * not load it before its first check of a pattern (issue 18).
  */
 let shapeRisk: typeof backtrackingRisk | undefined;
 

@@ -24,64 +24,21 @@
  * ASCII punctuation or space". A pattern too long or too deeply nested to analyze
  * counts as risky.
  *
+ * The pattern is read by the engine's own reader ({@link ./regexp-syntax.ts}):
+ * the check judges the syntax tree the linear-time engine compiles. It loads
+ * with the engine (`linear-regexp.ts` re-exports it), since a verdict needs it
+ * only for a pattern the engine refuses.
+ *
  * @module
  */
-
-/** Characters as sorted, disjoint, inclusive code point ranges. */
-type Ranges = readonly (readonly [number, number])[];
-
-interface Item {
-  kind: 'atom' | 'group' | 'assertion' | 'backref';
-  /** Characters an atom matches. */
-  set?: Ranges;
-  /** Alternatives of a group or look-around, each a sequence. */
-  alternatives?: Item[][];
-  /** Quantifier bounds (1, 1 when there is none). */
-  min: number;
-  max: number;
-}
+import { ANY, NONE, normalize, RegExpParser, RegExpRefused, type Ranges, type RegExpNode } from './regexp-syntax.js';
 
 const MAX_LENGTH = 4096;
 const MAX_DEPTH = 48;
 /** How many ambiguous alternations a pattern may have (2^8 = 256 times the work at worst). */
 const MAX_AMBIGUOUS = 8;
-const TOP = 0x10ffff;
-
-const ANY: Ranges = [[0, TOP]];
-const NONE: Ranges = [];
-const DIGIT: Ranges = [[48, 57]];
-const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]];
-const SPACE: Ranges = [[9, 13], [32, 32], [160, 160], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
-/** A superset of what a Unicode letter, number or mark property matches: anything but ASCII punctuation, space and controls. */
-const UNICODE_WORDISH: Ranges = [[48, 57], [65, 90], [97, 122], [128, TOP]];
-const WORDISH_PROPERTY = /^(?:L|Letter|Lu|Uppercase_Letter|Ll|Lowercase_Letter|Lt|Titlecase_Letter|Lm|Modifier_Letter|Lo|Other_Letter|LC|Cased_Letter|M|Mark|Mn|Mc|Me|N|Number|Nd|Decimal_Number|digit|Nl|No|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|(?:Script|sc|Script_Extensions|scx)=\w+)$/;
-const ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, v: 11, f: 12, '0': 0 };
-
-class Unanalyzable extends Error {}
 
 // --- character sets ----------------------------------------------------------------------------
-
-function normalize(ranges: (readonly [number, number])[]): Ranges {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const out: [number, number][] = [];
-  for (const [lo, hi] of sorted) {
-    const last = out.at(-1);
-    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
-    else out.push([lo, hi]);
-  }
-  return out;
-}
-
-function complement(ranges: Ranges): Ranges {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [lo, hi] of ranges) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = hi + 1;
-  }
-  if (next <= TOP) out.push([next, TOP]);
-  return out;
-}
 
 function union(a: Ranges, b: Ranges): Ranges {
   return a.length === 0 ? b : b.length === 0 ? a : normalize([...a, ...b]);
@@ -98,18 +55,6 @@ function overlaps(a: Ranges, b: Ranges): boolean {
     else j++;
   }
   return false;
-}
-
-/** Adds the other case of ASCII letters (a case-insensitive group). */
-function foldCase(ranges: Ranges): Ranges {
-  const extra: [number, number][] = [];
-  for (const [lo, hi] of ranges) {
-    const upper: [number, number] = [Math.max(lo, 65), Math.min(hi, 90)];
-    const lower: [number, number] = [Math.max(lo, 97), Math.min(hi, 122)];
-    if (upper[0] <= upper[1]) extra.push([upper[0] + 32, upper[1] + 32]);
-    if (lower[0] <= lower[1]) extra.push([lower[0] - 32, lower[1] - 32]);
-  }
-  return extra.length ? normalize([...ranges, ...extra]) : ranges;
 }
 
 /** Whether any two of the sets overlap (a sweep, not every pair: alternations can be long). */
@@ -129,241 +74,32 @@ function anyTwoOverlap(sets: Ranges[]): boolean {
   return false;
 }
 
-const single = (code: number): Ranges => [[code, code]];
+// --- items: the syntax tree as the analysis reads it -------------------------------------------
 
-// --- parsing -----------------------------------------------------------------------------------
+/**
+ * An item of a sequence is a node of the syntax tree: a character, a group, an
+ * assertion or look-around, a back-reference, or a `repeat` of one of the
+ * quantifiable ones. What the analysis reads of it:
+ */
+type Item = RegExpNode;
 
-/** A recursive-descent reader of JavaScript regular expression syntax (u and v modes included, approximately). */
-class Parser {
-  #i = 0;
-  #ignoreCase = false;
-  constructor(readonly source: string) {}
+/** The item without its quantifier. */
+const term = (item: Item): RegExpNode => (item.t === 'repeat' ? item.node : item);
+/** Quantifier bounds (1, 1 when there is none). */
+const minOf = (item: Item): number => (item.t === 'repeat' ? item.min : 1);
+const maxOf = (item: Item): number => (item.t === 'repeat' ? item.max : 1);
+/** Zero width: an anchor, a word boundary, a look-around (what it contains can still backtrack). */
+const isAssertion = (item: Item): boolean => item.t === 'assert' || item.t === 'look';
 
-  parse(): Item[][] {
-    const alternatives = this.#alternation(0);
-    if (this.#i < this.source.length) throw new Unanalyzable('unbalanced )');
-    return alternatives;
-  }
+/** The alternatives of a disjunction, each a sequence of items. */
+function alternativesOf(node: RegExpNode): Item[][] {
+  return (node.t === 'alt' ? node.alternatives : [node]).map((alternative) => (alternative.t === 'seq' ? alternative.items : [alternative]));
+}
 
-  #peek(offset = 0): string | undefined {
-    return this.source[this.#i + offset];
-  }
-
-  #chars(ranges: Ranges): Ranges {
-    return this.#ignoreCase ? foldCase(ranges) : ranges;
-  }
-
-  #alternation(depth: number): Item[][] {
-    if (depth > MAX_DEPTH) throw new Unanalyzable('too deeply nested');
-    const alternatives: Item[][] = [[]];
-    while (this.#i < this.source.length && this.#peek() !== ')') {
-      if (this.#peek() === '|') {
-        this.#i++;
-        alternatives.push([]);
-        continue;
-      }
-      const item = this.#atom(depth);
-      this.#quantifier(item);
-      alternatives.at(-1)!.push(item);
-    }
-    return alternatives;
-  }
-
-  #atom(depth: number): Item {
-    const c = this.source[this.#i++]!;
-    if (c === '^' || c === '$') return { kind: 'assertion', min: 1, max: 1 };
-    if (c === '.') return { kind: 'atom', set: ANY, min: 1, max: 1 };
-    if (c === '[') return { kind: 'atom', set: this.#chars(this.#class()), min: 1, max: 1 };
-    if (c === '(') return this.#group(depth);
-    if (c === '\\') return this.#escape();
-    return { kind: 'atom', set: this.#chars(single(c.codePointAt(0)!)), min: 1, max: 1 };
-  }
-
-  #group(depth: number): Item {
-    let kind: Item['kind'] = 'group';
-    const outerCase = this.#ignoreCase;
-    if (this.#peek() === '?') {
-      const next = this.#peek(1);
-      if (next === '=' || next === '!') {
-        this.#i += 2;
-        kind = 'assertion';
-      } else if (next === '<' && (this.#peek(2) === '=' || this.#peek(2) === '!')) {
-        this.#i += 3;
-        kind = 'assertion';
-      } else if (next === '<') {
-        const end = this.source.indexOf('>', this.#i);
-        if (end < 0) throw new Unanalyzable('unterminated group name');
-        this.#i = end + 1;
-      } else {
-        // (?:…) and modifier groups: (?i:…), (?-i:…), (?ims-s:…)
-        const match = /\?([a-z]*)(?:-([a-z]*))?:/y;
-        match.lastIndex = this.#i;
-        const found = match.exec(this.source);
-        if (!found) throw new Unanalyzable('unknown group');
-        if (found[1]!.includes('i')) this.#ignoreCase = true;
-        if (found[2]?.includes('i')) this.#ignoreCase = false;
-        this.#i = match.lastIndex;
-      }
-    }
-    const alternatives = this.#alternation(depth + 1);
-    this.#ignoreCase = outerCase;
-    if (this.source[this.#i++] !== ')') throw new Unanalyzable('unterminated group');
-    // A look-around is zero width, but what it contains can still backtrack.
-    return { kind, alternatives, min: 1, max: 1 };
-  }
-
-  #escape(): Item {
-    const c = this.source[this.#i];
-    if (c === undefined) throw new Unanalyzable('trailing backslash');
-    if (c === 'b' || c === 'B') {
-      this.#i++;
-      return { kind: 'assertion', min: 1, max: 1 };
-    }
-    if (c === 'k' && this.#peek(1) === '<') {
-      const end = this.source.indexOf('>', this.#i);
-      if (end > 0) {
-        this.#i = end + 1;
-        return { kind: 'backref', min: 1, max: 1 };
-      }
-    }
-    if (c >= '1' && c <= '9') {
-      while (/\d/.test(this.#peek() ?? '')) this.#i++;
-      return { kind: 'backref', min: 1, max: 1 };
-    }
-    return { kind: 'atom', set: this.#chars(this.#escapedChar()), min: 1, max: 1 };
-  }
-
-  /** One escaped character or class escape (after the backslash): its characters. */
-  #escapedChar(): Ranges {
-    const c = this.source[this.#i++]!;
-    if (c === 'p' || c === 'P') {
-      let name = '';
-      const end = this.source.indexOf('}', this.#i);
-      if (this.#peek() === '{' && end > 0) {
-        name = this.source.slice(this.#i + 1, end);
-        this.#i = end + 1;
-      }
-      return c === 'p' && WORDISH_PROPERTY.test(name) ? UNICODE_WORDISH : ANY;
-    }
-    if (c === 'u') {
-      if (this.#peek() === '{') {
-        const end = this.source.indexOf('}', this.#i);
-        const code = parseInt(this.source.slice(this.#i + 1, end), 16);
-        if (end < 0 || Number.isNaN(code) || code > TOP) throw new Unanalyzable('bad \\u{}');
-        this.#i = end + 1;
-        return single(code);
-      }
-      const hex = this.source.slice(this.#i, this.#i + 4);
-      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-        this.#i += 4;
-        return single(parseInt(hex, 16));
-      }
-      return single(117);
-    }
-    if (c === 'x') {
-      const hex = this.source.slice(this.#i, this.#i + 2);
-      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-        this.#i += 2;
-        return single(parseInt(hex, 16));
-      }
-      return single(120);
-    }
-    if (c === 'c' && /[a-zA-Z]/.test(this.#peek() ?? '')) return single(this.source.charCodeAt(this.#i++) % 32);
-    if (c === 'd' || c === 'D') return c === 'd' ? DIGIT : complement(DIGIT);
-    if (c === 'w' || c === 'W') return c === 'w' ? WORD : complement(WORD);
-    if (c === 's' || c === 'S') return c === 's' ? SPACE : complement(SPACE);
-    if (Object.hasOwn(ESCAPES, c)) return single(ESCAPES[c]!);
-    return single(c.codePointAt(0)!);
-  }
-
-  #class(): Ranges {
-    let negated = false;
-    if (this.#peek() === '^') {
-      negated = true;
-      this.#i++;
-    }
-    const ranges: (readonly [number, number])[] = [];
-    let any = false;
-    let first = true;
-    for (;;) {
-      const c = this.#peek();
-      if (c === undefined) throw new Unanalyzable('unterminated class');
-      if (c === ']' && !first) break;
-      first = false;
-      // v-mode nested classes and set operations: too rich to model; treat as anything.
-      if (c === '[' || (c === '&' && this.#peek(1) === '&') || (c === '-' && this.#peek(1) === '-')) {
-        any = true;
-        this.#skipNested();
-        continue;
-      }
-      const lo = this.#classChar();
-      if (this.#peek() === '-' && this.#peek(1) !== ']' && this.#peek(1) !== undefined && lo.length === 1 && lo[0]![0] === lo[0]![1]) {
-        this.#i++;
-        const hi = this.#classChar();
-        if (hi.length !== 1 || hi[0]![0] !== hi[0]![1]) {
-          any = true;
-          continue;
-        }
-        ranges.push([lo[0]![0], hi[0]![1]]);
-        continue;
-      }
-      ranges.push(...lo);
-    }
-    this.#i++; // ]
-    if (any) return ANY;
-    const set = normalize(ranges);
-    return negated ? complement(set) : set;
-  }
-
-  #classChar(): Ranges {
-    const c = this.source[this.#i++]!;
-    if (c !== '\\') return single(c.codePointAt(0)!);
-    if (this.#peek() === 'b') {
-      this.#i++;
-      return single(8);
-    }
-    return this.#escapedChar();
-  }
-
-  /** Skips to the `]` that closes the current class, across nested classes. */
-  #skipNested(): void {
-    let depth = 0;
-    while (this.#i < this.source.length) {
-      const c = this.source[this.#i];
-      if (c === '\\') this.#i += 2;
-      else if (c === '[') {
-        depth++;
-        this.#i++;
-      } else if (c === ']') {
-        if (depth === 0) return;
-        depth--;
-        this.#i++;
-      } else this.#i++;
-    }
-  }
-
-  #quantifier(item: Item): void {
-    const c = this.#peek();
-    let min: number;
-    let max: number;
-    if (c === '*') [min, max] = [0, Infinity];
-    else if (c === '+') [min, max] = [1, Infinity];
-    else if (c === '?') [min, max] = [0, 1];
-    else if (c === '{') {
-      // Sticky, over the whole source: a quantifier may have any number of digits.
-      const brace = /\{(\d+)(,(\d*))?\}/y;
-      brace.lastIndex = this.#i;
-      const match = brace.exec(this.source);
-      if (!match) return; // a literal "{" (non-u mode)
-      min = Number(match[1]);
-      max = match[2] === undefined ? min : match[3] === '' ? Infinity : Number(match[3]);
-      this.#i = brace.lastIndex - 1;
-    } else return;
-    this.#i++;
-    if (this.#peek() === '?') this.#i++; // lazy: backtracks just the same
-    item.min = min;
-    item.max = max;
-  }
+/** The alternatives of a group or look-around item (undefined for other items). */
+function alternatives(item: Item): Item[][] | undefined {
+  const inner = term(item);
+  return inner.t === 'group' || inner.t === 'look' ? alternativesOf(inner.node) : undefined;
 }
 
 // --- analysis ----------------------------------------------------------------------------------
@@ -395,26 +131,28 @@ class Analysis {
     const known = this.#facts.get(item);
     if (known) return known;
     let facts: Facts;
-    if (item.kind === 'assertion') {
-      for (const alternative of item.alternatives ?? []) this.sequence(alternative);
+    const inner = term(item);
+    const [min, max] = [minOf(item), maxOf(item)];
+    if (isAssertion(item)) {
+      for (const alternative of alternatives(item) ?? []) this.sequence(alternative);
       facts = { lo: 0, hi: 0, chars: NONE, first: NONE, last: NONE, head: NONE, tail: NONE, ambiguous: false };
-    } else if (item.kind === 'backref') {
+    } else if (inner.t === 'backref') {
       facts = { lo: 0, hi: Infinity, chars: ANY, first: ANY, last: ANY, head: ANY, tail: ANY, ambiguous: false };
-    } else if (item.kind === 'atom') {
-      const unbounded = item.max === Infinity ? item.set! : NONE;
-      facts = { lo: item.min, hi: item.max, chars: item.set!, first: item.set!, last: item.set!, head: unbounded, tail: unbounded, ambiguous: false };
+    } else if (inner.t === 'char') {
+      const unbounded = max === Infinity ? inner.set : NONE;
+      facts = { lo: min, hi: max, chars: inner.set, first: inner.set, last: inner.set, head: unbounded, tail: unbounded, ambiguous: false };
     } else {
-      const alternatives = item.alternatives!.map((alternative) => this.sequence(alternative));
-      const lo = Math.min(...alternatives.map((a) => a.lo));
-      const hi = Math.max(...alternatives.map((a) => a.hi));
-      const ambiguous = alternatives.length > 1 && anyTwoOverlap(alternatives.map((a) => a.first));
+      const sequences = alternatives(item)!.map((alternative) => this.sequence(alternative));
+      const lo = Math.min(...sequences.map((a) => a.lo));
+      const hi = Math.max(...sequences.map((a) => a.hi));
+      const ambiguous = sequences.length > 1 && anyTwoOverlap(sequences.map((a) => a.first));
       if (ambiguous) this.ambiguous++;
-      const all = (key: 'chars' | 'first' | 'last' | 'head' | 'tail') => alternatives.reduce<Ranges>((acc, a) => union(acc, a[key]), NONE);
+      const all = (key: 'chars' | 'first' | 'last' | 'head' | 'tail') => sequences.reduce<Ranges>((acc, a) => union(acc, a[key]), NONE);
       // An unbounded repeat of a group meets its neighbours with what an iteration starts and ends with.
-      const repeated = item.max === Infinity;
+      const repeated = max === Infinity;
       facts = {
-        lo: times(lo, item.min),
-        hi: times(hi, item.max),
+        lo: times(lo, min),
+        hi: times(hi, max),
         chars: all('chars'),
         first: all('first'),
         last: all('last'),
@@ -464,7 +202,7 @@ class Analysis {
 
 /** A part of a repeated group's iteration that can match in more than one way or length. */
 function isVariable(item: Item, facts: Facts): boolean {
-  return item.kind === 'backref' || (item.kind !== 'assertion' && (facts.lo !== facts.hi || facts.ambiguous));
+  return term(item).t === 'backref' || (!isAssertion(item) && (facts.lo !== facts.hi || facts.ambiguous));
 }
 
 /**
@@ -489,7 +227,7 @@ function iterationsSplit(analysis: Analysis, items: Item[]): boolean {
         if (!separators.some((separator) => !overlaps(separator, taken))) return true;
         break;
       }
-      if (w.item.kind !== 'assertion' && w.facts.lo > 0 && !w.facts.ambiguous) separators.push(w.facts.chars);
+      if (!isAssertion(w.item) && w.facts.lo > 0 && !w.facts.ambiguous) separators.push(w.facts.chars);
     }
   }
   return false;
@@ -505,15 +243,16 @@ function riskIn(analysis: Analysis, items: Item[]): string | undefined {
     open = facts.lo === 0 ? union(open, facts.tail) : facts.tail;
   }
   for (const item of items) {
-    if (!item.alternatives) continue;
+    const inside = alternatives(item);
+    if (!inside) continue;
     const facts = analysis.facts(item);
-    if (item.kind === 'group' && item.max > 1) {
+    if (term(item).t === 'group' && maxOf(item) > 1) {
       if (facts.ambiguous) return 'a repeated group has alternatives that can start alike (like (a|ab)+)';
-      for (const alternative of item.alternatives) {
+      for (const alternative of inside) {
         if (iterationsSplit(analysis, alternative)) return 'a repeated group contains a variable-length part with nothing to separate its iterations (like (a+)+)';
       }
     }
-    for (const alternative of item.alternatives) {
+    for (const alternative of inside) {
       const inner = riskIn(analysis, alternative);
       if (inner) return inner;
     }
@@ -540,15 +279,16 @@ export function backtrackingRisk(pattern: string): string | undefined {
 
 function analyze(pattern: string): string | undefined {
   if (pattern.length > MAX_LENGTH) return `the pattern is longer than ${MAX_LENGTH} characters`;
-  let alternatives: Item[][];
+  let node: RegExpNode;
   try {
-    alternatives = new Parser(pattern).parse();
+    // Flags are not known here: only `(?i:…)` groups fold case.
+    node = new RegExpParser(pattern, MAX_DEPTH, 'too deeply nested').parse({ i: false, m: false, s: false });
   } catch (error) {
-    return error instanceof Unanalyzable ? `the pattern could not be analyzed (${error.message})` : 'the pattern could not be analyzed';
+    return error instanceof RegExpRefused ? `the pattern could not be analyzed (${error.message})` : 'the pattern could not be analyzed';
   }
   const analysis = new Analysis();
   // The whole pattern behaves like one group that is not repeated.
-  const root: Item = { kind: 'group', alternatives, min: 1, max: 1 };
+  const root: Item = { t: 'group', node };
   analysis.facts(root);
   const risk = riskIn(analysis, [root]);
   if (risk) return risk;
