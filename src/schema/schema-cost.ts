@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { forEachSchemaNode, percentDecoded, unescapeToken } from './schema-walk.js';
+import { forEachSchemaNode, schemaIndex, type SchemaIndex } from './schema-walk.js';
 import { isObject } from '../protocol/types.js';
 
 type Target = Record<string, unknown> | boolean;
@@ -72,47 +72,18 @@ export interface SchemaCost {
  * Builds the graph of `schema` and counts its cost per value up to `limit`
  * evaluations beyond its {@link SchemaCost.size}.
  * `$ref`, `$dynamicRef` and `$recursiveRef` are followed inside the document
- * (pointers, anchors, `$id`s); one that does not resolve counts as nothing
- * (the library refuses it). `patternCost(pattern)` is the extra work per
- * character of checking a string against that pattern.
+ * (pointers, anchors, `$id`s) as `index` resolves them ({@link SchemaIndex}:
+ * given by a caller that walked `schema` already, else built here); one that
+ * does not resolve counts as nothing (the library refuses it).
+ * `patternCost(pattern)` is the extra work per character of checking a string
+ * against that pattern.
  */
-export function schemaCost(schema: Target, limit: number, patternCost: (pattern: string) => number): SchemaCost {
-  const uris = new Map<string, object>();
-  const bases = new Map<object, string>();
-  if (typeof schema === 'object') {
-    forEachSchemaNode(schema, (record, { schema: isSchema, base, resource }) => {
-      bases.set(record, base);
-      if (record === resource && !uris.has(base)) uris.set(base, record);
-      if (!isSchema) return;
-      for (const anchor of [record.$anchor, record.$dynamicAnchor]) if (typeof anchor === 'string') uris.set(`${base}#${anchor}`, record);
-      // draft-07 names anchors with a fragment-only $id.
-      if (typeof record.$id === 'string' && record.$id.startsWith('#') && record.$id.length > 1) uris.set(`${base}${record.$id}`, record);
-    });
+export function schemaCost(schema: Target, limit: number, patternCost: (pattern: string) => number, index?: SchemaIndex): SchemaCost {
+  if (!index) {
+    index = schemaIndex();
+    if (typeof schema === 'object') forEachSchemaNode(schema, index.add);
   }
-
-  const resolve = (ref: string, base: string): Target | undefined => {
-    let url: URL;
-    try {
-      url = new URL(ref, base);
-    } catch {
-      return undefined;
-    }
-    const fragment = percentDecoded(url.hash.slice(1));
-    url.hash = '';
-    if (fragment !== '' && !fragment.startsWith('/')) {
-      const anchored = uris.get(`${url.href}#${fragment}`);
-      return isObject(anchored) ? anchored : undefined;
-    }
-    let node: unknown = uris.get(url.href);
-    if (fragment !== '') {
-      for (const token of fragment.slice(1).split('/')) {
-        const key = unescapeToken(token);
-        if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-        node = (node as Record<string, unknown>)[key];
-      }
-    }
-    return typeof node === 'boolean' || isObject(node) ? (node as Target) : undefined;
-  };
+  const { resolve, base: baseOf } = index;
 
   const nodes = new Map<object, Node>();
   const nodeOf = (record: Record<string, unknown>): Node => {
@@ -122,7 +93,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
     const targets = (value: unknown): Target[] => (Array.isArray(value) ? value.map(target).filter((t): t is Target => t !== undefined) : []);
     const map = (value: unknown): [string, Target][] =>
       isObject(value) ? Object.entries(value).flatMap(([key, child]) => (target(child) === undefined ? [] : [[key, child as Target] as [string, Target]])) : [];
-    const base = bases.get(record) ?? '';
+    const base = baseOf(record);
     const inPlace: Target[] = [];
     for (const key of IN_PLACE) inPlace.push(...targets(record[key]));
     for (const key of SINGLE_IN_PLACE) {

@@ -106,6 +106,67 @@ function startsResource(record: Record<string, unknown>): boolean {
   return typeof record.$id === 'string' && record.$id !== '' && !record.$id.startsWith('#');
 }
 
+/**
+ * Where a document's subschemas are, by URI, for following its references
+ * inside it (spec: JSON Schema 2020-12 core "Schema References"): each
+ * resource by its base URI (`$id` resolved against the enclosing one), each
+ * `$anchor` and `$dynamicAnchor`, and draft-07's fragment-only `$id`.
+ * Nothing is fetched.
+ */
+export interface SchemaIndex {
+  /** Notes one node, with its context (give it every node {@link forEachSchemaNode} or {@link surveySchema} visits). */
+  add(node: Record<string, unknown>, context: NodeContext): void;
+  /** The base URI of a node noted ("" for any other). */
+  base(node: object): string;
+  /**
+   * `ref` resolved against `base`: the subschema or boolean schema it names
+   * in the document (a pointer followed through own members only,
+   * percent-decoded, `~0`/`~1` unescaped; an anchor), or undefined when it
+   * names none.
+   */
+  resolve(ref: string, base: string): Record<string, unknown> | boolean | undefined;
+}
+
+/** An empty {@link SchemaIndex}: fill it with `add` during a walk. */
+export function schemaIndex(): SchemaIndex {
+  const uris = new Map<string, object>();
+  const bases = new Map<object, string>();
+  return {
+    add(record, { schema, base, resource }) {
+      bases.set(record, base);
+      if (record === resource && !uris.has(base)) uris.set(base, record);
+      if (!schema) return;
+      for (const anchor of [record.$anchor, record.$dynamicAnchor]) if (typeof anchor === 'string') uris.set(`${base}#${anchor}`, record);
+      // draft-07 names anchors with a fragment-only $id.
+      if (typeof record.$id === 'string' && record.$id.startsWith('#') && record.$id.length > 1) uris.set(`${base}${record.$id}`, record);
+    },
+    base: (record) => bases.get(record) ?? '',
+    resolve(ref, base) {
+      let url: URL;
+      try {
+        url = new URL(ref, base);
+      } catch {
+        return undefined;
+      }
+      const fragment = percentDecoded(url.hash.slice(1));
+      url.hash = '';
+      if (fragment !== '' && !fragment.startsWith('/')) {
+        const anchored = uris.get(`${url.href}#${fragment}`);
+        return isObject(anchored) ? anchored : undefined;
+      }
+      let node: unknown = uris.get(url.href);
+      if (fragment !== '') {
+        for (const token of fragment.slice(1).split('/')) {
+          const key = unescapeToken(token);
+          if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+          node = (node as Record<string, unknown>)[key];
+        }
+      }
+      return typeof node === 'boolean' || isObject(node) ? (node as Record<string, unknown> | boolean) : undefined;
+    },
+  };
+}
+
 /** What following a `#/…` pointer from its resource meets, when it is not a plain subschema. */
 export type PointerTrouble = { inherited: string } | { data: string };
 
