@@ -64,6 +64,18 @@ export function schemaDialect(schema: unknown): SchemaDialect | { unsupported: s
 }
 
 /**
+ * The bound an object of a schema passes, met at `depth` (the root 0) as the
+ * `count`th object of a walk (see {@link checkSchemaBounds}, and the one walk
+ * of a compile, `forEachSchemaNode` in schema-walk.ts): a sentence naming it, or
+ * undefined.
+ */
+export function boundPassed(depth: number, count: number, limits: SchemaLimits): string | undefined {
+  if (depth > limits.maxDepth) return `the schema nests deeper than ${limits.maxDepth} levels`;
+  if (count > limits.maxNodes) return `the schema has more than ${limits.maxNodes} parts`;
+  return undefined;
+}
+
+/**
  * Measures a schema against the work bounds without recursion limits of its own
  * (iterative walk, so a hostile 10,000-deep schema cannot overflow the stack).
  * @returns undefined when within bounds, otherwise a sentence naming the bound.
@@ -74,8 +86,8 @@ export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = DEFAUL
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
-    if (depth > limits.maxDepth) return `the schema nests deeper than ${limits.maxDepth} levels`;
-    if (++nodes > limits.maxNodes) return `the schema has more than ${limits.maxNodes} parts`;
+    const passed = boundPassed(depth, ++nodes, limits);
+    if (passed) return passed;
     for (const value of Array.isArray(node) ? node : Object.values(node)) {
       if (typeof value === 'object' && value !== null) stack.push([value, depth + 1]);
     }

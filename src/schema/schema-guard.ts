@@ -12,9 +12,9 @@
  */
 import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
-import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
+import { boundPassed, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
 import { schemaCost } from './schema-cost.js';
-import { escapeToken, forEachSchemaNode, pointerTrouble, type Step } from './schema-walk.js';
+import { escapeToken, forEachSchemaNode, pointerTrouble, schemaIndex, type SchemaIndex, type Step } from './schema-walk.js';
 import { isObject } from '../protocol/types.js';
 
 /**
@@ -31,26 +31,31 @@ export const DEFAULT_LIMITS: Required<SchemaLimits> = { ...DEFAULT_SCHEMA_LIMITS
 let patternEngine: PatternEngine | undefined;
 let engineLoading: Promise<unknown> | undefined;
 
+/** Whether one object of a schema may need the pattern engine: a member `pattern` that is a string or `patternProperties` that is an object. */
+function hasPatterns(node: object): boolean {
+  const record = node as Record<string, unknown>;
+  return !Array.isArray(node) && (typeof record.pattern === 'string' || (typeof record.patternProperties === 'object' && record.patternProperties !== null));
+}
+
 /**
- * Whether a schema may need the pattern engine: any member `pattern` that is
- * a string or `patternProperties` that is an object, wherever it is (an
- * over-approximation is harmless). Bounded: a schema too large to look through
- * is refused by the work bounds anyway.
+ * Whether a schema may need the pattern engine: {@link hasPatterns} for some
+ * object, wherever it is (an over-approximation is harmless). Bounded: a
+ * schema too large to look through is refused by the work bounds anyway.
  */
 function usesPatterns(schema: unknown): boolean {
   const stack: unknown[] = [schema];
   for (let seen = 0; stack.length > 0; seen++) {
-    if (seen > 100_000) return true;
+    if (seen > USES_PATTERNS_LOOKS) return true;
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
-    if (!Array.isArray(node)) {
-      const record = node as Record<string, unknown>;
-      if (typeof record.pattern === 'string' || (typeof record.patternProperties === 'object' && record.patternProperties !== null)) return true;
-    }
+    if (hasPatterns(node)) return true;
     for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
   }
   return false;
 }
+
+/** Objects {@link usesPatterns} looks through before it answers yes anyway. */
+const USES_PATTERNS_LOOKS = 100_000;
 
 /** Loads the linear-time pattern engine (once; again after a failed load) when `schema` may need it. */
 async function prepare(schema: unknown): Promise<void> {
@@ -105,37 +110,72 @@ function fieldName(path: Step[]): string | undefined {
   return undefined;
 }
 
+/** What the one walk of a compile ({@link surveyed}) collects for the checks after it. */
+interface Surveyed {
+  /** The first work bound the schema passes (the walk stopped there). */
+  overBound?: string;
+  /** What {@link usesPatterns} answers for it. */
+  usesPatterns: boolean;
+  /** The nodes with a local `$ref` (`#/…`) and their resources, in the walk's order (see {@link checkLocalReference}). */
+  references: [Record<string, unknown>, object][];
+  /** Every `pattern` (`key` false) and `patternProperties` key (`key` true) with the path of its subschema, in the walk's order. */
+  expressions: { path: Step[]; pattern: string; key: boolean }[];
+  /** The schema's references, for the cost estimate. */
+  index: SchemaIndex;
+}
+
 /**
- * Screens a schema in one walk over every node that may act as a schema (a
- * member named `default` or `enum` included): refuses the local references
- * {@link checkLocalReference} describes, and returns the schema without the
- * regular expressions that cannot run safely (see `pattern-check.ts`: with the
+ * Walks a schema once for every check a compile makes before the library
+ * sees it (`forEachSchemaNode` in schema-walk.ts, with `meet`): its work bounds and whether it
+ * may need the pattern engine (every object met), and over every node that may
+ * act as a schema (a member named `default` or `enum` included) its local
+ * references, its patterns and where its references lead. The checks then run
+ * on what was collected, in the order they always ran, so each fails with the
+ * same error as when each walked the schema by itself.
+ */
+function surveyed(schema: object, limits: SchemaLimits): Surveyed {
+  const found: Surveyed = { usesPatterns: false, references: [], expressions: [], index: schemaIndex() };
+  found.overBound = forEachSchemaNode(
+    schema,
+    (record, context) => {
+      found.index.add(record, context);
+      if (typeof record.$ref === 'string' && record.$ref.startsWith('#/')) found.references.push([record, context.resource]);
+      if (typeof record.pattern === 'string') found.expressions.push({ path: context.path, pattern: record.pattern, key: false });
+      const patternProperties = record.patternProperties;
+      if (isObject(patternProperties)) for (const key of Object.keys(patternProperties)) found.expressions.push({ path: context.path, pattern: key, key: true });
+    },
+    (node, depth, count) => {
+      // As usesPatterns: what it would look through, then yes anyway.
+      if (hasPatterns(node) || count > USES_PATTERNS_LOOKS + 1) found.usesPatterns = true;
+      return boundPassed(depth, count, limits);
+    },
+  );
+  return found;
+}
+
+/**
+ * Returns the schema without the regular expressions found by
+ * {@link surveyed} that cannot run safely (see `pattern-check.ts`: with the
  * engine loaded, only those it cannot express and whose shape could backtrack
  * for long). Such a `pattern` is dropped; such a `patternProperties` key drops
  * that entry and the `additionalProperties` / `unevaluatedProperties` beside
  * it, whose meaning depends on it. Invalid patterns are left for the library
  * to refuse. The input is not changed.
  */
-function screened(schema: object, engine: PatternEngine | undefined): { schema: object; skipped: SkippedCheck[]; patterns: Set<string> } {
+function screened(schema: object, engine: PatternEngine | undefined, candidates: Surveyed['expressions']): { schema: object; skipped: SkippedCheck[]; patterns: Set<string> } {
   const found: { path: Step[]; pattern: string; key: boolean; reason: string }[] = [];
   const patterns = new Set<string>();
-  const judge = (path: Step[], pattern: string, key: boolean) => {
+  for (const { path, pattern, key } of candidates) {
     patterns.add(pattern);
-    if (!engine) return;
+    if (!engine) continue;
     let verdict;
     try {
       verdict = patternVerdict(engine, pattern);
     } catch {
-      return;
+      continue;
     }
     if (verdict.how === 'skip') found.push({ path, pattern, key, reason: verdict.reason });
-  };
-  forEachSchemaNode(schema, (record, { path, resource }) => {
-    checkLocalReference(record, resource);
-    if (typeof record.pattern === 'string') judge(path, record.pattern, false);
-    const patternProperties = record.patternProperties;
-    if (isObject(patternProperties)) for (const key of Object.keys(patternProperties)) judge(path, key, true);
-  });
+  }
   if (found.length === 0) return { schema, skipped: [], patterns };
   const copy = structuredClone(schema) as Record<string, unknown>;
   const skipped: SkippedCheck[] = [];
@@ -242,12 +282,14 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
       if (typeof dialect === 'object') {
         throw new McpClientError('schema', `JSON Schema dialect ${JSON.stringify(dialect.unsupported)} is not supported (supported: 2020-12, draft-07)`, { dialect: dialect.unsupported });
       }
-      const overBound = checkSchemaBounds(schema, limits);
-      if (overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${overBound}`, { limits });
-      if (!patternEngine && usesPatterns(schema)) throw new McpClientError('schema', 'The pattern engine is not loaded yet; await ensureValidator(schema) first', { loaded: false });
-      const safe = screened(schema, patternEngine);
+      const survey = surveyed(schema, limits);
+      if (survey.overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${survey.overBound}`, { limits });
+      if (!patternEngine && survey.usesPatterns) throw new McpClientError('schema', 'The pattern engine is not loaded yet; await ensureValidator(schema) first', { loaded: false });
+      for (const [record, resource] of survey.references) checkLocalReference(record, resource);
+      const safe = screened(schema, patternEngine, survey.expressions);
       // Before compiling: a schema whose references branch out is refused here, not frozen on later.
-      const cost = schemaCost(safe.schema as Record<string, unknown>, limits.maxEvaluations, patternCost);
+      // Its references as the walk found them, unless unsafe patterns were taken out of a copy.
+      const cost = schemaCost(safe.schema as Record<string, unknown>, limits.maxEvaluations, patternCost, safe.schema === schema ? survey.index : undefined);
       if (cost.circular) {
         throw new McpClientError('schema', 'The schema is invalid: it applies itself to the same value without end (its references form a cycle that never moves into a member or item), so no value can be checked against it', { circular: true });
       }

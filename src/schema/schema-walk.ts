@@ -68,37 +68,71 @@ function resolvedBase(id: string, base: string): string {
 }
 
 /**
- * Visits every object of a schema that may act as a schema, iteratively (the
- * caller has checked the work bounds). Skipped: the data keywords of known
- * subschemas (`const`, `enum`, `default`, `examples`), but not members that
- * only share those names. Objects under unknown keywords are visited with all
- * their members, since a `$ref` may point there.
+ * A stack entry of {@link forEachSchemaNode}: an object, where it sits
+ * (undefined inside data: met, not visited), its depth, and whether it is a
+ * map of named subschemas (`properties`…), whose members are subschemas under
+ * `context.path`.
  */
-export function forEachSchemaNode(root: object, visit: (node: Record<string, unknown>, context: NodeContext) => void): void {
+type Entry = [node: object, context: NodeContext | undefined, depth: number, map?: boolean];
+
+/**
+ * Visits every object of a schema that may act as a schema, iteratively (the
+ * caller has checked the work bounds, or gives `meet`). Skipped: the data
+ * keywords of known subschemas (`const`, `enum`, `default`, `examples`), but
+ * not members that only share those names. Objects under unknown keywords are
+ * visited with all their members, since a `$ref` may point there.
+ *
+ * With `meet`, the same walk also meets every object of the schema, data and
+ * the maps of named subschemas included, in the order `checkSchemaBounds`
+ * (schema-base.ts) meets them: depth-first, last member first.
+ * `meet(node, depth, count)` is called for each, with its depth (the root 0)
+ * and the number of objects met so far with this one; the first sentence it
+ * returns stops the walk and is returned. So one walk serves every check a
+ * compile makes first (bounds, what must be loaded, references, patterns; see
+ * `surveyed` in schema-guard.ts), and a hostile schema is not walked further
+ * than its bounds allow.
+ */
+export function forEachSchemaNode(
+  root: object,
+  visit: (node: Record<string, unknown>, context: NodeContext) => void,
+  meet?: (node: object, depth: number, count: number) => string | undefined,
+): string | undefined {
   const rootBase = startsResource(root as Record<string, unknown>) ? resolvedBase((root as { $id: string }).$id, ROOT_URI) : ROOT_URI;
-  const stack: [object, NodeContext][] = [[root, { path: [], schema: true, resource: root, base: rootBase }]];
+  const stack: Entry[] = [[root, { path: [], schema: true, resource: root, base: rootBase }, 0]];
+  let count = 0;
   // Only objects are pushed: a schema within the work bounds may still hold a huge array of numbers.
-  const push = (value: unknown, context: NodeContext) => {
-    if (typeof value === 'object' && value !== null) stack.push([value, context]);
+  const push = (value: unknown, context: NodeContext | undefined, depth: number, map?: boolean) => {
+    if (typeof value === 'object' && value !== null) stack.push([value, context, depth, map]);
   };
   while (stack.length > 0) {
-    const [node, context] = stack.pop()!;
+    const [node, context, depth, map] = stack.pop()!;
+    const stop = meet?.(node, depth, ++count);
+    if (stop) return stop;
+    if (!context) {
+      for (const value of Object.values(node)) push(value, undefined, depth + 1);
+      continue;
+    }
+    if (map) {
+      for (const [name, child] of Object.entries(node)) push(child, { ...context, path: [...context.path, name], schema: true }, depth + 1);
+      continue;
+    }
     if (Array.isArray(node)) {
-      node.forEach((value, i) => push(value, { ...context, path: [...context.path, i] }));
+      node.forEach((value, i) => push(value, { ...context, path: [...context.path, i] }, depth + 1));
       continue;
     }
     const record = node as Record<string, unknown>;
     const here = context.schema && context.path.length > 0 && startsResource(record) ? { ...context, resource: record, base: resolvedBase(record.$id as string, context.base) } : context;
     visit(record, here);
     for (const [key, value] of Object.entries(record)) {
-      if (here.schema && DATA.has(key)) continue;
-      if (here.schema && MAPS.has(key) && isObject(value)) {
-        for (const [name, child] of Object.entries(value)) push(child, { path: [...here.path, key, name], schema: true, resource: here.resource, base: here.base });
+      if (here.schema && DATA.has(key)) {
+        if (meet) push(value, undefined, depth + 1);
         continue;
       }
-      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource, base: here.base });
+      const isMap = here.schema && MAPS.has(key) && isObject(value);
+      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource, base: here.base }, depth + 1, isMap);
     }
   }
+  return undefined;
 }
 
 /** Whether a subschema starts a resource of its own: an `$id` that is more than a fragment (`""` and `"#foo"` are not). */
@@ -114,7 +148,7 @@ function startsResource(record: Record<string, unknown>): boolean {
  * Nothing is fetched.
  */
 export interface SchemaIndex {
-  /** Notes one node, with its context (give it every node {@link forEachSchemaNode} or {@link surveySchema} visits). */
+  /** Notes one node, with its context (give it every node {@link forEachSchemaNode} visits). */
   add(node: Record<string, unknown>, context: NodeContext): void;
   /** The base URI of a node noted ("" for any other). */
   base(node: object): string;
