@@ -26,7 +26,8 @@
  *
  * @module
  */
-import { forEachSchemaNode, schemaIndex, type SchemaIndex } from './schema-walk.js';
+import { schemaIndex, type SchemaIndex } from './schema-refs.js';
+import { forEachSchemaNode } from './schema-walk.js';
 import { isObject } from '../protocol/types.js';
 
 type Target = Record<string, unknown> | boolean;

@@ -14,7 +14,8 @@ import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
 import { boundPassed, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
 import { schemaCost } from './schema-cost.js';
-import { escapeToken, forEachSchemaNode, pointerTrouble, schemaIndex, type SchemaIndex, type Step } from './schema-walk.js';
+import { pointerTrouble, schemaIndex, type SchemaIndex } from './schema-refs.js';
+import { escapeToken, forEachSchemaNode, type Step } from './schema-walk.js';
 import { isObject } from '../protocol/types.js';
 
 /**

@@ -3,7 +3,9 @@
  * Schema Usage"; JSON Schema 2020-12 core "Applicators"): which members hold
  * subschemas, which hold data, and which merely share a keyword's name
  * (`properties: { default: {…} }` declares a member called "default").
- * Shared by the schema checks and the cfworker adapter.
+ * Shared by the schema checks and the cfworker adapter; following references
+ * on this ground is in `schema-refs.ts` (the adapter needs none of it, and a
+ * page that plugs the adapter in loads this module up front).
  *
  * @module
  */
@@ -32,11 +34,11 @@ export function percentDecoded(token: string): string {
 }
 
 /** Keywords whose value is data, not a subschema: a `pattern` or `$ref` inside is just a value. */
-const DATA = new Set(['const', 'enum', 'default', 'examples']);
+export const DATA = new Set(['const', 'enum', 'default', 'examples']);
 /** Keywords whose value maps names to subschemas: those names are not keywords. */
-const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+export const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 /** Keywords whose value is a subschema or an array of subschemas. */
-const APPLICATORS = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'prefixItems', 'additionalItems', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf']);
+export const APPLICATORS = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'prefixItems', 'additionalItems', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf']);
 
 /** Where a visited node sits. */
 export interface NodeContext {
@@ -138,96 +140,6 @@ export function forEachSchemaNode(
 /** Whether a subschema starts a resource of its own: an `$id` that is more than a fragment (`""` and `"#foo"` are not). */
 function startsResource(record: Record<string, unknown>): boolean {
   return typeof record.$id === 'string' && record.$id !== '' && !record.$id.startsWith('#');
-}
-
-/**
- * Where a document's subschemas are, by URI, for following its references
- * inside it (spec: JSON Schema 2020-12 core "Schema References"): each
- * resource by its base URI (`$id` resolved against the enclosing one), each
- * `$anchor` and `$dynamicAnchor`, and draft-07's fragment-only `$id`.
- * Nothing is fetched.
- */
-export interface SchemaIndex {
-  /** Notes one node, with its context (give it every node {@link forEachSchemaNode} visits). */
-  add(node: Record<string, unknown>, context: NodeContext): void;
-  /** The base URI of a node noted ("" for any other). */
-  base(node: object): string;
-  /**
-   * `ref` resolved against `base`: the subschema or boolean schema it names
-   * in the document (a pointer followed through own members only,
-   * percent-decoded, `~0`/`~1` unescaped; an anchor), or undefined when it
-   * names none.
-   */
-  resolve(ref: string, base: string): Record<string, unknown> | boolean | undefined;
-}
-
-/** An empty {@link SchemaIndex}: fill it with `add` during a walk. */
-export function schemaIndex(): SchemaIndex {
-  const uris = new Map<string, object>();
-  const bases = new Map<object, string>();
-  return {
-    add(record, { schema, base, resource }) {
-      bases.set(record, base);
-      if (record === resource && !uris.has(base)) uris.set(base, record);
-      if (!schema) return;
-      for (const anchor of [record.$anchor, record.$dynamicAnchor]) if (typeof anchor === 'string') uris.set(`${base}#${anchor}`, record);
-      // draft-07 names anchors with a fragment-only $id.
-      if (typeof record.$id === 'string' && record.$id.startsWith('#') && record.$id.length > 1) uris.set(`${base}${record.$id}`, record);
-    },
-    base: (record) => bases.get(record) ?? '',
-    resolve(ref, base) {
-      let url: URL;
-      try {
-        url = new URL(ref, base);
-      } catch {
-        return undefined;
-      }
-      const fragment = percentDecoded(url.hash.slice(1));
-      url.hash = '';
-      if (fragment !== '' && !fragment.startsWith('/')) {
-        const anchored = uris.get(`${url.href}#${fragment}`);
-        return isObject(anchored) ? anchored : undefined;
-      }
-      let node: unknown = uris.get(url.href);
-      if (fragment !== '') {
-        for (const token of fragment.slice(1).split('/')) {
-          const key = unescapeToken(token);
-          if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-          node = (node as Record<string, unknown>)[key];
-        }
-      }
-      return typeof node === 'boolean' || isObject(node) ? (node as Record<string, unknown> | boolean) : undefined;
-    },
-  };
-}
-
-/** What following a `#/…` pointer from its resource meets, when it is not a plain subschema. */
-export type PointerTrouble = { inherited: string } | { data: string };
-
-/**
- * Follows the JSON Pointer of a local reference (`#/a/b`, percent-decoded,
- * `~0`/`~1` unescaped) from `resource` and says what is wrong with where it
- * leads: a member every object inherits rather than one the schema has
- * (`#/constructor`), or the inside of data (`#/default`, `#/enum/0`), which a
- * library would compile as a schema without the kit's checks. Undefined when
- * the pointer stays in the schema, or leads nowhere (the library refuses that).
- */
-export function pointerTrouble(resource: object, pointer: string): PointerTrouble | undefined {
-  let node: unknown = resource;
-  let schema = true;
-  let map = false;
-  for (const raw of pointer.slice(2).split('/')) {
-    const segment = unescapeToken(percentDecoded(raw));
-    if (typeof node !== 'object' || node === null || !(segment in node)) return undefined;
-    if (!Object.hasOwn(node, segment)) return { inherited: segment };
-    if (schema && !map && !Array.isArray(node) && DATA.has(segment)) return { data: segment };
-    // The step's position: a name under a map is a subschema; a keyword is one if it is an applicator.
-    const intoSchema: boolean = Array.isArray(node) ? schema : map || (schema && APPLICATORS.has(segment));
-    map = schema && !map && !Array.isArray(node) && MAPS.has(segment);
-    schema = intoSchema || map;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return undefined;
 }
 
 /**
