@@ -19,8 +19,7 @@
  *
  * @module
  */
-import { McpClientError } from '../protocol/errors.js';
-import type { ValidatorImplementation } from './schema-base.js';
+import { notLoaded, type ValidatorImplementation } from './schema-base.js';
 
 /** One `<meta>` element, as far as this module reads it. */
 interface MetaLike {
@@ -73,16 +72,16 @@ export function evalAllowed(): boolean {
  * from strings, else `@cfworker/json-schema` (ajv is then never downloaded).
  * If ajv's compile is refused after all (a policy the first check could not
  * see, such as a `<meta>` policy added later), the default is chosen again
- * with `chooseAgain` (the loader passes `useSchemaCompiler(undefined)`: the
- * page chose nothing, or this ajv would not be in use; a callback, so this
- * module does not import the loader that imports it) and that one compile
- * fails with `data.loaded === false`, as
+ * (`choose(undefined)`, where `choose` is the loader's `useSchemaCompiler`,
+ * passed in so that this module does not import the loader that imports it:
+ * the page chose nothing, or this ajv would not be in use) and that one
+ * compile fails with `data.loaded === false`, as
  * `compileSchemaSync` does before a validator is loaded: the elements then
  * await `ensureValidator()`, which loads the fallback, and compile again; a
  * `compileSchema` caller gets the error once (the client reports that output
  * check as skipped, with the reason).
  */
-export async function defaultValidator(chooseAgain: () => void): Promise<ValidatorImplementation> {
+export async function defaultValidator(choose: (compiler: undefined) => void): Promise<ValidatorImplementation> {
   // Two separate import() calls: in one expression, Vite preloads both chunks whichever runs.
   if (!evalAllowed()) {
     const { pluggedIn } = await import('./schema-guard.js');
@@ -98,8 +97,8 @@ export async function defaultValidator(chooseAgain: () => void): Promise<Validat
         const cause = (error as Error).cause;
         if (!(cause instanceof Error) || cause.name !== 'EvalError') throw error;
         verdict = false;
-        chooseAgain();
-        throw new McpClientError('schema', 'The schema validator is being replaced (this page does not allow eval); await ensureValidator() first', { loaded: false }, { cause: error });
+        choose(undefined);
+        throw notLoaded('The schema validator is being replaced (this page does not allow eval); await ensureValidator() first', { cause: error });
       }
     },
   };

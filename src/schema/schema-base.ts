@@ -1,14 +1,16 @@
 /**
  * What the schema loader ({@link ./schema.ts}) and the validators it loads
  * lazily (`schema-guard.ts`, `schema-ajv.ts`, `cfworker.ts`, `eval-policy.ts`)
- * share: the dialects, the work bounds and their check, the shapes of results,
- * of a compiled validator and of a plugged-in library (spec: basic/index
- * "JSON Schema Usage"). It imports nothing, so every one of them can import it
- * and none needs the loader: the loader imports the validators (lazily), never
- * the other way round. Part of the core bundle (`schema.ts` re-exports it).
+ * share: the dialects, the work bounds and their check, the error for what
+ * is not loaded yet, the shapes of results, of a compiled validator and of a
+ * plugged-in library (spec: basic/index "JSON Schema Usage"). It imports
+ * nothing of schema/, so every one of them can import it and none needs the
+ * loader: the loader imports the validators (lazily), never the other way
+ * round. Part of the core bundle (`schema.ts` re-exports it, and uses it).
  *
  * @module
  */
+import { McpClientError } from '../protocol/errors.js';
 /** Dialects the kit validates. */
 export type SchemaDialect = '2020-12' | 'draft-07';
 
@@ -64,15 +66,14 @@ export function schemaDialect(schema: unknown): SchemaDialect | { unsupported: s
 }
 
 /**
- * The bound an object of a schema passes, met at `depth` (the root 0) as the
- * `count`th object of a walk (see {@link checkSchemaBounds}, and the one walk
- * of a compile, `forEachSchemaNode` in schema-walk.ts): a sentence naming it, or
- * undefined.
+ * The error for a check asked for before what it needs is loaded:
+ * McpClientError `schema` with `data.loaded === false`, which the elements
+ * answer by awaiting `ensureValidator()` and compiling again (a compile before
+ * the validator is loaded, a schema with patterns before the pattern engine,
+ * ajv being replaced where the page refuses eval).
  */
-export function boundPassed(depth: number, count: number, limits: SchemaLimits): string | undefined {
-  if (depth > limits.maxDepth) return `the schema nests deeper than ${limits.maxDepth} levels`;
-  if (count > limits.maxNodes) return `the schema has more than ${limits.maxNodes} parts`;
-  return undefined;
+export function notLoaded(message: string, options?: { cause?: unknown }): McpClientError {
+  return new McpClientError('schema', message, { loaded: false }, options);
 }
 
 /**
@@ -86,8 +87,8 @@ export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = DEFAUL
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
-    const passed = boundPassed(depth, ++nodes, limits);
-    if (passed) return passed;
+    if (depth > limits.maxDepth) return `the schema nests deeper than ${limits.maxDepth} levels`;
+    if (++nodes > limits.maxNodes) return `the schema has more than ${limits.maxNodes} parts`;
     for (const value of Array.isArray(node) ? node : Object.values(node)) {
       if (typeof value === 'object' && value !== null) stack.push([value, depth + 1]);
     }

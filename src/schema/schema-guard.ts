@@ -12,7 +12,7 @@
  */
 import { McpClientError } from '../protocol/errors.js';
 import { patternEngineLoaded, patternVerdict, safeRegExp, type PatternEngine } from './patterns/pattern-check.js';
-import { boundPassed, DEFAULT_SCHEMA_LIMITS, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
+import { checkSchemaBounds, DEFAULT_SCHEMA_LIMITS, notLoaded, schemaDialect, type SchemaCompiler, type SchemaCompilerOptions, type SchemaDialect, type SchemaLimits, type SkippedCheck, type ValidationIssue, type ValidationResult, type Validator, type ValidatorImplementation } from './schema-base.js';
 import { schemaCost } from './schema-cost.js';
 import { pointerTrouble, schemaIndex, type SchemaIndex } from './schema-refs.js';
 import { escapeToken, forEachSchemaNode, type Step } from './schema-walk.js';
@@ -113,7 +113,7 @@ function fieldName(path: Step[]): string | undefined {
 
 /** What the one walk of a compile ({@link surveyed}) collects for the checks after it. */
 interface Surveyed {
-  /** The first work bound the schema passes (the walk stopped there). */
+  /** The first work bound the schema passes, as checkSchemaBounds words it (the walk stopped there). */
   overBound?: string;
   /** What {@link usesPatterns} answers for it. */
   usesPatterns: boolean;
@@ -127,12 +127,14 @@ interface Surveyed {
 
 /**
  * Walks a schema once for every check a compile makes before the library
- * sees it (`forEachSchemaNode` in schema-walk.ts, with `meet`): its work bounds and whether it
- * may need the pattern engine (every object met), and over every node that may
- * act as a schema (a member named `default` or `enum` included) its local
- * references, its patterns and where its references lead. The checks then run
- * on what was collected, in the order they always ran, so each fails with the
- * same error as when each walked the schema by itself.
+ * sees it (`forEachSchemaNode` in schema-walk.ts, with `meet`): its work
+ * bounds and whether it may need the pattern engine (every object met), and
+ * over every node that may act as a schema (a member named `default` or
+ * `enum` included) its local references, its patterns and where its
+ * references lead. The checks then run on what was collected, in the order
+ * they always ran, so each fails with the same error as when each walked the
+ * schema by itself. Only a schema over its bounds is walked again, by
+ * checkSchemaBounds, for the sentence (it stops at the same object).
  */
 function surveyed(schema: object, limits: SchemaLimits): Surveyed {
   const found: Surveyed = { usesPatterns: false, references: [], expressions: [], index: schemaIndex() };
@@ -148,9 +150,11 @@ function surveyed(schema: object, limits: SchemaLimits): Surveyed {
     (node, depth, count) => {
       // As usesPatterns: what it would look through, then yes anyway.
       if (hasPatterns(node) || count > USES_PATTERNS_LOOKS + 1) found.usesPatterns = true;
-      return boundPassed(depth, count, limits);
+      return depth > limits.maxDepth || count > limits.maxNodes ? 'over' : undefined;
     },
   );
+  // The walk stopped where checkSchemaBounds stops (the same objects in the same order): its sentence.
+  if (found.overBound) found.overBound = checkSchemaBounds(schema, limits);
   return found;
 }
 
@@ -285,7 +289,7 @@ export function guarded(compileChecked: CompileChecked): ValidatorImplementation
       }
       const survey = surveyed(schema, limits);
       if (survey.overBound) throw new McpClientError('schema', `The schema is too complex to check safely: ${survey.overBound}`, { limits });
-      if (!patternEngine && survey.usesPatterns) throw new McpClientError('schema', 'The pattern engine is not loaded yet; await ensureValidator(schema) first', { loaded: false });
+      if (!patternEngine && survey.usesPatterns) throw notLoaded('The pattern engine is not loaded yet; await ensureValidator(schema) first');
       for (const [record, resource] of survey.references) checkLocalReference(record, resource);
       const safe = screened(schema, patternEngine, survey.expressions);
       // Before compiling: a schema whose references branch out is refused here, not frozen on later.

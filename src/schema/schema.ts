@@ -21,8 +21,7 @@
  *
  * @module
  */
-import { McpClientError } from '../protocol/errors.js';
-import type { OutputValidation, SchemaCompiler, SchemaLimits, Validator, ValidatorImplementation } from './schema-base.js';
+import { notLoaded, type OutputValidation, type SchemaCompiler, type SchemaLimits, type Validator, type ValidatorImplementation } from './schema-base.js';
 
 // What the loader and the validators share lives in schema-base.ts, which imports nothing: the
 // validators import it rather than this module, so none of them imports the loader back.
@@ -80,7 +79,7 @@ function loadValidatorModule(): Promise<ValidatorImplementation> {
     let implementation: ValidatorImplementation;
     if (compiler) implementation = (await import('./schema-guard.js')).pluggedIn(compiler);
     // ajv, or where the page forbids eval (which ajv needs) @cfworker/json-schema.
-    else implementation = await (await import('./eval-policy.js')).defaultValidator(() => useSchemaCompiler(undefined));
+    else implementation = await (await import('./eval-policy.js')).defaultValidator(useSchemaCompiler);
     if (compiler === plugged) loaded = implementation;
     return implementation;
   });
@@ -135,7 +134,7 @@ export async function checkOutput(name: string, schema: unknown, value: unknown,
  *   patterns the pattern engine, is not loaded yet.
  */
 export function compileSchemaSync(schema: unknown, options: CompileOptions = {}): Validator {
-  if (!loaded) throw new McpClientError('schema', 'The schema validator is not loaded yet; await ensureValidator() first', { loaded: false });
+  if (!loaded) throw notLoaded('The schema validator is not loaded yet; await ensureValidator() first');
   return loaded.compile(schema, options.limits);
 }
 
