@@ -115,7 +115,7 @@ function fieldName(path: Step[]): string | undefined {
 interface Surveyed {
   /** The first work bound the schema passes, as checkSchemaBounds words it (the walk stopped there). */
   overBound?: string;
-  /** What {@link usesPatterns} answers for it. */
+  /** What {@link usesPatterns} answers for it (found only while the pattern engine is not loaded: only then is it asked). */
   usesPatterns: boolean;
   /** The nodes with a local `$ref` (`#/…`) and their resources, in the walk's order (see {@link checkLocalReference}). */
   references: [Record<string, unknown>, object][];
@@ -148,8 +148,8 @@ function surveyed(schema: object, limits: SchemaLimits): Surveyed {
       if (isObject(patternProperties)) for (const key of Object.keys(patternProperties)) found.expressions.push({ path: context.path, pattern: key, key: true });
     },
     (node, depth, count) => {
-      // As usesPatterns: what it would look through, then yes anyway.
-      if (hasPatterns(node) || count > USES_PATTERNS_LOOKS + 1) found.usesPatterns = true;
+      // As usesPatterns (what it would look through, then yes anyway); asked only before the engine is loaded.
+      if (!patternEngine && (hasPatterns(node) || count > USES_PATTERNS_LOOKS + 1)) found.usesPatterns = true;
       return depth > limits.maxDepth || count > limits.maxNodes ? 'over' : undefined;
     },
   );

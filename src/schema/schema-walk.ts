@@ -71,11 +71,11 @@ function resolvedBase(id: string, base: string): string {
 
 /**
  * A stack entry of {@link forEachSchemaNode}: an object, where it sits
- * (undefined inside data: met, not visited), its depth, and whether it is a
- * map of named subschemas (`properties`…), whose members are subschemas under
- * `context.path`.
+ * (undefined inside data: met, not visited), its depth, and for a map of
+ * named subschemas (`properties`…) its keyword: its members are subschemas
+ * under `context.path`, the keyword and their names.
  */
-type Entry = [node: object, context: NodeContext | undefined, depth: number, map?: boolean];
+type Entry = [node: object, context: NodeContext | undefined, depth: number, map?: string];
 
 /**
  * Visits every object of a schema that may act as a schema, iteratively (the
@@ -102,36 +102,34 @@ export function forEachSchemaNode(
   const rootBase = startsResource(root as Record<string, unknown>) ? resolvedBase((root as { $id: string }).$id, ROOT_URI) : ROOT_URI;
   const stack: Entry[] = [[root, { path: [], schema: true, resource: root, base: rootBase }, 0]];
   let count = 0;
-  // Only objects are pushed: a schema within the work bounds may still hold a huge array of numbers.
-  const push = (value: unknown, context: NodeContext | undefined, depth: number, map?: boolean) => {
-    if (typeof value === 'object' && value !== null) stack.push([value, context, depth, map]);
-  };
+  // Only objects are pushed (a schema within the work bounds may still hold a huge array of
+  // numbers), and a context is made only for them.
+  const isNode = (value: unknown): value is object => typeof value === 'object' && value !== null;
   while (stack.length > 0) {
     const [node, context, depth, map] = stack.pop()!;
     const stop = meet?.(node, depth, ++count);
     if (stop) return stop;
     if (!context) {
-      for (const value of Object.values(node)) push(value, undefined, depth + 1);
+      for (const value of Object.values(node)) if (isNode(value)) stack.push([value, undefined, depth + 1]);
       continue;
     }
-    if (map) {
-      for (const [name, child] of Object.entries(node)) push(child, { ...context, path: [...context.path, name], schema: true }, depth + 1);
+    if (map !== undefined) {
+      for (const [name, child] of Object.entries(node)) if (isNode(child)) stack.push([child, { path: [...context.path, map, name], schema: true, resource: context.resource, base: context.base }, depth + 1]);
       continue;
     }
     if (Array.isArray(node)) {
-      node.forEach((value, i) => push(value, { ...context, path: [...context.path, i] }, depth + 1));
+      node.forEach((value, i) => isNode(value) && stack.push([value, { ...context, path: [...context.path, i] }, depth + 1]));
       continue;
     }
     const record = node as Record<string, unknown>;
     const here = context.schema && context.path.length > 0 && startsResource(record) ? { ...context, resource: record, base: resolvedBase(record.$id as string, context.base) } : context;
     visit(record, here);
     for (const [key, value] of Object.entries(record)) {
+      if (!isNode(value)) continue;
       if (here.schema && DATA.has(key)) {
-        if (meet) push(value, undefined, depth + 1);
-        continue;
-      }
-      const isMap = here.schema && MAPS.has(key) && isObject(value);
-      push(value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource, base: here.base }, depth + 1, isMap);
+        if (meet) stack.push([value, undefined, depth + 1]);
+      } else if (here.schema && MAPS.has(key) && !Array.isArray(value)) stack.push([value, here, depth + 1, key]);
+      else stack.push([value, { path: [...here.path, key], schema: here.schema && APPLICATORS.has(key), resource: here.resource, base: here.base }, depth + 1]);
     }
   }
   return undefined;
