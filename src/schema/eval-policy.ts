@@ -82,10 +82,11 @@ export function evalAllowed(): boolean {
  * check as skipped, with the reason).
  */
 export async function defaultValidator(choose: (compiler: undefined) => void): Promise<ValidatorImplementation> {
-  // Two separate import() calls: in one expression, Vite preloads both chunks whichever runs.
+  // Two separate import() calls: in one expression, Vite preloads both chunks whichever runs. Each the module,
+  // not its names destructured: Vite wraps a destructuring import() in code that picks the names.
   if (!evalAllowed()) {
-    const { pluggedIn } = await import('./schema-guard.js');
-    return pluggedIn((await import('./cfworker.js')).cfworkerCompiler);
+    const guard = await import('./schema-guard.js');
+    return guard.pluggedIn(await import('./cfworker.js').then((module) => module.cfworkerCompiler));
   }
   const ajv = await import('./schema-ajv.js');
   return {

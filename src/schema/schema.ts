@@ -75,11 +75,12 @@ export function useSchemaCompiler(compiler: SchemaCompiler | undefined): void {
 function loadValidatorModule(): Promise<ValidatorImplementation> {
   loading ??= Promise.resolve().then(async () => {
     const compiler = plugged;
-    // Two separate import() calls: in one expression, Vite preloads both chunks (ajv too) whichever runs.
+    // Two separate import() calls: in one expression, Vite preloads both chunks (ajv too) whichever runs. Each
+    // the module, not its names destructured: Vite wraps a destructuring import() in code that picks the names.
     let implementation: ValidatorImplementation;
-    if (compiler) implementation = (await import('./schema-guard.js')).pluggedIn(compiler);
+    if (compiler) implementation = await import('./schema-guard.js').then((module) => module.pluggedIn(compiler));
     // ajv, or where the page forbids eval (which ajv needs) @cfworker/json-schema.
-    else implementation = await (await import('./eval-policy.js')).defaultValidator(useSchemaCompiler);
+    else implementation = await import('./eval-policy.js').then((module) => module.defaultValidator(useSchemaCompiler));
     if (compiler === plugged) loaded = implementation;
     return implementation;
   });
