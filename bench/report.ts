@@ -326,7 +326,7 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
       out.push('');
     }
     out.push(
-      `Engines, minified and gzipped: the kit's linear-time engine ${s.sizes.linear} B (loaded only for schemas with patterns); re2js 2.10.0 ${s.sizes.re2js} B; the shape check (src/schema/patterns/regex-safety.ts, in the validator chunk before and after) ${s.sizes.heuristic} B; the browser's engine 0 B.`,
+      `Engines, minified and gzipped: the kit's linear-time engine ${s.sizes.linear} B (loaded only for schemas with patterns); re2js 2.10.0 ${s.sizes.re2js} B; the shape check (src/schema/patterns/regex-safety.ts, which loads with the engine and reads the engine's syntax tree) ${s.sizes.heuristic} B; the browser's engine 0 B.`,
     );
     out.push('');
     out.push(

@@ -26,7 +26,7 @@ const requested = () => performance.getEntriesByType('resource').map((entry) => 
 const DIALOG = /\/components\/mcp-elicitation-dialog\//;
 const OAUTH = /\/src\/auth\/(?!errors\.ts)/;
 const LEGACY = /\/src\/legacy\//;
-const VALIDATOR = /\/src\/(eval-policy|schema-ajv|schema-guard|cfworker)\.ts|\/ajv|@cfworker/;
+const VALIDATOR = /\/src\/schema\/(eval-policy|schema-ajv|schema-guard|cfworker)\.ts|\/ajv|@cfworker/;
 
 test('connection + tool form: no dialog, OAuth, legacy era or validator before the first check; the validator on the first edit', async () => {
   const connection = mount<McpConnection>(`<mcp-connection server-url="${url}" no-listen><mcp-tool-form tool-name="create_ticket" no-drafts></mcp-tool-form></mcp-connection>`);

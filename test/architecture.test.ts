@@ -141,7 +141,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
       'components/mcp-tool-result/result-body.ts',
       'components/mcp-tool-result/mcp-tool-result.styles.ts',
       // <mcp-tool-form>: what renders a form when a form connects (in parallel with its connection's handshake);
-      // stored drafts when a form with drafts connects; the issue wording and the shape check with the validator.
+      // stored drafts when a form with drafts connects; the issue wording with the validator; the pattern shape check with the pattern engine.
       'components/mcp-tool-form/form-parts.ts',
       'components/mcp-tool-form/model.ts',
       'components/mcp-tool-form/resolve.ts',
