@@ -421,18 +421,25 @@ export class FormModel {
    * Fields that do not depend on the value (no `if`/`then`/`else` or
    * `dependentSchemas` where they are): built once per place in the schema, not
    * on every render. Keyed by the schema node, then the ancestors array (shared
-   * by every child of a cached field) and the key and depth.
+   * by every child of a cached field) and the key and depth. A member whose
+   * schema is not an object (`true`, `false`) is keyed by its parent field
+   * instead (see {@link member}).
    */
   readonly #fields = new WeakMap<object, WeakMap<readonly object[], Map<string, Field>>>();
 
   /** The field for a subschema at `context`. */
   field(node: unknown, context: FieldContext): Field {
     if (typeof node !== 'object' || node === null) return this.#buildField(node, context);
+    return this.#cached(node, context, () => this.#buildField(node, context));
+  }
+
+  /** The field cached for `node` at the place `context` gives (see `#fields`), else `build()`'s, kept unless it depends on the value. */
+  #cached(node: object, context: FieldContext, build: () => Field): Field {
     let byAncestors = this.#fields.get(node);
     const place = `${context.depth}\u0000${context.key ?? '\u0000'}`;
     const cached = byAncestors?.get(context.ancestors)?.get(place);
     if (cached) return cached;
-    const field = this.#buildField(node, context);
+    const field = build();
     if (!this.#valueDependent.has(field)) {
       if (!byAncestors) this.#fields.set(node, (byAncestors = new WeakMap()));
       let places = byAncestors.get(context.ancestors);
@@ -445,26 +452,18 @@ export class FormModel {
   /** Fields built from a schema whose conditions were applied to a value: never cached. */
   readonly #valueDependent = new WeakSet<Field>();
 
-  /** Member fields by object field and name (see {@link member}). */
-  readonly #members = new WeakMap<ObjectField, Map<string, Field>>();
-
   /**
    * The field of member `key` of `parent` (what `field` gives for its schema
-   * one level down), looked up by name: forms re-render and rebuild every
-   * member of an object on each keystroke. `value` (the member's value, or a
-   * function giving it) is asked only for a member whose field depends on its
-   * value (`if`/`then`/`else`, `dependentSchemas`).
+   * one level down): forms re-render and rebuild every member of an object on
+   * each keystroke. `value` (the member's value, or a function giving it) is
+   * asked only for a member not cached, which may depend on its value
+   * (`if`/`then`/`else`, `dependentSchemas`). A member whose schema is not an
+   * object (`true`, `false`) is cached too, under its parent: only objects key the cache.
    */
   member(parent: ObjectField, key: string, schema: unknown, value: unknown): Field {
-    let members = this.#members.get(parent);
-    const known = members?.get(key);
-    if (known) return known;
-    const field = this.field(schema, { key, depth: parent.depth + 1, ancestors: parent.ancestors, value: typeof value === 'function' ? value() : value });
-    if (!this.#valueDependent.has(field)) {
-      if (!members) this.#members.set(parent, (members = new Map()));
-      members.set(key, field);
-    }
-    return field;
+    const context: FieldContext = { key, depth: parent.depth + 1, ancestors: parent.ancestors };
+    const node = typeof schema === 'object' && schema !== null ? schema : parent;
+    return this.#cached(node, context, () => this.#buildField(schema, { ...context, value: typeof value === 'function' ? value() : value }));
   }
 
   #buildField(node: unknown, context: FieldContext): Field {
