@@ -41,7 +41,7 @@ import {
   type MapRow,
 } from './draft.js';
 import type { ArrayField, BooleanField, ConstField, EnumField, Field, FormModel, JsonField, NumberField, ObjectField, PropertyEntry, StringField, UnionField } from './model.js';
-import { patternCheck } from './model.js';
+import { patternCheck } from './value-checks.js';
 
 /** What the renderer needs from the element. */
 export interface RenderHost {

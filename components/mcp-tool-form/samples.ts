@@ -9,7 +9,8 @@
  */
 import { isRecord, jsonType } from '../internal/json.js';
 import { itemField, memberField, put, variantField, type Draft } from './draft.js';
-import { patternMatches, type Field, type FormModel, type NumberField, type StringField } from './model.js';
+import type { Field, FormModel, NumberField, StringField } from './model.js';
+import { patternMatches } from './value-checks.js';
 
 export interface SampleOptions {
   /** Fill optional members too (default: only what is required). */
