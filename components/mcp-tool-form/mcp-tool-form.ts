@@ -3,7 +3,6 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import {
   compileSchemaSync,
-  ensureValidator,
   isAbortError,
   McpClient,
   McpClientError,
@@ -30,6 +29,7 @@ import type { Draft, UnionChoice } from './draft.js';
 import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
 import type { FormModel } from './model.js';
+import { drafts, headerChecker, issueWording, loadChecks, loadDrafts, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
 import { styles } from './mcp-tool-form.styles.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
 
@@ -84,73 +84,6 @@ function usableTool(tool: Tool): boolean {
   return typeof tool.name === 'string' && isRecord(tool.inputSchema);
 }
 
-
-/**
- * What renders a form (form-parts.ts: the model, the draft, the fields), loaded
- * when the first form connects: in parallel with its connection's handshake and
- * tools/list, and never on a page that shows no form.
- */
-type FormParts = typeof import('./form-parts.js');
-let parts: FormParts | undefined;
-let partsLoading: Promise<FormParts> | undefined;
-/** Forms that showed a failed load: told when a later load (another form's, or their own retry) succeeds. */
-const partsWanted = new Set<() => void>();
-const loadParts = () =>
-  (partsLoading ??= (async () => import('./form-parts.js'))().then(
-    (module) => {
-      parts = module;
-      for (const arrived of partsWanted) arrived();
-      partsWanted.clear();
-      return module;
-    },
-    (error: unknown) => {
-      // A chunk that cannot load (offline): the next form to connect tries again.
-      partsLoading = undefined;
-      throw error;
-    },
-  ));
-
-/**
- * Draft storage (internal/drafts.ts with the store and idb-keyval), loaded when
- * a form with drafts connects: a page whose forms keep no drafts never does.
- * The journal written on `pagehide` (draft-journal.ts) is here at once.
- */
-type Drafts = typeof import('../internal/drafts.js');
-let drafts: Drafts | undefined;
-let draftsLoading: Promise<Drafts | undefined> | undefined;
-const loadDrafts = () =>
-  (draftsLoading ??= (async () => import('../internal/drafts.js'))().then(
-    (module) => (drafts = module),
-    () => {
-      // A chunk that cannot load (offline): no drafts now; the next form to connect tries again.
-      draftsLoading = undefined;
-      return undefined;
-    },
-  ));
-
-/**
- * Turning the validator's verdict into the problems shown (issues.ts), loaded
- * with the validator: before the validator there is no verdict to turn, and
- * the form's own problems are shown as they are.
- */
-let issueWording: typeof import('./issues.js') | undefined;
-/** The validator for `schema` and the wording of its verdicts, both loaded. */
-const loadChecks = async (schema: unknown) => Promise.all([ensureValidator(schema), import('./issues.js').then((module) => void (issueWording = module))]);
-
-
-/** The `x-mcp-header` checker, loaded with the first schema that mentions the annotation. */
-let headerChecker: ((schema: unknown) => HeaderBindingsCheck) | undefined;
-let headerCheckerLoading: Promise<void> | undefined;
-const loadHeaderChecker = () =>
-  (headerCheckerLoading ??= import('../../src/transport/header-bindings.js').then(
-    (module) => {
-      headerChecker = (schema) => module.checkHeaderBindings(schema);
-    },
-    () => {
-      // A chunk that cannot load (offline): the preview lists no headers, and no render asks again.
-      headerChecker = () => ({ ok: false, reason: 'the x-mcp-header check could not be loaded' });
-    },
-  ));
 
 /**
  * A form for one MCP tool, generated from its `inputSchema`, that calls the tool
