@@ -1,9 +1,9 @@
 /**
  * What `<mcp-tool-form>` loads on demand, and how: the parts that render a
- * form (form-parts.ts), draft storage, the wording of the validator's verdicts
- * with the validator, and the `x-mcp-header` checker. Each is loaded once per
- * page and kept here for every form; a load that failed (offline) is tried
- * again by the next form that asks (issue 18).
+ * form (form-parts.ts), the wording of the validator's verdicts with the
+ * validator, and the `x-mcp-header` checker (draft storage loads in
+ * form-drafts.ts). Each is loaded once per page and kept here for every form;
+ * a load that failed (offline) is tried again by the next form that asks (issue 18).
  *
  * @module
  */
@@ -32,24 +32,6 @@ export const loadParts = () =>
       // A chunk that cannot load (offline): the next form to connect tries again.
       partsLoading = undefined;
       throw error;
-    },
-  ));
-
-/**
- * Draft storage (internal/drafts.ts with the store and idb-keyval), loaded when
- * a form with drafts connects: a page whose forms keep no drafts never does.
- * The journal written on `pagehide` (draft-journal.ts) is here at once.
- */
-type Drafts = typeof import('../internal/drafts.js');
-export let drafts: Drafts | undefined;
-let draftsLoading: Promise<Drafts | undefined> | undefined;
-export const loadDrafts = () =>
-  (draftsLoading ??= (async () => import('../internal/drafts.js'))().then(
-    (module) => (drafts = module),
-    () => {
-      // A chunk that cannot load (offline): no drafts now; the next form to connect tries again.
-      draftsLoading = undefined;
-      return undefined;
     },
   ));
 

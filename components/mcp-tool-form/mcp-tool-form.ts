@@ -19,8 +19,7 @@ import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { dottedPath, idFor, toggleState } from '../internal/dom.js';
-import { draftKey, journalDraft, revisionOf, type StoredDraft } from '../internal/draft-journal.js';
-import { onPageLeave } from '../internal/journal.js';
+import { draftKey } from '../internal/draft-journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
@@ -29,7 +28,8 @@ import type { Draft, UnionChoice } from './draft.js';
 import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
 import type { FormModel } from './model.js';
-import { drafts, headerChecker, issueWording, loadChecks, loadDrafts, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
+import { FormDrafts } from './form-drafts.js';
+import { headerChecker, issueWording, loadChecks, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
 import { styles } from './mcp-tool-form.styles.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
 
@@ -268,10 +268,6 @@ export class McpToolForm extends LitElement {
   @state() private _validatorReady = false;
   /** What the polite live region says about the last call (set once per call). */
   @state() private _announcement = '';
-  /** Another tab stored a newer draft of this tool: nothing is saved until the user picks one. */
-  @state() private _draftConflict: StoredDraft<Draft> | undefined;
-  /** Drafts cannot be stored durably here (told once per page). */
-  @state() private _storageNotice: string | undefined;
   @state() private _task: FormTask | undefined;
   /** The arguments preview is open: its JSON is built only then, not on each render (keystroke) of a closed one. */
   @state() private _previewOpen = false;
@@ -286,13 +282,13 @@ export class McpToolForm extends LitElement {
   #abort: AbortController | undefined;
   /** The call (or picked-up task) the form waits for, and the tool it is of. */
   #running: { tool: string; handle?: TaskHandle } | undefined;
-  #edited = false;
-  /** Revision of the stored draft the one in the form started from (`''`: none was stored). */
-  #draftBase = '';
-  /** Edits not stored yet. */
-  #unsaved = false;
-  #saving: Promise<void> | undefined;
-  #saveAgain = false;
+  /** Stores the draft as it is typed, and restores it. */
+  readonly #drafts = new FormDrafts(this, {
+    draft: () => this._draft,
+    show: (draft) => (this._draft = draft),
+    model: () => this.#model,
+    took: () => this.dispatchEvent(new Event('input', { bubbles: true, composed: true })),
+  });
   #loadToken = 0;
   #unsubscribe: (() => void) | undefined;
   #subscribedTo: McpClient | undefined;
@@ -380,7 +376,7 @@ export class McpToolForm extends LitElement {
     // Union variants are placed by what each accepts once the validator is there.
     if (value !== undefined) this.#wantValidator();
     this.#argumentsSet = value === undefined ? undefined : { args: value, tool: undefined };
-    this.#edited = true;
+    this.#drafts.edited = true;
     this.#applyArguments();
     this.requestUpdate();
   }
@@ -392,9 +388,6 @@ export class McpToolForm extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (!parts) this.#requestParts();
-    // Before the page goes away, what is unsaved goes to the tab's journal.
-    this.#stopLeave = onPageLeave(this.#flushDraft);
-    if (!this.noDrafts) void loadDrafts();
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
     if (this.#validatorWanted) this.#wantValidator(true);
@@ -442,9 +435,7 @@ export class McpToolForm extends LitElement {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#subscribedTo = undefined;
-    this.#stopLeave?.();
     partsWanted.delete(this.#partsArrived);
-    this.#flushDraft();
     // Off the page, "started N min ago" needs no refresh; a form moved in the page keeps its task (shown again, refreshed again).
     this.#tickWhile(false);
   }
@@ -478,11 +469,11 @@ export class McpToolForm extends LitElement {
     const tool = this.effectiveTool;
     // The same definition set again (a tool list fetched anew, a framework's re-render) is the same form: what the user typed and the result stay.
     if (changed.has('tool') && tool && this.#modelFor && tool !== this.#modelFor && sameDefinition(tool, this.#modelFor)) this.#modelFor = tool;
-    if (this.#model && tool === this.#modelFor && this.#currentFor() !== this.#shownFor) {
-      if (this.#shownFor === undefined) {
+    if (this.#model && tool === this.#modelFor && this.#currentFor() !== this.#drafts.shownFor) {
+      if (this.#drafts.shownFor === undefined) {
         // The first client: the stored draft of its server is read now (typing done meanwhile wins, as it does when the read is slow).
-        this.#shownFor = this.#currentFor();
-        void this.#restoreDraft();
+        this.#drafts.shownFor = this.#currentFor();
+        void this.#drafts.restore();
       } else {
         // Another server: what was typed is stored as the first server's draft, and the form starts from this server's, as for another tool.
         this.#setUpModel(tool, true);
@@ -576,9 +567,8 @@ export class McpToolForm extends LitElement {
         this.#confirm = undefined;
         this._phase = 'idle';
       }
-      this.#flushDraft();
+      this.#drafts.flush();
       this.#modelFor = tool;
-      this.#shownFor = this.#currentFor();
       this.#model = tool ? new parts!.FormModel(tool.inputSchema) : undefined;
       this._draft = undefined;
       this._attempted = false;
@@ -590,16 +580,13 @@ export class McpToolForm extends LitElement {
       this._expanded = new Set();
       this._shownMembers = new Map();
       this._searches = new Map();
-      this._draftConflict = undefined;
       // Arguments set for another tool (shown before this one, its parts loading) are not this tool's.
       if (this.#argumentsSet?.tool && this.#argumentsSet.tool !== tool) this.#argumentsSet = undefined;
       // Arguments a host set before the model was there (its parts loading) count as an edit: the stored draft does not replace them.
-      this.#edited = this.#argumentsSet !== undefined;
-      this.#draftBase = '';
-      this.#unsaved = false;
+      this.#drafts.start(this.#currentFor(), this.#argumentsSet !== undefined);
       this.#fromArguments = undefined;
       this.#applyArguments();
-      if (tool) void this.#restoreDraft();
+      if (tool) void this.#drafts.restore();
       if (tool) void this.#pickUp(tool);
     }
     this.#validator = undefined;
@@ -659,106 +646,11 @@ export class McpToolForm extends LitElement {
 
   // --- drafts ------------------------------------------------------------------------------
 
-  /** The key of the draft shown: the server and the tool the form was set up for. */
-  #draftStorageKey(): string | undefined {
-    return this.noDrafts ? undefined : this.#shownFor;
-  }
-
-  /** The server and tool (as a draft key) of what the form shows: set with the model, and when the first client comes. */
-  #shownFor: string | undefined;
-
   /** The server and tool the form would show now. */
   #currentFor(): string | undefined {
     const client = this.effectiveClient;
     const tool = this.#modelFor;
     return client && tool ? draftKey(client.url.href, tool.name) : undefined;
-  }
-
-  async #restoreDraft(): Promise<void> {
-    const key = this.#draftStorageKey();
-    const model = this.#model;
-    if (!key || !(await loadDrafts())) return;
-    const { stored, journal } = await drafts!.loadDraft<Draft>(key);
-    this.#takeStorageNotice();
-    if (this.#model !== model || this.#draftStorageKey() !== key) return;
-    if (this.#edited) {
-      // Typing that came before the stored draft was read wins, as the user sees it.
-      this.#draftBase = revisionOf(stored);
-      return;
-    }
-    if (journal) {
-      // Input a reload interrupted before it was stored: this tab's latest; stored now (a newer draft of another tab is a conflict).
-      this._draft = journal.draft;
-      // What the interrupted page stored itself is no other tab's.
-      this.#draftBase = stored && stored.writer !== undefined && stored.writer === journal.writer ? revisionOf(stored) : (journal.base ?? '');
-      this.#unsaved = true;
-      this.#save();
-    } else if (stored) {
-      this._draft = stored.draft;
-      this.#draftBase = revisionOf(stored);
-    }
-  }
-
-  /** Stores the draft now, one write at a time (edits made meanwhile are stored right after). */
-  #save(): void {
-    if (this.#saving) {
-      this.#saveAgain = true;
-      return;
-    }
-    this.#saving = this.#writeDraft().finally(() => {
-      this.#saving = undefined;
-      if (this.#saveAgain) {
-        this.#saveAgain = false;
-        this.#save();
-      }
-    });
-  }
-
-  async #writeDraft(force = false): Promise<void> {
-    const key = this.#draftStorageKey();
-    if (!key || (this._draftConflict && !force) || !this.#unsaved || !(await loadDrafts())) return;
-    const draft = this._draft;
-    const outcome = await drafts!.saveDraft(key, draft, this.#draftBase, force);
-    this.#takeStorageNotice();
-    if (this.#draftStorageKey() !== key) return;
-    if (outcome.saved) {
-      this.#draftBase = outcome.rev;
-      if (this._draft === draft) this.#unsaved = false;
-    } else {
-      this._draftConflict = outcome.conflict;
-    }
-  }
-
-  /** Writes unsaved input to the tab's journal (synchronous) and starts storing it. */
-  #flushDraft = (): void => {
-    const key = this.#draftStorageKey();
-    if (!key || !this.#unsaved) return;
-    journalDraft(key, this._draft, this.#draftBase);
-    this.#save();
-  };
-
-  #stopLeave: (() => void) | undefined;
-
-  #takeStorageNotice(): void {
-    const notice = drafts?.takeStorageNotice();
-    if (notice) this._storageNotice = notice;
-  }
-
-  /** Resolves a draft conflict: keep what this tab has (stored over the other), or take the other tab's. */
-  #resolveConflict(keep: 'mine' | 'theirs'): void {
-    const conflict = this._draftConflict;
-    if (!conflict) return;
-    this.#draftBase = revisionOf(conflict);
-    this._draftConflict = undefined;
-    if (keep === 'theirs') {
-      this._draft = conflict.draft;
-      this.#unsaved = false;
-      this.#edited = true;
-      this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-    } else {
-      this.#unsaved = true;
-      this.#save();
-    }
   }
 
   // --- editing -----------------------------------------------------------------------------
@@ -805,13 +697,11 @@ export class McpToolForm extends LitElement {
       return;
     }
     this._draft = next;
-    this.#edited = true;
     this.#wantValidator();
     this._status = '';
     if (this._attempted) this._issues = this.#check().issues;
     // Written on input (not after a pause): a reload a moment later must not lose it.
-    this.#unsaved = true;
-    this.#save();
+    this.#drafts.changed();
     // A native control's `input` already crossed the shadow boundary (and its `change` is
     // re-dispatched by #onNativeChange); button actions (add, remove, null…) fire their own.
     if (!this.#inNativeEvent) {
@@ -853,11 +743,8 @@ export class McpToolForm extends LitElement {
     this._callError = undefined;
     this._status = '';
     this._expanded = new Set();
-    this._draftConflict = undefined;
-    this.#edited = true;
     // Deletes this tab's stored draft (another tab's newer one stays: it is not this form's to delete).
-    this.#unsaved = true;
-    this.#save();
+    this.#drafts.cleared();
     this.dispatchEvent(new Event('reset', { bubbles: true }));
   }
 
@@ -1194,26 +1081,6 @@ export class McpToolForm extends LitElement {
     this._expanded = next;
   }
 
-  #draftNotices(): TemplateResult {
-    const conflict = this._draftConflict;
-    return html`${conflict
-      ? html`<div part="draft-conflict" role="alert">
-          <p>
-            These arguments were also edited in another tab (its draft was saved at ${new Date(conflict.savedAt).toLocaleTimeString()}). Nothing is saved here
-            until you choose which draft to keep.
-          </p>
-          <button type="button" part="keep-draft-button" @click=${() => this.#resolveConflict('mine')}>Keep this tab's</button>
-          <button type="button" part="load-draft-button" @click=${() => this.#resolveConflict('theirs')}>Use the other tab's</button>
-        </div>`
-      : nothing}
-    ${this._storageNotice
-      ? html`<div part="draft-notice" role="status">
-          ${this._storageNotice}
-          <button type="button" part="dismiss-button" class="small" @click=${() => (this._storageNotice = undefined)}>Dismiss</button>
-        </div>`
-      : nothing}`;
-  }
-
   /** The schema the cached header bindings are for, and them: checked once per schema, not on each keystroke. */
   #bindingsFor: { schema: unknown; check: HeaderBindingsCheck } | undefined;
 
@@ -1321,7 +1188,7 @@ export class McpToolForm extends LitElement {
       (skipped?.length ? skipped.join(' ') : undefined);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
-        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#draftNotices()}
+        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
         <fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
