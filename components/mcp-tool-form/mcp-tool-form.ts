@@ -3,12 +3,10 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import {
   compileSchemaSync,
-  isAbortError,
   McpClient,
   McpClientError,
   McpError,
   McpRpcError,
-  type TaskHandle,
   type ToolCallResult,
   type Tool,
   type Validator,
@@ -28,10 +26,11 @@ import type { Draft, UnionChoice } from './draft.js';
 import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
 import type { FormIssue } from './issues.js';
 import type { FormModel } from './model.js';
+import { FormCall } from './form-call.js';
 import { FormDrafts } from './form-drafts.js';
 import { headerChecker, issueWording, loadChecks, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
 import { styles } from './mcp-tool-form.styles.js';
-import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, withState, type FormTask } from './task-status.js';
+import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, type FormTask } from './task-status.js';
 
 export type { FormIssue } from './issues.js';
 export type { FormTask } from './task-status.js';
@@ -252,7 +251,6 @@ export class McpToolForm extends LitElement {
   @state() private _attempted = false;
   @state() private _issues: FormIssue[] = [];
   @state() private _phase: ToolFormPhase = 'idle';
-  @state() private _progress: { progress: number; total?: number; message?: string } | undefined;
   @state() private _callError: McpError | undefined;
   @state() private _status = '';
   @state() private _result: ToolCallResult | undefined;
@@ -268,7 +266,6 @@ export class McpToolForm extends LitElement {
   @state() private _validatorReady = false;
   /** What the polite live region says about the last call (set once per call). */
   @state() private _announcement = '';
-  @state() private _task: FormTask | undefined;
   /** The arguments preview is open: its JSON is built only then, not on each render (keystroke) of a closed one. */
   @state() private _previewOpen = false;
 
@@ -279,9 +276,8 @@ export class McpToolForm extends LitElement {
   #validator: Validator | undefined;
   #schemaError: string | undefined;
   #modelFor: Tool | undefined;
-  #abort: AbortController | undefined;
-  /** The call (or picked-up task) the form waits for, and the tool it is of. */
-  #running: { tool: string; handle?: TaskHandle } | undefined;
+  /** The call the form waits for. */
+  readonly #call = new FormCall(this);
   /** Stores the draft as it is typed, and restores it. */
   readonly #drafts = new FormDrafts(this, {
     draft: () => this._draft,
@@ -306,8 +302,6 @@ export class McpToolForm extends LitElement {
   #validatorFailure: string | undefined;
   /** Suggestions for URI fields (completions.ts, loaded once the server declares `completions`). */
   #completions: CompletionSupport | undefined;
-  /** Refreshes "started N min ago" while a task runs. */
-  #tick: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -353,7 +347,7 @@ export class McpToolForm extends LitElement {
    * `undefined` while no call runs as a task.
    */
   get task(): FormTask | undefined {
-    return this._task;
+    return this.#call.task;
   }
 
   /**
@@ -391,7 +385,6 @@ export class McpToolForm extends LitElement {
     // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
     // the form was checked before: a form nobody touched does not load the validator (issue 18).
     if (this.#validatorWanted) this.#wantValidator(true);
-    this.#tickWhile(this._task !== undefined);
   }
 
   readonly #partsArrived = () => {
@@ -436,8 +429,6 @@ export class McpToolForm extends LitElement {
     this.#unsubscribe = undefined;
     this.#subscribedTo = undefined;
     partsWanted.delete(this.#partsArrived);
-    // Off the page, "started N min ago" needs no refresh; a form moved in the page keeps its task (shown again, refreshed again).
-    this.#tickWhile(false);
   }
 
   /** Also waits for the form's parts when there is a tool to show: after `await updateComplete` its fields are there. */
@@ -560,7 +551,11 @@ export class McpToolForm extends LitElement {
 
   #setUpModel(tool: Tool | undefined, newTool: boolean): void {
     if (newTool) {
-      if (this.#running && this.#running.tool !== tool?.name) this.#letGo();
+      if (this.#call.runningTool !== undefined && this.#call.runningTool !== tool?.name) {
+        // The call goes on (see FormCall.letGo); the form no longer waits for it.
+        this.#call.letGo();
+        this._phase = 'idle';
+      }
       // A question about calling the previous tool is not left under this one: not called.
       if (this.#confirm) {
         this.#confirm(false);
@@ -750,7 +745,7 @@ export class McpToolForm extends LitElement {
 
   /** Aborts the running call (the request's stream is closed: that is the cancellation). */
   cancel(): void {
-    this.#abort?.abort();
+    this.#call.cancel();
   }
 
   /**
@@ -822,106 +817,42 @@ export class McpToolForm extends LitElement {
       this.#fail(new McpClientError('closed', 'No client: put <mcp-tool-form> inside <mcp-connection> or set its .client'));
       return undefined;
     }
-    const controller = new AbortController();
-    this.#abort = controller;
-    const run: { tool: string; handle?: TaskHandle } = { tool: tool.name };
-    this.#running = run;
     // The submit button is disabled while the call runs: focus that was on it moves to Cancel, and back after.
     const focused = this.matches(':focus-within');
     this._announcement = '';
     this._phase = 'pending';
     // The result renderer loads while the call runs (a page shows its first result without a gap).
     if (!this.noResult) loadResultRenderer().catch(() => undefined);
-    this._progress = undefined;
     if (focused) void this.updateComplete.then(() => this.#focusPart('cancel-button'));
     // Until this call returns, the result shown is the previous call's (and stays so if it fails).
     this._resultStale = true;
-    try {
-      // A definition the client did not list itself (set through `.tool`) is passed along for headers and output validation.
-      const own = client.tool(tool.name) === tool;
-      const result = (await client.callTool(tool.name, args, {
-        signal: controller.signal,
-        onProgress: (progress) => {
-          this._progress = {
-            progress: progress.progress,
-            ...(typeof progress.total === 'number' ? { total: progress.total } : {}),
-            ...(typeof progress.message === 'string' ? { message: progress.message } : {}),
-          };
-        },
-        ...(own ? {} : { tool }),
-        task: {
-          onCreated: (handle) => {
-            run.handle = handle;
-            if (this.#running === run) this.#setTask({ taskId: handle.taskId, status: handle.state?.status ?? 'working', statusMessage: handle.state?.statusMessage, startedAt: Date.now(), resumed: false });
-          },
-          onStatus: (state) => this.#running === run && this._task && this.#setTask(withState(this._task, state)),
-        },
-      })) as ToolCallResult;
-      // The form shows another tool now: the outcome is not this form's to show (the event still says it).
-      if (this.#running !== run) {
-        this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
-        return result;
-      }
-      this.#resultArguments = args;
-      this._result = result;
-      this._resultStale = false;
-      this._announcement = resultAnnouncement(tool, result);
-      this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
-      return result;
-    } catch (error) {
-      if (this.#running !== run) return undefined;
-      // Cancelled here, or stopped from the input dialog (which cannot reach this form's Cancel).
-      if (isAbortError(error) && (controller.signal.aborted || (error as McpClientError).data.stoppedByUser === true)) {
+    const called = tool;
+    return this.#call.call(client, called, args, {
+      result: (result, shown) => {
+        if (shown) {
+          this.#resultArguments = args;
+          this._result = result;
+          this._resultStale = false;
+          this._announcement = resultAnnouncement(called, result);
+        }
+        this.dispatchEvent(new McpToolResultEvent(called.name, args, result));
+      },
+      cancelled: () => {
         this._status = 'Cancelled. Nothing was lost: change the arguments or call again.';
         this._announcement = this._status;
-      } else {
-        this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
-        if (this._callError) this._announcement = `The call to ${toolTitle(tool)} failed. ${this.#errorText(this._callError)}`;
-      }
-      return undefined;
-    } finally {
-      if (this.#running === run) {
-        this.#running = undefined;
-        this.#abort = undefined;
+      },
+      failed: (error) => {
+        this.#fail(error);
+        if (this._callError) this._announcement = `The call to ${toolTitle(called)} failed. ${this.#errorText(this._callError)}`;
+      },
+      ended: () => {
         this._phase = 'idle';
-        this._progress = undefined;
         if (focused) void this.updateComplete.then(() => this.#focusAfterCall());
-        this.#setTask(undefined);
-      }
-    }
-  }
-
-  /**
-   * The form now shows another tool: it stops waiting for the running call
-   * without cancelling it. A task is detached (it goes on at the server and
-   * stays stored, so coming back to its tool picks it up); a plain call runs to
-   * its end, its result sent as `mcp-tool-result` but not shown under the other tool.
-   */
-  #letGo(): void {
-    const run = this.#running;
-    this.#running = undefined;
-    run?.handle?.detach();
-    this.#abort = undefined;
-    this._phase = 'idle';
-    this._progress = undefined;
-    this.#setTask(undefined);
+      },
+    });
   }
 
   // --- tasks -------------------------------------------------------------------------------
-
-  #setTask(task: FormTask | undefined): void {
-    this._task = task;
-    this.#tickWhile(task !== undefined && this.isConnected);
-  }
-
-  /** Refreshes "started N min ago" every 30 s while `on`. */
-  #tickWhile(on: boolean): void {
-    if (on && this.#tick === undefined) this.#tick = setInterval(() => this.requestUpdate(), 30_000);
-    if (!on && this.#tick !== undefined) {
-      clearInterval(this.#tick);
-      this.#tick = undefined;
-    }
-  }
 
   /**
    * Picks up the task a previous page left running for this tool (stored per
@@ -936,39 +867,25 @@ export class McpToolForm extends LitElement {
     if (this.#model !== model || this.effectiveClient !== client || this._phase !== 'idle') return;
     if (expired.length > 0) this._status = expiredNotice(tool.name, expired);
     if (!running) return;
-    const controller = new AbortController();
-    this.#abort = controller;
-    const run: { tool: string; handle?: TaskHandle } = { tool: tool.name };
-    this.#running = run;
     this._phase = 'pending';
     if (!this.noResult) loadResultRenderer().catch(() => undefined);
-    this.#setTask({ taskId: running.taskId, status: running.status, statusMessage: running.statusMessage, startedAt: running.startedAt, resumed: true });
     const args = (running.params?.arguments ?? {}) as JsonRecord;
-    try {
-      const handle = (run.handle = await client.task(running.taskId));
-      // Let go of before the handle existed: nothing to wait for.
-      if (this.#running !== run) return;
-      const result = (await handle.result({ signal: controller.signal, onStatus: (state) => this.#running === run && this._task && this.#setTask(withState(this._task, state)) })) as ToolCallResult;
-      if (this.#running !== run) {
+    await this.#call.resume(client, tool.name, running, {
+      result: (result, shown) => {
+        if (shown) {
+          this._result = result;
+          this._status = '';
+        }
         this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
-        return;
-      }
-      this._result = result;
-      this._status = '';
-      this.dispatchEvent(new McpToolResultEvent(tool.name, args, result));
-    } catch (error) {
-      if (this.#running !== run) return;
-      if (isAbortError(error) && controller.signal.aborted) this._status = 'Cancelled.';
-      else if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = `The call of ${tool.name} started ${this._task ? startedAgoText(this._task.startedAt) : 'earlier'} is no longer known to the server (it expired); its result is lost.`;
-      else this.#fail(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
-    } finally {
-      if (this.#running === run) {
-        this.#running = undefined;
-        if (this.#abort === controller) this.#abort = undefined;
-        this._phase = 'idle';
-        this.#setTask(undefined);
-      }
-    }
+      },
+      cancelled: () => (this._status = 'Cancelled.'),
+      failed: (error) => {
+        const task = this.#call.task;
+        if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = `The call of ${tool.name} started ${task ? startedAgoText(task.startedAt) : 'earlier'} is no longer known to the server (it expired); its result is lost.`;
+        else this.#fail(error);
+      },
+      ended: () => (this._phase = 'idle'),
+    });
   }
 
   /**
@@ -1151,7 +1068,7 @@ export class McpToolForm extends LitElement {
 
   #progressBar(): TemplateResult | typeof nothing {
     if (this._phase !== 'pending') return nothing;
-    const p = this._progress;
+    const p = this.#call.progress;
     const label = p?.total ? `${p.progress} of ${p.total}` : p ? `${p.progress}` : '';
     return html`<div part="progress" role="status" aria-live="polite">
       <progress part="progress-bar" aria-label="Tool call progress" max=${p?.total ?? 1} .value=${p?.total ? p.progress : (null as unknown as number)}></progress>
@@ -1213,7 +1130,7 @@ export class McpToolForm extends LitElement {
           <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
           <slot name="actions"></slot>
         </div>
-        ${this._task && this._phase === 'pending' ? renderTask(this._task) : this.#progressBar()}
+        ${this.#call.task && this._phase === 'pending' ? renderTask(this.#call.task) : this.#progressBar()}
         ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
         ${this._callError ? html`<div part="call-error">${this.#errorText(this._callError)}</div>` : nothing}
       </form>
