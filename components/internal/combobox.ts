@@ -12,13 +12,39 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { clip } from './json.js';
-import { LABEL_CHARS, matchListKey, searchLabels } from './long-list.js';
+import { LABEL_CHARS, searchLabels } from './long-list.js';
 
 /** Whether the list of matches is open, and which of those listed is active. */
 export interface ComboboxState {
   open: boolean;
   /** Index (among the matches listed) of the active one. */
   active: number;
+}
+
+/**
+ * The keys of a searchable list of matches under a text input (the ARIA
+ * combobox pattern): ArrowDown/ArrowUp open the list, or move the active match
+ * round the `shown` ones; Enter picks the active match (`'pick'`, instead of
+ * submitting the form); Escape closes the list without closing a dialog
+ * around it. Calls `preventDefault` for the keys it handles.
+ * @returns the list's next state, `'pick'`, or undefined for a key it leaves alone.
+ */
+function matchListKey(event: KeyboardEvent, state: ComboboxState, shown: number, hasActive: boolean): ComboboxState | 'pick' | undefined {
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    event.preventDefault();
+    if (!state.open) return { open: true, active: 0 };
+    return shown > 0 ? { open: true, active: (state.active + (event.key === 'ArrowDown' ? 1 : shown - 1)) % shown } : undefined;
+  }
+  if (event.key === 'Enter' && state.open && hasActive) {
+    event.preventDefault();
+    return 'pick';
+  }
+  if (event.key === 'Escape' && state.open) {
+    event.preventDefault();
+    event.stopPropagation();
+    return { open: false, active: 0 };
+  }
+  return undefined;
 }
 
 /** What {@link searchCombobox} renders and whom it tells. */

@@ -2,7 +2,8 @@
  * Budgets for what a server may make the elements render, and the search that
  * stands in for a list too long to render: an `enum` of a million values is
  * a text input checked against the enum with the matching values listed, a
- * page at a time — never a million `<option>`s. DOM-free.
+ * page at a time — never a million `<option>`s (the input and its keys:
+ * combobox.ts). DOM-free.
  *
  * @module
  */
@@ -65,30 +66,4 @@ export function optionNamed(labels: readonly string[], text: string): number {
     found = i;
   }
   return found;
-}
-
-/**
- * The keys of a searchable list of matches under a text input (the ARIA
- * combobox pattern): ArrowDown/ArrowUp open the list, or move the active match
- * round the `shown` ones; Enter picks the active match (`'pick'`, instead of
- * submitting the form); Escape closes the list without closing a dialog
- * around it. Calls `preventDefault` for the keys it handles.
- * @returns the list's next state, `'pick'`, or undefined for a key it leaves alone.
- */
-export function matchListKey(event: KeyboardEvent, state: { open: boolean; active: number }, shown: number, hasActive: boolean): { open: boolean; active: number } | 'pick' | undefined {
-  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-    event.preventDefault();
-    if (!state.open) return { open: true, active: 0 };
-    return shown > 0 ? { open: true, active: (state.active + (event.key === 'ArrowDown' ? 1 : shown - 1)) % shown } : undefined;
-  }
-  if (event.key === 'Enter' && state.open && hasActive) {
-    event.preventDefault();
-    return 'pick';
-  }
-  if (event.key === 'Escape' && state.open) {
-    event.preventDefault();
-    event.stopPropagation();
-    return { open: false, active: 0 };
-  }
-  return undefined;
 }
