@@ -6,7 +6,6 @@ import {
   McpClient,
   McpClientError,
   McpError,
-  McpRpcError,
   type ToolCallResult,
   type Tool,
   type Validator,
@@ -16,30 +15,25 @@ import { mentionsHeaderBindings } from '../../src/transport/headers.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
-import { dottedPath, idFor, toggleState } from '../internal/dom.js';
+import { toggleState } from '../internal/dom.js';
 import { draftKey } from '../internal/draft-journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
-import { clip, isRecord, jsonEqual, stringifyBounded, tokens, type JsonRecord } from '../internal/json.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
+import { clip, isRecord, jsonEqual, tokens, type JsonRecord } from '../internal/json.js';
+import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
 import type { Draft, UnionChoice } from './draft.js';
 import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
-import type { FormIssue } from './issues.js';
-import type { FormModel } from './model.js';
 import { FormCall } from './form-call.js';
 import { FormDrafts } from './form-drafts.js';
+import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, header, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
+import type { FormIssue } from './issues.js';
 import { headerChecker, issueWording, loadChecks, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
 import { styles } from './mcp-tool-form.styles.js';
+import type { FormModel } from './model.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, type FormTask } from './task-status.js';
 
 export type { FormIssue } from './issues.js';
 export type { FormTask } from './task-status.js';
-
-/** Key of the tool description shown in full (fields use their JSON Pointer plus `#description`). */
-const TOOL_DESCRIPTION = '\u0000tool-description';
-
-/** Problems listed in the summary at most (each is also marked at its field). */
-const SUMMARY_ISSUES = 50;
 
 /** Suggestions for URI fields, per client (completions.ts is loaded on demand). */
 interface CompletionSupport {
@@ -57,25 +51,6 @@ function sameDefinition(a: Tool, b: Tool): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The tool's display name, always a string: a definition set directly on `.tool`
- * has not been through the client's checks, and Lit would treat some objects as templates.
- */
-function toolTitle(tool: Tool): string {
-  if (typeof tool.title === 'string') return tool.title;
-  if (typeof tool.annotations?.title === 'string') return tool.annotations.title;
-  return tool.name;
-}
-
-/** What the live region says when a call returns: the tool and the start of its first text, once. */
-function resultAnnouncement(tool: Tool, result: ToolCallResult): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  const text = content.find((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text' && typeof block.text === 'string');
-  const gist = text ? text.text.trim().replace(/\s+/g, ' ') : '';
-  const summary = gist.length > 200 ? `${gist.slice(0, 200)}…` : gist || (content.length > 0 ? `${content.length} content block${content.length === 1 ? '' : 's'}.` : 'no content.');
-  return result.isError === true ? `${toolTitle(tool)} reported an error: ${summary}` : `Result of ${toolTitle(tool)}: ${summary}`;
 }
 
 /** Whether a tool definition has what the form needs: a string name and an object inputSchema. */
@@ -788,14 +763,14 @@ export class McpToolForm extends LitElement {
     this._status = '';
     if (issues.length > 0) {
       await this.updateComplete;
-      this.#focusFirstError();
+      focusFirstError(this.renderRoot);
       return undefined;
     }
     if (tool.annotations?.destructiveHint === true && !this.noConfirm) {
       this._phase = 'confirming';
       const confirmed = await new Promise<boolean>((resolve) => {
         this.#confirm = resolve;
-        void this.updateComplete.then(() => (this.renderRoot.querySelector('[part~="confirm-cancel"]') as HTMLElement | null)?.focus());
+        void this.updateComplete.then(() => focusPart(this.renderRoot, 'confirm-cancel'));
       });
       // Another tool was set up meanwhile: it answered the question (not called), and the form is its now.
       if (this.#model !== model) return undefined;
@@ -805,7 +780,7 @@ export class McpToolForm extends LitElement {
         this._status = 'Not called.';
         this._announcement = this._status;
         await this.updateComplete;
-        (this.renderRoot.querySelector('[part~="submit-button"]') as HTMLElement | null)?.focus();
+        focusPart(this.renderRoot, 'submit-button');
         return undefined;
       }
     }
@@ -823,7 +798,7 @@ export class McpToolForm extends LitElement {
     this._phase = 'pending';
     // The result renderer loads while the call runs (a page shows its first result without a gap).
     if (!this.noResult) loadResultRenderer().catch(() => undefined);
-    if (focused) void this.updateComplete.then(() => this.#focusPart('cancel-button'));
+    if (focused) void this.updateComplete.then(() => focusPart(this.renderRoot, 'cancel-button'));
     // Until this call returns, the result shown is the previous call's (and stays so if it fails).
     this._resultStale = true;
     const called = tool;
@@ -843,7 +818,7 @@ export class McpToolForm extends LitElement {
       },
       failed: (error) => {
         this.#fail(error);
-        if (this._callError) this._announcement = `The call to ${toolTitle(called)} failed. ${this.#errorText(this._callError)}`;
+        if (this._callError) this._announcement = `The call to ${toolTitle(called)} failed. ${errorText(this._callError)}`;
       },
       ended: () => {
         this._phase = 'idle';
@@ -896,41 +871,13 @@ export class McpToolForm extends LitElement {
   #focusAfterCall(): void {
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (!lost && !this.matches(':focus-within')) return;
-    if (this._result && !this.resultStale && !this.noResult && this.#focusPart('result-heading')) return;
-    this.#focusPart('submit-button');
-  }
-
-  #focusPart(name: string): boolean {
-    const element = this.renderRoot.querySelector<HTMLElement>(`[part~="${name}"]`);
-    element?.focus();
-    return element !== null && (this.renderRoot as ShadowRoot).activeElement === element;
+    if (this._result && !this.resultStale && !this.noResult && focusPart(this.renderRoot, 'result-heading')) return;
+    focusPart(this.renderRoot, 'submit-button');
   }
 
   #fail(error: McpError): void {
     this._callError = error;
     this.dispatchEvent(new McpErrorEvent(error, 'tools/call'));
-  }
-
-  #focusFirstError(): void {
-    const invalid = this.renderRoot.querySelector('[data-invalid]');
-    const control = invalid?.matches('input, select, textarea') ? (invalid as HTMLElement) : (invalid?.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])') as HTMLElement | null);
-    if (control) control.focus();
-    else (this.renderRoot.querySelector('[part~="error-summary"]') as HTMLElement | null)?.focus();
-  }
-
-  #focusIssue(pointer: string): void {
-    // The field itself, or the nearest field above it that is shown.
-    let at = pointer;
-    for (;;) {
-      const field = [...this.renderRoot.querySelectorAll('[data-pointer]')].find((element) => element.getAttribute('data-pointer') === at);
-      const control = field?.matches('input, select, textarea') ? (field as HTMLElement) : (field?.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])') as HTMLElement | null);
-      if (control) {
-        control.focus();
-        return;
-      }
-      if (at === '') return;
-      at = at.slice(0, at.lastIndexOf('/'));
-    }
   }
 
   // --- rendering --------------------------------------------------------------------------
@@ -969,27 +916,6 @@ export class McpToolForm extends LitElement {
         this._searches = new Map(this._searches).set(pointer, state);
       },
     };
-  }
-
-  #header(tool: Tool): TemplateResult {
-    const title = toolTitle(tool);
-    const description = typeof tool.description === 'string' ? tool.description : '';
-    // Server-sent text is shown within a budget: a 5 MiB description is cut, with "Show all".
-    const long = description.length > DESCRIPTION_CHARS;
-    const full = this._expanded.has(TOOL_DESCRIPTION);
-    return html`<slot name="header"
-      ><div part="header">
-        <h2 part="title">${clip(title, LABEL_CHARS)}</h2>
-        ${title !== tool.name ? html`<code part="tool-name">${clip(tool.name, LABEL_CHARS)}</code>` : nothing}
-        ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}
-        ${description ? html`<p part="description">${long && !full ? clip(description, DESCRIPTION_CHARS) : description}</p>` : nothing}
-        ${long
-          ? html`<button type="button" part="show-all-button" class="small" aria-expanded=${full ? 'true' : 'false'} @click=${() => this.#toggleExpanded(TOOL_DESCRIPTION)}>
-              ${full ? 'Show less' : `Show all ${description.length.toLocaleString('en')} characters`}
-            </button>`
-          : nothing}
-      </div></slot
-    >`;
   }
 
   #toggleExpanded(key: string): void {
@@ -1034,60 +960,13 @@ export class McpToolForm extends LitElement {
     </details>`;
   }
 
-  #summary(): TemplateResult | typeof nothing {
-    if (!this._attempted || this._issues.length === 0) return nothing;
-    const count = this._issues.length;
-    return html`<div part="error-summary" role="alert" tabindex="-1">
-      <strong>${count === 1 ? 'One problem' : `${count} problems`} to fix before the tool can be called:</strong>
-      <ul>
-        ${this._issues.slice(0, SUMMARY_ISSUES).map(
-          (issue) =>
-            html`<li>
-              <button type="button" @click=${() => this.#focusIssue(issue.pointer)}>${issue.pointer === '' ? 'Arguments' : clip(dottedPath(issue.pointer), LABEL_CHARS)}</button>: ${clip(issue.message, DESCRIPTION_CHARS)}
-            </li>`,
-        )}
-      </ul>
-      ${count > SUMMARY_ISSUES ? html`<p>…and ${(count - SUMMARY_ISSUES).toLocaleString('en')} more; they are marked at their fields.</p>` : nothing}
-    </div>`;
-  }
-
-  #confirmPanel(tool: Tool): TemplateResult | typeof nothing {
-    if (this._phase !== 'confirming') return nothing;
-    const args = this.value;
-    const id = idFor('c', tool.name);
-    return html`<div part="confirm" role="group" aria-labelledby="${id}-title" aria-describedby="${id}-text">
-      <p id="${id}-title"><strong>${clip(toolTitle(tool), LABEL_CHARS)} is marked as destructive.</strong></p>
-      <p id="${id}-text">It may delete or overwrite data. Call it with these arguments?</p>
-      <pre part="confirm-arguments">${stringifyBounded(args).text}</pre>
-      <div part="actions">
-        <button type="button" part="confirm-button" @click=${() => this.#confirm?.(true)}>Call ${clip(tool.name, LABEL_CHARS)}</button>
-        <button type="button" part="confirm-cancel" @click=${() => this.#confirm?.(false)}>Don't call</button>
-      </div>
-    </div>`;
-  }
-
-  #progressBar(): TemplateResult | typeof nothing {
-    if (this._phase !== 'pending') return nothing;
-    const p = this.#call.progress;
-    const label = p?.total ? `${p.progress} of ${p.total}` : p ? `${p.progress}` : '';
-    return html`<div part="progress" role="status" aria-live="polite">
-      <progress part="progress-bar" aria-label="Tool call progress" max=${p?.total ?? 1} .value=${p?.total ? p.progress : (null as unknown as number)}></progress>
-      <span part="progress-message">${p?.message ?? (label ? `Progress: ${label}` : 'Calling the tool…')}</span>
-    </div>`;
-  }
-
-  #errorText(error: McpError): string {
-    if (McpRpcError.isInstance(error)) return `The server refused the call: ${error.message} (JSON-RPC error ${error.code})`;
-    return `${error.message}${McpClientError.isInstance(error) ? ` (${error.code})` : ''}`;
-  }
-
   protected override render(): TemplateResult {
     const tool = this.effectiveTool;
     const model = this.#model;
     if (!tool || !model) {
       return html`<div part="form">
         ${this._phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${this.toolName}…</p>` : nothing}
-        ${this._loadError ? html`<div part="call-error" role="alert">${this.#errorText(this._loadError)}</div>` : nothing}
+        ${this._loadError ? html`<div part="call-error" role="alert">${errorText(this._loadError)}</div>` : nothing}
         ${this._partsFailure !== undefined && tool ? html`<div part="call-error" role="alert">The form cannot be shown: ${this._partsFailure}</div>` : nothing}
         ${this.tool && !usableTool(this.tool) ? html`<div part="call-error" role="alert">The tool definition has no string name or no object inputSchema.</div>` : nothing}
         ${!this._loadError && !this.tool && this._phase !== 'loading'
@@ -1105,7 +984,7 @@ export class McpToolForm extends LitElement {
       (skipped?.length ? skipped.join(' ') : undefined);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
-        ${this.#header(tool)} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
+        ${header(tool, this._expanded.has(TOOL_DESCRIPTION), () => this.#toggleExpanded(TOOL_DESCRIPTION))} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
         <fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
@@ -1123,16 +1002,17 @@ export class McpToolForm extends LitElement {
             : nothing}
           ${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}
         </fieldset>
-        ${this.#summary()} ${this.#preview(tool)} ${this.#confirmPanel(tool)}
+        ${this._attempted ? problemSummary(this._issues, (pointer) => focusIssue(this.renderRoot, pointer)) : nothing} ${this.#preview(tool)}
+        ${this._phase === 'confirming' ? confirmPanel(tool, this.value, (ok) => this.#confirm?.(ok)) : nothing}
         <div part="actions">
           <button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>
           ${pending ? html`<button type="button" part="cancel-button" @click=${() => this.cancel()}>Cancel</button>` : nothing}
           <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
           <slot name="actions"></slot>
         </div>
-        ${this.#call.task && this._phase === 'pending' ? renderTask(this.#call.task) : this.#progressBar()}
+        ${this._phase !== 'pending' ? nothing : this.#call.task ? renderTask(this.#call.task) : progressBar(this.#call.progress)}
         ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
-        ${this._callError ? html`<div part="call-error">${this.#errorText(this._callError)}</div>` : nothing}
+        ${this._callError ? html`<div part="call-error">${errorText(this._callError)}</div>` : nothing}
       </form>
       <div part="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this._announcement}</div>
       ${!this.noResult && this._result ? html`<h3 part="result-heading" tabindex="-1">Result</h3>` : nothing}
