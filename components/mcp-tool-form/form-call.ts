@@ -10,7 +10,7 @@
  * @module
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { isAbortError, McpClientError, McpError, type McpClient, type StoredTask, type TaskHandle, type Tool, type ToolCallResult } from '../../src/index.js';
+import { isAbortError, McpClientError, McpError, type McpClient, type StoredTask, type TaskHandle, type TaskState, type Tool, type ToolCallResult } from '../../src/index.js';
 import type { JsonRecord } from '../internal/json.js';
 import { withState, type FormTask } from './task-status.js';
 
@@ -37,16 +37,21 @@ export interface CallProgress {
   message?: string;
 }
 
-/** The call (or picked-up task) the form waits for, and the tool it is of. */
+/** A failure of `method` as a kit error: one already, or else a network failure. */
+export function kitError(error: unknown, client: McpClient, method: string): McpError {
+  return McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method });
+}
+
+/** The call (or picked-up task) the form waits for: the tool it is of, and what aborts it. */
 interface Run {
   tool: string;
+  abort: AbortController;
   handle?: TaskHandle;
 }
 
 /** Keeps the call of one `<mcp-tool-form>` (see the module). */
 export class FormCall implements ReactiveController {
   readonly #host: ReactiveControllerHost & Element;
-  #abort: AbortController | undefined;
   #running: Run | undefined;
   #progress: CallProgress | undefined;
   #task: FormTask | undefined;
@@ -84,7 +89,7 @@ export class FormCall implements ReactiveController {
 
   /** Aborts the running call (the request's stream is closed: that is the cancellation). */
   cancel(): void {
-    this.#abort?.abort();
+    this.#running?.abort.abort();
   }
 
   /**
@@ -92,16 +97,13 @@ export class FormCall implements ReactiveController {
    * @returns the result, or undefined when there is none.
    */
   async call(client: McpClient, tool: Tool, args: JsonRecord, report: CallReport): Promise<ToolCallResult | undefined> {
-    const controller = new AbortController();
-    this.#abort = controller;
-    const run: Run = { tool: tool.name };
-    this.#running = run;
+    const run = this.#start(tool.name);
     this.#setProgress(undefined);
     try {
       // A definition the client did not list itself (set through `.tool`) is passed along for headers and output validation.
       const own = client.tool(tool.name) === tool;
       const result = (await client.callTool(tool.name, args, {
-        signal: controller.signal,
+        signal: run.abort.signal,
         onProgress: (progress) => {
           this.#setProgress({
             progress: progress.progress,
@@ -115,7 +117,7 @@ export class FormCall implements ReactiveController {
             run.handle = handle;
             if (this.#running === run) this.#setTask({ taskId: handle.taskId, status: handle.state?.status ?? 'working', statusMessage: handle.state?.statusMessage, startedAt: Date.now(), resumed: false });
           },
-          onStatus: (state) => this.#running === run && this.#task && this.#setTask(withState(this.#task, state)),
+          onStatus: this.#onStatus(run),
         },
       })) as ToolCallResult;
       // The form shows another tool now: the outcome is not this form's to show (the event still says it).
@@ -124,17 +126,11 @@ export class FormCall implements ReactiveController {
     } catch (error) {
       if (this.#running !== run) return undefined;
       // Cancelled here, or stopped from the input dialog (which cannot reach this form's Cancel).
-      if (isAbortError(error) && (controller.signal.aborted || (error as McpClientError).data.stoppedByUser === true)) report.cancelled();
-      else report.failed(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
+      if (isAbortError(error) && (run.abort.signal.aborted || (error as McpClientError).data.stoppedByUser === true)) report.cancelled();
+      else report.failed(kitError(error, client, 'tools/call'));
       return undefined;
     } finally {
-      if (this.#running === run) {
-        this.#running = undefined;
-        this.#abort = undefined;
-        this.#setProgress(undefined);
-        this.#setTask(undefined);
-        report.ended();
-      }
+      this.#end(run, report);
     }
   }
 
@@ -143,28 +139,20 @@ export class FormCall implements ReactiveController {
    * server and authorization context by the client) and tells `report` how it ended.
    */
   async resume(client: McpClient, tool: string, stored: StoredTask, report: CallReport): Promise<void> {
-    const controller = new AbortController();
-    this.#abort = controller;
-    const run: Run = { tool };
-    this.#running = run;
+    const run = this.#start(tool);
     this.#setTask({ taskId: stored.taskId, status: stored.status, statusMessage: stored.statusMessage, startedAt: stored.startedAt, resumed: true });
     try {
       const handle = (run.handle = await client.task(stored.taskId));
       // Let go of before the handle existed: nothing to wait for.
       if (this.#running !== run) return;
-      const result = (await handle.result({ signal: controller.signal, onStatus: (state) => this.#running === run && this.#task && this.#setTask(withState(this.#task, state)) })) as ToolCallResult;
+      const result = (await handle.result({ signal: run.abort.signal, onStatus: this.#onStatus(run) })) as ToolCallResult;
       report.result(result, this.#running === run);
     } catch (error) {
       if (this.#running !== run) return;
-      if (isAbortError(error) && controller.signal.aborted) report.cancelled();
-      else report.failed(McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/call' }));
+      if (isAbortError(error) && run.abort.signal.aborted) report.cancelled();
+      else report.failed(kitError(error, client, 'tools/call'));
     } finally {
-      if (this.#running === run) {
-        this.#running = undefined;
-        if (this.#abort === controller) this.#abort = undefined;
-        this.#setTask(undefined);
-        report.ended();
-      }
+      this.#end(run, report);
     }
   }
 
@@ -176,11 +164,35 @@ export class FormCall implements ReactiveController {
    */
   letGo(): void {
     const run = this.#running;
-    this.#running = undefined;
+    this.#stopWaiting();
     run?.handle?.detach();
-    this.#abort = undefined;
+  }
+
+  /** Waits for a new call or task of `tool` (one at a time: the form has let go of any other). */
+  #start(tool: string): Run {
+    const run: Run = { tool, abort: new AbortController() };
+    this.#running = run;
+    return run;
+  }
+
+  /** `run` is over: if the form still waited for it, it no longer does. */
+  #end(run: Run, report: CallReport): void {
+    if (this.#running !== run) return;
+    this.#stopWaiting();
+    report.ended();
+  }
+
+  #stopWaiting(): void {
+    this.#running = undefined;
     this.#setProgress(undefined);
     this.#setTask(undefined);
+  }
+
+  /** A task status of `run`, shown while the form waits for it. */
+  #onStatus(run: Run): (state: TaskState) => void {
+    return (state) => {
+      if (this.#running === run && this.#task) this.#setTask(withState(this.#task, state));
+    };
   }
 
   #setProgress(progress: CallProgress | undefined): void {

@@ -23,7 +23,7 @@ import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
 import type { Draft, UnionChoice } from './draft.js';
 import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
-import { FormCall } from './form-call.js';
+import { FormCall, kitError } from './form-call.js';
 import { FormDrafts } from './form-drafts.js';
 import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, header, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
 import type { FormIssue } from './issues.js';
@@ -387,7 +387,12 @@ export class McpToolForm extends LitElement {
   #wantValidator(again = false): void {
     if (this.#validatorWanted && !again) return;
     this.#validatorWanted = true;
-    void loadChecks(this.effectiveTool?.inputSchema ?? true).then(
+    this.#loadChecks(this.effectiveTool?.inputSchema ?? true);
+  }
+
+  /** Loads the validator for `schema` (and the wording of its verdicts); ready once loaded or failed (why is kept). */
+  #loadChecks(schema: unknown): void {
+    void loadChecks(schema).then(
       () => {
         this._validatorReady = true;
       },
@@ -517,7 +522,7 @@ export class McpToolForm extends LitElement {
       }
     } catch (error) {
       if (token !== this.#loadToken) return;
-      this._loadError = McpError.isInstance(error) ? error : new McpClientError('network', String(error), { url: client.url.href, method: 'tools/list' });
+      this._loadError = kitError(error, client, 'tools/list');
       this.dispatchEvent(new McpErrorEvent(this._loadError, 'tools/list'));
     } finally {
       if (token === this.#loadToken && this._phase === 'loading') this._phase = 'idle';
@@ -579,13 +584,7 @@ export class McpToolForm extends LitElement {
         // useSchemaCompiler() switched libraries after this form was ready, or the schema has patterns
         // and the pattern engine is not loaded yet: wait for what is missing.
         this._validatorReady = false;
-        void loadChecks(tool.inputSchema).then(
-          () => (this._validatorReady = true),
-          (failure: unknown) => {
-            this.#validatorFailure = (failure as Error).message;
-            this._validatorReady = true;
-          },
-        );
+        this.#loadChecks(tool.inputSchema);
         return;
       }
       this.#schemaError = (error as Error).message;
