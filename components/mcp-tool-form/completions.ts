@@ -18,7 +18,7 @@ import { nothing } from 'lit';
 import type { McpClient, ResourceTemplate } from '../../src/index.js';
 import { CompletionController, completionStyles, serverCompletions, type ComboboxField, type CompletionSource, type Suggestions } from '../internal/completion.js';
 import { matchPartial, templatePrefix } from '../internal/uri-template.js';
-import type { FieldCompletion } from './fields.js';
+import type { FieldCompletion } from './field-scope.js';
 import type { StringField } from './model.js';
 
 const URI_FORMATS = new Set(['uri', 'uri-reference', 'iri', 'iri-reference']);

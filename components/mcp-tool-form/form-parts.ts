@@ -1,15 +1,16 @@
 /**
  * What `<mcp-tool-form>` needs to render a form: the model of the input
  * schema (model.ts, with resolve.ts), the draft and the arguments built from
- * it (draft.ts), the field rendering (fields.ts) and the open preview's
- * content (preview.ts). The element loads this with `import()` when it first
- * connects — while its connection does the handshake and lists the tools —
- * rather than with the page: a page that imports the elements but shows no
- * form never downloads it (issue 18).
+ * it (draft.ts), the field rendering (fields.ts, with the renderers of each
+ * kind of field) and the open preview's content (preview.ts). The element
+ * loads this with `import()` when it first connects — while its connection
+ * does the handshake and lists the tools — rather than with the page: a page
+ * that imports the elements but shows no form never downloads it (issue 18).
  *
  * @module
  */
-export { buildArguments, valueToDraft } from './draft.js';
-export { FieldRenderer, holdSize, MEMBERS_PER_PAGE, recheckSize, releaseSize } from './fields.js';
 export { FormModel } from './model.js';
+export { buildArguments, valueToDraft } from './draft.js';
+export { MEMBERS_PER_PAGE } from './field-scope.js';
+export { FieldRenderer, holdSize, recheckSize, releaseSize } from './fields.js';
 export { previewContent } from './preview.js';

@@ -22,7 +22,8 @@ import { clip, isRecord, jsonEqual, tokens, type JsonRecord } from '../internal/
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
 import type { Draft, UnionChoice } from './draft.js';
-import type { FieldRenderer, RenderHost, SearchState } from './fields.js';
+import type { RenderHost, SearchState } from './field-scope.js';
+import type { FieldRenderer } from './fields.js';
 import { FormCall, kitError } from './form-call.js';
 import { FormDrafts } from './form-drafts.js';
 import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, header, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
