@@ -1,6 +1,6 @@
 /**
  * What `<mcp-tool-form>` shows around its fields, as templates of what they
- * show: the header (title, name, description), the list of problems after a
+ * show: what it says while it has none, the header (title, name, description), the list of problems after a
  * refused submit, the confirmation of a destructive tool, the progress bar,
  * and the wording of errors and of the live region's announcements; and where
  * focus goes in the form (a part, the first problem, the field of a problem).
@@ -9,12 +9,13 @@
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { McpClientError, McpRpcError, type McpError, type Tool, type ToolCallResult } from '../../src/index.js';
+import { McpClientError, McpRpcError, type McpClient, type McpError, type Tool, type ToolCallResult } from '../../src/index.js';
 import { dottedPath, idFor } from '../internal/dom.js';
 import { clip, isRecord, stringifyBounded, type JsonRecord } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS } from '../internal/long-list.js';
 import type { CallProgress } from './form-call.js';
 import type { FormIssue } from './issues.js';
+import { usableTool } from './tool-source.js';
 
 /** Key of the tool description shown in full (fields use their JSON Pointer plus `#description`). */
 export const TOOL_DESCRIPTION = '\u0000tool-description';
@@ -39,6 +40,28 @@ export function resultAnnouncement(tool: Tool, result: ToolCallResult): string {
   const gist = text ? text.text.trim().replace(/\s+/g, ' ') : '';
   const summary = gist.length > 200 ? `${gist.slice(0, 200)}…` : gist || (content.length > 0 ? `${content.length} content block${content.length === 1 ? '' : 's'}.` : 'no content.');
   return result.isError === true ? `${toolTitle(tool)} reported an error: ${summary}` : `Result of ${toolTitle(tool)}: ${summary}`;
+}
+
+/** The form as its status reads it (its public properties). */
+export interface StatusForm {
+  readonly phase: string;
+  readonly toolName: string;
+  readonly tool: Tool | undefined;
+  readonly effectiveTool: Tool | undefined;
+  readonly effectiveClient: McpClient | undefined;
+}
+
+/** What the form shows while it has no fields: loading, waiting for the tool or a client, or why it cannot show one. */
+export function formStatus(form: StatusForm, loadError: McpError | undefined, partsFailure: string | undefined): TemplateResult {
+  return html`<div part="form">
+    ${form.phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${form.toolName}…</p>` : nothing}
+    ${loadError ? html`<div part="call-error" role="alert">${errorText(loadError)}</div>` : nothing}
+    ${partsFailure !== undefined && form.effectiveTool ? html`<div part="call-error" role="alert">The form cannot be shown: ${partsFailure}</div>` : nothing}
+    ${form.tool && !usableTool(form.tool) ? html`<div part="call-error" role="alert">The tool definition has no string name or no object inputSchema.</div>` : nothing}
+    ${!loadError && !form.tool && form.phase !== 'loading'
+      ? html`<p part="status" role="status">${form.toolName ? (form.effectiveClient ? `Waiting for the tool ${form.toolName}…` : 'No client: put this form inside <mcp-connection> or set .client.') : 'No tool selected.'}</p>`
+      : nothing}
+  </div>`;
 }
 
 /** The header: the tool's title, its name when the title differs, and its description, cut past DESCRIPTION_CHARS until shown in `full`. */
@@ -101,6 +124,18 @@ export function progressBar(p: CallProgress | undefined): TemplateResult {
     <progress part="progress-bar" aria-label="Tool call progress" max=${p?.total ?? 1} .value=${p?.total ? p.progress : (null as unknown as number)}></progress>
     <span part="progress-message">${p?.message ?? (label ? `Progress: ${label}` : 'Calling the tool…')}</span>
   </div>`;
+}
+
+/**
+ * The arguments preview: a summary, and once open, `content` (what will be sent, built only then).
+ * `setOpen` is told on the summary's click, before the details opens (the content is there in the
+ * frame that shows it), and on `toggle`, after the fact (opening by script or find-in-page, and closing).
+ */
+export function preview(tool: Tool, content: TemplateResult | typeof nothing, setOpen: (open: boolean) => void): TemplateResult {
+  return html`<details part="preview" @toggle=${(event: Event) => setOpen((event.target as HTMLDetailsElement).open)}>
+    <summary @click=${() => setOpen(true)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
+    ${content}
+  </details>`;
 }
 
 /** Why loading the tool or calling it failed, as the form says it. */

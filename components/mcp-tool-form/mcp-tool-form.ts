@@ -1,64 +1,35 @@
 import { consume } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import {
-  compileSchemaSync,
-  McpClient,
-  McpClientError,
-  McpError,
-  type ToolCallResult,
-  type Tool,
-  type Validator,
-} from '../../src/index.js';
-import type { HeaderBindingsCheck } from '../../src/transport/header-bindings.js';
-import { mentionsHeaderBindings } from '../../src/transport/headers.js';
+import { McpClient, McpClientError, McpError, type ToolCallResult, type Tool } from '../../src/index.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.js';
 import { toggleState } from '../internal/dom.js';
 import { draftKey } from '../internal/draft-journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
-import { clip, isRecord, jsonEqual, tokens, type JsonRecord } from '../internal/json.js';
+import { clip, type JsonRecord } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
-import type { Draft, UnionChoice } from './draft.js';
-import type { RenderHost, SearchState } from './field-scope.js';
+import type { Draft } from './draft.js';
 import type { FieldRenderer } from './fields.js';
-import { FormCall, kitError } from './form-call.js';
+import { FieldStates } from './field-states.js';
+import { FormCall } from './form-call.js';
+import { FormChecks } from './form-checks.js';
 import { FormDrafts } from './form-drafts.js';
-import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, header, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
+import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, formStatus, header, preview, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
 import type { FormIssue } from './issues.js';
-import { headerChecker, issueWording, loadChecks, loadHeaderChecker, loadParts, parts, partsLoading, partsWanted } from './loaders.js';
+import { headerBindings, loadCompletions, loadParts, parts, partsLoading, partsWanted, type CompletionSupport } from './loaders.js';
 import { styles } from './mcp-tool-form.styles.js';
 import type { FormModel } from './model.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, type FormTask } from './task-status.js';
+import { sameDefinition, ToolSource, usableTool } from './tool-source.js';
 
 export type { FormIssue } from './issues.js';
 export type { FormTask } from './task-status.js';
 
-/** Suggestions for URI fields, per client (completions.ts is loaded on demand). */
-interface CompletionSupport {
-  client: McpClient;
-  support: import('./completions.js').ToolCompletions | undefined;
-}
-
 /** What `<mcp-tool-form>` is doing. */
 export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
-
-/** Whether two tool definitions are the same JSON (a schema too deep to compare counts as changed). */
-function sameDefinition(a: Tool, b: Tool): boolean {
-  try {
-    return jsonEqual(a, b);
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a tool definition has what the form needs: a string name and an object inputSchema. */
-function usableTool(tool: Tool): boolean {
-  return typeof tool.name === 'string' && isRecord(tool.inputSchema);
-}
-
 
 /**
  * A form for one MCP tool, generated from its `inputSchema`, that calls the tool
@@ -219,13 +190,9 @@ export class McpToolForm extends LitElement {
   @state()
   protected contextClient: McpClient | undefined;
 
-  @state() private _tool: Tool | undefined;
-  @state() private _loadError: McpError | undefined;
   /** Why the form's parts (form-parts.ts) could not be loaded (offline). */
   @state() private _partsFailure: string | undefined;
   @state() private _draft: Draft | undefined;
-  @state() private _attempted = false;
-  @state() private _issues: FormIssue[] = [];
   @state() private _phase: ToolFormPhase = 'idle';
   @state() private _callError: McpError | undefined;
   @state() private _status = '';
@@ -234,12 +201,6 @@ export class McpToolForm extends LitElement {
   @state() private _resultStale = false;
   /** The arguments of the call that gave `_result` (for the tool's MCP App). */
   #resultArguments: JsonRecord = {};
-  @state() private _expanded = new Set<string>();
-  /** Declared members shown per object (by pointer), past the first page. */
-  @state() private _shownMembers = new Map<string, number>();
-  /** Searches of long enums (by pointer). */
-  @state() private _searches = new Map<string, SearchState>();
-  @state() private _validatorReady = false;
   /** What the polite live region says about the last call (set once per call). */
   @state() private _announcement = '';
   /** The arguments preview is open: its JSON is built only then, not on each render (keystroke) of a closed one. */
@@ -249,11 +210,24 @@ export class McpToolForm extends LitElement {
   #model: FormModel | undefined;
   /** Renders the model's fields; kept across renders so unchanged fields are skipped (new with each model set-up). */
   #renderer: FieldRenderer | undefined;
-  #validator: Validator | undefined;
-  #schemaError: string | undefined;
   #modelFor: Tool | undefined;
+  /** The definition of the tool named `tool-name`. */
+  readonly #source = new ToolSource(this, {
+    loading: (on) => {
+      if (on) this._phase = 'loading';
+      else if (this._phase === 'loading') this._phase = 'idle';
+    },
+    failed: (error) => this.dispatchEvent(new McpErrorEvent(error, 'tools/list')),
+  });
+  /** What the user opened in the fields (and the tool's description). */
+  readonly #fields = new FieldStates(this);
   /** The call the form waits for. */
   readonly #call = new FormCall(this);
+  /** Loads the validator when there is something to check, and checks the arguments. */
+  readonly #checks = new FormChecks(this, {
+    model: () => this.#model,
+    draft: () => this._draft,
+  });
   /** Stores the draft as it is typed, and restores it. */
   readonly #drafts = new FormDrafts(this, {
     draft: () => this._draft,
@@ -261,9 +235,6 @@ export class McpToolForm extends LitElement {
     model: () => this.#model,
     took: () => this.dispatchEvent(new Event('input', { bubbles: true, composed: true })),
   });
-  #loadToken = 0;
-  #unsubscribe: (() => void) | undefined;
-  #subscribedTo: McpClient | undefined;
   /**
    * Arguments a host set, and the tool they go with: the one the form shows at
    * its next update (`tool` undefined until then). A tool set in the same turn,
@@ -273,9 +244,6 @@ export class McpToolForm extends LitElement {
   #argumentsSet: { args: JsonRecord; tool: Tool | undefined } | undefined;
   #fromArguments: { args: JsonRecord; draft: Draft } | undefined;
   #confirm: ((ok: boolean) => void) | undefined;
-  #awaitingValidator = false;
-  /** Why the validator could not be loaded, once that failed. */
-  #validatorFailure: string | undefined;
   /** Suggestions for URI fields (completions.ts, loaded once the server declares `completions`). */
   #completions: CompletionSupport | undefined;
 
@@ -293,7 +261,7 @@ export class McpToolForm extends LitElement {
   get effectiveTool(): Tool | undefined {
     // A definition set directly has not been through the client's checks.
     if (this.tool) return usableTool(this.tool) ? this.tool : undefined;
-    return this._tool;
+    return this.#source.tool;
   }
 
   /** What the form is doing. */
@@ -308,7 +276,7 @@ export class McpToolForm extends LitElement {
 
   /** Problems found by the last `validate()` or submit attempt. */
   get issues(): readonly FormIssue[] {
-    return this._issues;
+    return this.#checks.issues;
   }
 
   /** The last result the tool returned (see {@link resultStale}). */
@@ -344,7 +312,7 @@ export class McpToolForm extends LitElement {
    */
   set arguments(value: JsonRecord | undefined) {
     // Union variants are placed by what each accepts once the validator is there.
-    if (value !== undefined) this.#wantValidator();
+    if (value !== undefined) this.#checks.want();
     this.#argumentsSet = value === undefined ? undefined : { args: value, tool: undefined };
     this.#drafts.edited = true;
     this.#applyArguments();
@@ -358,9 +326,6 @@ export class McpToolForm extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (!parts) this.#requestParts();
-    // Asked again on each connection in case useSchemaCompiler() switched libraries, but only once
-    // the form was checked before: a form nobody touched does not load the validator (issue 18).
-    if (this.#validatorWanted) this.#wantValidator(true);
   }
 
   readonly #partsArrived = () => {
@@ -376,39 +341,8 @@ export class McpToolForm extends LitElement {
     });
   }
 
-  /** Whether something asked for a check: the first focus, edit, arguments set, validate() or submit. */
-  #validatorWanted = false;
-
-  /**
-   * Loads the validator (cached by the core) for the form's tool, with the
-   * pattern engine if its schema has patterns (`true`: a schema without), on
-   * the first occasion to check — not on render: a page showing a form pays
-   * for the validator once the user starts on it.
-   */
-  #wantValidator(again = false): void {
-    if (this.#validatorWanted && !again) return;
-    this.#validatorWanted = true;
-    this.#loadChecks(this.effectiveTool?.inputSchema ?? true);
-  }
-
-  /** Loads the validator for `schema` (and the wording of its verdicts); ready once loaded or failed (why is kept). */
-  #loadChecks(schema: unknown): void {
-    void loadChecks(schema).then(
-      () => {
-        this._validatorReady = true;
-      },
-      (error: unknown) => {
-        this.#validatorFailure = (error as Error).message;
-        this._validatorReady = true;
-      },
-    );
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    this.#subscribedTo = undefined;
     partsWanted.delete(this.#partsArrived);
   }
 
@@ -424,19 +358,12 @@ export class McpToolForm extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     const client = this.effectiveClient;
-    if (client !== this.#subscribedTo) {
-      this.#unsubscribe?.();
-      this.#subscribedTo = client;
-      // A changed tool list may change the definition the form shows (server/tools "List Changed Notification").
-      this.#unsubscribe = client?.on('toolsChanged', () => {
-        if (!this.tool && this.toolName) void this.#loadTool(true);
-      });
-    }
+    this.#source.follow(client);
     if (changed.has('tool') || changed.has('toolName') || changed.has('client') || changed.has('contextClient')) {
       // Another tool after a failed load of the form's parts: try again (the network may be back).
       if (!parts && this._partsFailure !== undefined && this.isConnected) this.#requestParts();
-      if (!this.tool && this.toolName && client && (this._tool?.name !== this.toolName || changed.has('client') || changed.has('contextClient'))) void this.#loadTool(false);
-      if (!this.tool && !this.toolName) this._tool = undefined;
+      if (!this.tool && this.toolName && client && (this.#source.tool?.name !== this.toolName || changed.has('client') || changed.has('contextClient'))) void this.#source.load(false);
+      if (!this.tool && !this.toolName) this.#source.clear();
     }
     const tool = this.effectiveTool;
     // The same definition set again (a tool list fetched anew, a framework's re-render) is the same form: what the user typed and the result stay.
@@ -452,7 +379,7 @@ export class McpToolForm extends LitElement {
       }
     }
     // The model is set up once the form's parts are there (the update they ask for when they arrive).
-    if ((parts || !tool) && (tool !== this.#modelFor || (changed.has('_validatorReady') && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
+    if ((parts || !tool) && (tool !== this.#modelFor || (this.#checks.readyChanged && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
     // Without fields the preview is not rendered: the one rendered with them again starts closed.
     if (!tool || !this.#model) this._previewOpen = false;
     // Arguments set since the last update go with the tool shown now: applied to its model, or kept for it while its parts load.
@@ -462,72 +389,21 @@ export class McpToolForm extends LitElement {
       else set.tool = tool;
     }
     if (client && tool && this.#completions?.client !== client && client.server?.capabilities.completions !== undefined) {
-      const entry: CompletionSupport = { client, support: undefined };
-      this.#completions = entry;
-      // Offline (the chunk cannot load): the fields stay plain inputs, as for a server without
-      // completions; another client tries again.
-      import('./completions.js').then(
-        (module) => {
-          if (this.#completions !== entry) return;
-          entry.support = module.createToolCompletions(this, client);
-          this.requestUpdate();
-        },
-        () => undefined,
-      );
+      this.#completions = loadCompletions(this, client, (entry) => this.#completions === entry, () => this.requestUpdate());
     }
   }
 
   protected override updated(): void {
     // Showing the fields needed the validator (an if/then/else, a union variant to place): load it now.
-    if (this.#model?.validatorMissed && !this._validatorReady) this.#wantValidator();
+    if (this.#model?.validatorMissed && !this.#checks.ready) this.#checks.want();
     toggleState(this.#internals, 'loading', this._phase === 'loading');
     toggleState(this.#internals, 'ready', this.#model !== undefined && this._phase !== 'loading');
-    toggleState(this.#internals, 'invalid', this._attempted && this._issues.length > 0);
+    toggleState(this.#internals, 'invalid', this.#checks.attempted && this.#checks.issues.length > 0);
     toggleState(this.#internals, 'confirming', this._phase === 'confirming');
     toggleState(this.#internals, 'pending', this._phase === 'pending');
-    toggleState(this.#internals, 'error', this._callError !== undefined || this._loadError !== undefined);
+    toggleState(this.#internals, 'error', this._callError !== undefined || this.#source.error !== undefined);
     if (this.effectiveTool?.annotations?.destructiveHint === true) this.setAttribute('destructive', '');
     else this.removeAttribute('destructive');
-  }
-
-  async #loadTool(fresh: boolean): Promise<void> {
-    const client = this.effectiveClient;
-    const name = this.toolName;
-    if (!client || !name) return;
-    const token = ++this.#loadToken;
-    const known = fresh ? undefined : client.tool(name);
-    if (known) {
-      this._tool = known;
-      this._loadError = undefined;
-      return;
-    }
-    this._phase = 'loading';
-    try {
-      const tools = await client.listTools(fresh ? { fresh: true } : {});
-      if (token !== this.#loadToken) return;
-      const found = tools.find((tool) => tool.name === name);
-      if (found) {
-        // A list change about other tools re-lists this one too: an unchanged definition keeps
-        // the form as it is — what the user typed and the result shown.
-        if (!this._tool || !sameDefinition(this._tool, found)) this._tool = found;
-        this._loadError = undefined;
-      } else {
-        this._tool = undefined;
-        const rejected = client.rejectedTools.find((tool) => tool.name === name);
-        this._loadError = new McpClientError(
-          'invalid_arguments',
-          rejected ? `The server's tool "${name}" was excluded: ${rejected.reason}` : `The server lists no tool named "${name}".`,
-          { url: client.url.href, method: 'tools/list', tool: name },
-        );
-        this.dispatchEvent(new McpErrorEvent(this._loadError, 'tools/list'));
-      }
-    } catch (error) {
-      if (token !== this.#loadToken) return;
-      this._loadError = kitError(error, client, 'tools/list');
-      this.dispatchEvent(new McpErrorEvent(this._loadError, 'tools/list'));
-    } finally {
-      if (token === this.#loadToken && this._phase === 'loading') this._phase = 'idle';
-    }
   }
 
   #setUpModel(tool: Tool | undefined, newTool: boolean): void {
@@ -547,15 +423,12 @@ export class McpToolForm extends LitElement {
       this.#modelFor = tool;
       this.#model = tool ? new parts!.FormModel(tool.inputSchema) : undefined;
       this._draft = undefined;
-      this._attempted = false;
-      this._issues = [];
+      this.#checks.forget();
       this._callError = undefined;
       this._status = '';
       this._result = undefined;
       this._resultStale = false;
-      this._expanded = new Set();
-      this._shownMembers = new Map();
-      this._searches = new Map();
+      this.#fields.reset(true);
       // Arguments set for another tool (shown before this one, its parts loading) are not this tool's.
       if (this.#argumentsSet?.tool && this.#argumentsSet.tool !== tool) this.#argumentsSet = undefined;
       // Arguments a host set before the model was there (its parts loading) count as an edit: the stored draft does not replace them.
@@ -565,31 +438,12 @@ export class McpToolForm extends LitElement {
       if (tool) void this.#drafts.restore();
       if (tool) void this.#pickUp(tool);
     }
-    this.#validator = undefined;
-    this.#schemaError = undefined;
+    this.#checks.clear();
     // Fields may look different with the validator there (an `if` evaluated, a variant placed): render them all anew.
     this.#renderer = this.#model ? new parts!.FieldRenderer(this.#model) : undefined;
-    if (!tool || !this._validatorReady || this.#model?.problem) return;
+    if (!tool || !this.#checks.ready || this.#model?.problem) return;
     this.#replaceArguments();
-    try {
-      this.#validator = compileSchemaSync(tool.inputSchema);
-      // validate() before the validator had loaded: add the schema's problems now.
-      if (this._attempted) this._issues = this.#check().issues;
-    } catch (error) {
-      if ((error as McpClientError).data?.loaded === false) {
-        if (this.#validatorFailure !== undefined) {
-          // Loading failed (offline, a blocked chunk): say so once, never retry in a loop that would freeze the page.
-          this.#schemaError = `the schema validator could not be loaded: ${this.#validatorFailure}`;
-          return;
-        }
-        // useSchemaCompiler() switched libraries after this form was ready, or the schema has patterns
-        // and the pattern engine is not loaded yet: wait for what is missing.
-        this._validatorReady = false;
-        this.#loadChecks(tool.inputSchema);
-        return;
-      }
-      this.#schemaError = (error as Error).message;
-    }
+    this.#checks.compile(tool.inputSchema);
   }
 
   /** Fills the model there is (if any) from the arguments set; they stay for a tool set in the same turn. */
@@ -614,9 +468,7 @@ export class McpToolForm extends LitElement {
     this.#fromArguments = { args: from.args, draft: this._draft };
   }
 
-  // --- drafts ------------------------------------------------------------------------------
-
-  /** The server and tool the form would show now. */
+  /** The server and tool (as a draft key) the form would show now. */
   #currentFor(): string | undefined {
     const client = this.effectiveClient;
     const tool = this.#modelFor;
@@ -636,7 +488,7 @@ export class McpToolForm extends LitElement {
     }
     // Focus on a field is the user starting on the form: load the validator before the first keystroke.
     this.renderRoot.addEventListener('focusin', (event) => {
-      this.#wantValidator();
+      this.#checks.want();
       parts?.holdSize(event.target);
     });
     this.renderRoot.addEventListener('focusout', (event) => parts?.releaseSize(event.target));
@@ -667,9 +519,9 @@ export class McpToolForm extends LitElement {
       return;
     }
     this._draft = next;
-    this.#wantValidator();
+    this.#checks.want();
     this._status = '';
-    if (this._attempted) this._issues = this.#check().issues;
+    this.#checks.recheck();
     // Written on input (not after a pause): a reload a moment later must not lose it.
     this.#drafts.changed();
     // A native control's `input` already crossed the shadow boundary (and its `change` is
@@ -680,18 +532,6 @@ export class McpToolForm extends LitElement {
     }
   };
 
-  /** Builds the arguments and every problem with them (local and against the schema). */
-  #check(): { arguments: JsonRecord; issues: FormIssue[] } {
-    const model = this.#model;
-    if (!model) return { arguments: {}, issues: [] };
-    const unions: UnionChoice[] = [];
-    const { arguments: args, issues: local } = parts!.buildArguments(model, this._draft, unions);
-    const outcome = this.#validator?.(args);
-    // The wording loads with the validator; a verdict without it (never expected) is shown as the validator gives it, never dropped.
-    if (!issueWording) return { arguments: args, issues: [...local, ...(outcome && !outcome.valid ? outcome.issues.map((issue) => ({ pointer: issue.path, message: issue.message })) : [])] };
-    return { arguments: args, issues: issueWording.formIssues(model, outcome, unions, local) };
-  }
-
   /**
    * Validates the current arguments against the tool's `inputSchema` and shows
    * the problems next to their fields.
@@ -699,20 +539,17 @@ export class McpToolForm extends LitElement {
    */
   validate(): readonly FormIssue[] {
     // Before the validator has loaded, the problems found without it; the schema's own follow once it is there.
-    this.#wantValidator();
-    this._attempted = true;
-    this._issues = this.#check().issues;
-    return this._issues;
+    this.#checks.want();
+    return this.#checks.attempt().issues;
   }
 
   /** Clears the form (defaults again), its errors and its saved draft. */
   reset(): void {
     this._draft = undefined;
-    this._attempted = false;
-    this._issues = [];
+    this.#checks.forget();
     this._callError = undefined;
     this._status = '';
-    this._expanded = new Set();
+    this.#fields.reset(false);
     // Deletes this tab's stored draft (another tab's newer one stays: it is not this form's to delete).
     this.#drafts.cleared();
     this.dispatchEvent(new Event('reset', { bubbles: true }));
@@ -733,32 +570,15 @@ export class McpToolForm extends LitElement {
     let tool = this.effectiveTool;
     /** The model of the tool the user asked to call: another one set up meanwhile (the page switched tools) means nothing is sent. */
     const model = this.#model;
-    if (!tool || !model || this._phase === 'pending' || this._phase === 'confirming' || this.#awaitingValidator) return undefined;
-    const failedBefore = this.#validatorFailure !== undefined && !this.#validator;
-    if (!this._validatorReady || failedBefore) {
-      // The validator is not loaded yet (nothing was edited) or still loading: wait for it rather
-      // than send arguments nobody checked. One that failed to load (offline) is tried again, once per submit.
-      this.#validatorWanted = true;
-      this.#awaitingValidator = true;
-      try {
-        // A failure is kept, so the render before the call already says the arguments go unchecked.
-        if (failedBefore) this._validatorReady = false;
-        await loadChecks(tool.inputSchema).then(
-          () => (this.#validatorFailure = undefined),
-          (error: unknown) => (this.#validatorFailure = (error as Error).message),
-        );
-        this._validatorReady = true;
-        await this.updateComplete;
-      } finally {
-        this.#awaitingValidator = false;
-      }
+    if (!tool || !model || this._phase === 'pending' || this._phase === 'confirming' || this.#checks.awaiting) return undefined;
+    const waiting = this.#checks.wait(tool.inputSchema);
+    if (waiting) {
+      await waiting;
       // The page switched to another tool while the validator loaded: the user asked to call the one before.
       tool = this.effectiveTool;
       if (!tool || this.#model !== model) return undefined;
     }
-    this._attempted = true;
-    const { arguments: args, issues } = this.#check();
-    this._issues = issues;
+    const { arguments: args, issues } = this.#checks.attempt();
     this._callError = undefined;
     this._status = '';
     if (issues.length > 0) {
@@ -882,109 +702,25 @@ export class McpToolForm extends LitElement {
 
   // --- rendering --------------------------------------------------------------------------
 
-  #host(): RenderHost {
-    const issues = this._issues;
-    return {
-      model: this.#model!,
-      errorsAt: (pointer, claims) => {
-        const out: string[] = [];
-        for (const issue of issues) {
-          if (issue.pointer === pointer) out.push(issue.message);
-          else if (claims !== 'none' && issue.pointer.startsWith(`${pointer}/`)) {
-            const next = tokens(issue.pointer.slice(pointer.length))[0] ?? '';
-            if (claims === 'all' || claims(next)) out.push(issue.message);
-          }
-        }
-        return out;
-      },
-      completion: (field, id, pick) => this.#completions?.support?.field(field, id, pick),
-      isExpanded: (pointer) => this._expanded.has(pointer),
-      setExpanded: (pointer, open) => {
-        const next = new Set(this._expanded);
-        if (open) next.add(pointer);
-        else next.delete(pointer);
-        this._expanded = next;
-      },
-      shownMembers: (pointer) => this._shownMembers.get(pointer) ?? parts!.MEMBERS_PER_PAGE,
-      setShownMembers: (pointer, count) => {
-        this._shownMembers = new Map(this._shownMembers).set(pointer, count);
-      },
-      search: (pointer) => this._searches.get(pointer) ?? { open: false, active: 0 },
-      setSearch: (pointer, state) => {
-        const now = this._searches.get(pointer);
-        if (now?.open === state.open && now.active === state.active) return;
-        this._searches = new Map(this._searches).set(pointer, state);
-      },
-    };
-  }
-
-  #toggleExpanded(key: string): void {
-    const next = new Set(this._expanded);
-    if (!next.delete(key)) next.add(key);
-    this._expanded = next;
-  }
-
-  /** The schema the cached header bindings are for, and them: checked once per schema, not on each keystroke. */
-  #bindingsFor: { schema: unknown; check: HeaderBindingsCheck } | undefined;
-
-  /**
-   * The `x-mcp-header` bindings of `schema` for the preview. The checker loads
-   * only for a schema that mentions the annotation (as in the client); until it
-   * has, undefined (the preview shows no headers for that render).
-   */
-  #headerBindings(schema: unknown): HeaderBindingsCheck | undefined {
-    const cached = this.#bindingsFor;
-    if (cached && cached.schema === schema) return cached.check;
-    if (!mentionsHeaderBindings(schema)) {
-      this.#bindingsFor = { schema, check: { ok: true, bindings: [] } };
-      return this.#bindingsFor.check;
-    }
-    if (!headerChecker) {
-      void loadHeaderChecker().then(() => this.requestUpdate());
-      return undefined;
-    }
-    const check = headerChecker(schema);
-    this.#bindingsFor = { schema, check };
-    return check;
-  }
-
   #preview(tool: Tool): TemplateResult {
     // Only for schemas within the work bounds (the binding walk recurses once per nesting level). Asked
     // while closed too: the checker a schema needs is loading before the preview opens.
-    const bindings = this.#model?.problem ? undefined : this.#headerBindings(tool.inputSchema);
-    // The click comes before the details opens: the content is there in the frame that shows it. `toggle`
-    // (after the fact) also covers opening by script or find-in-page, and closing.
-    return html`<details part="preview" @toggle=${(event: Event) => (this._previewOpen = (event.target as HTMLDetailsElement).open)}>
-      <summary @click=${() => (this._previewOpen = true)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
-      ${this._previewOpen ? parts!.previewContent(this.value, bindings) : nothing}
-    </details>`;
+    const bindings = this.#model?.problem ? undefined : headerBindings(tool.inputSchema, () => this.requestUpdate());
+    return preview(tool, this._previewOpen ? parts!.previewContent(this.value, bindings) : nothing, (open) => (this._previewOpen = open));
   }
 
   protected override render(): TemplateResult {
     const tool = this.effectiveTool;
     const model = this.#model;
-    if (!tool || !model) {
-      return html`<div part="form">
-        ${this._phase === 'loading' ? html`<p part="status" role="status">Loading the tool ${this.toolName}…</p>` : nothing}
-        ${this._loadError ? html`<div part="call-error" role="alert">${errorText(this._loadError)}</div>` : nothing}
-        ${this._partsFailure !== undefined && tool ? html`<div part="call-error" role="alert">The form cannot be shown: ${this._partsFailure}</div>` : nothing}
-        ${this.tool && !usableTool(this.tool) ? html`<div part="call-error" role="alert">The tool definition has no string name or no object inputSchema.</div>` : nothing}
-        ${!this._loadError && !this.tool && this._phase !== 'loading'
-          ? html`<p part="status" role="status">${this.toolName ? (this.effectiveClient ? `Waiting for the tool ${this.toolName}…` : 'No client: put this form inside <mcp-connection> or set .client.') : 'No tool selected.'}</p>`
-          : nothing}
-      </div>`;
-    }
+    if (!tool || !model) return formStatus(this, this.#source.error, this._partsFailure);
     const pending = this._phase === 'pending';
     const renderer = (this.#renderer ??= new parts!.FieldRenderer(model));
-    renderer.begin(this.#host(), this._attempted, [this._expanded, this._shownMembers, this._searches, this.#completions?.support], this._issues);
-    const skipped = this.#validator?.skipped;
-    const notice =
-      model.problem?.message ??
-      (this.#schemaError ? `The input schema cannot be checked (${this.#schemaError}); arguments are sent without checking.` : model.notice?.message) ??
-      (skipped?.length ? skipped.join(' ') : undefined);
+    const host = this.#fields.host(model, this.#checks.issues, (field, id, pick) => this.#completions?.support?.field(field, id, pick), parts!.MEMBERS_PER_PAGE);
+    renderer.begin(host, this.#checks.attempted, [...this.#fields.states, this.#completions?.support], this.#checks.issues);
+    const notice = this.#checks.notice(model);
     const rootIsRaw = this._draft?.k === 'json';
     return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
-        ${header(tool, this._expanded.has(TOOL_DESCRIPTION), () => this.#toggleExpanded(TOOL_DESCRIPTION))} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
+        ${header(tool, this.#fields.isExpanded(TOOL_DESCRIPTION), () => this.#fields.toggle(TOOL_DESCRIPTION))} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
         <fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}>
           <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
           ${!rootIsRaw && !model.problem && model.root().kind === 'object'
@@ -1002,7 +738,7 @@ export class McpToolForm extends LitElement {
             : nothing}
           ${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}
         </fieldset>
-        ${this._attempted ? problemSummary(this._issues, (pointer) => focusIssue(this.renderRoot, pointer)) : nothing} ${this.#preview(tool)}
+        ${this.#checks.attempted ? problemSummary(this.#checks.issues, (pointer) => focusIssue(this.renderRoot, pointer)) : nothing} ${this.#preview(tool)}
         ${this._phase === 'confirming' ? confirmPanel(tool, this.value, (ok) => this.#confirm?.(ok)) : nothing}
         <div part="actions">
           <button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>
