@@ -11,6 +11,9 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, type JsonRecord } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
+// The styles before the form's own modules: a bundle then puts those next to the element, where gzip
+// finds more of the words they share (about 100 B less for a page).
+import { styles } from './mcp-tool-form.styles.js';
 import type { Draft } from './draft.js';
 import type { FieldRenderer } from './fields.js';
 import { FieldStates } from './field-states.js';
@@ -20,7 +23,6 @@ import { FormDrafts } from './form-drafts.js';
 import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, formStatus, header, preview, problemSummary, progressBar, resultAnnouncement, TOOL_DESCRIPTION, toolTitle } from './form-view.js';
 import type { FormIssue } from './issues.js';
 import { headerBindings, loadCompletions, loadParts, parts, partsLoading, partsWanted, type CompletionSupport } from './loaders.js';
-import { styles } from './mcp-tool-form.styles.js';
 import type { FormModel } from './model.js';
 import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, type FormTask } from './task-status.js';
 import { sameDefinition, ToolSource, usableTool } from './tool-source.js';
