@@ -1,6 +1,8 @@
 /**
  * Small JSON helpers shared by the kit's elements: JSON Pointer (RFC 6901)
- * encoding, structural equality and type names. DOM-free.
+ * tokens, structural equality, bounded stringifying and clipping. DOM-free.
+ * (Building pointers and naming JSON types live with their only user, the
+ * tool form's parts, which load on demand.)
  *
  * @module
  */
@@ -16,18 +18,6 @@ export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`). */
-export function escapeToken(token: string | number): string {
-  const text = String(token);
-  // Most names have nothing to escape: no regular expression per field on each render.
-  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
-}
-
-/** Appends a token to a JSON Pointer: `child('/a', 'b/c')` → `/a/b~1c`. */
-export function child(pointer: string, token: string | number): string {
-  return `${pointer}/${escapeToken(token)}`;
-}
-
 /** Splits a JSON Pointer into unescaped tokens (`""` → `[]`). */
 export function tokens(pointer: string): string[] {
   if (pointer === '') return [];
@@ -35,27 +25,6 @@ export function tokens(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/**
- * The JSON type name of a value as JSON Schema's `type` keyword sees it
- * (`integer` for whole numbers, which also match `number`).
- */
-export function jsonType(value: unknown): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'undefined' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  switch (typeof value) {
-    case 'boolean':
-      return 'boolean';
-    case 'number':
-      return Number.isInteger(value) ? 'integer' : 'number';
-    case 'string':
-      return 'string';
-    case 'object':
-      return 'object';
-    default:
-      return 'undefined';
-  }
 }
 
 /** Structural equality of JSON values (object key order ignored), as `enum`/`const` compare. */

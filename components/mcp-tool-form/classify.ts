@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
+import { isRecord, jsonEqual, type JsonRecord, type JsonValue } from '../internal/json.js';
 import { SEARCH_OVER } from '../internal/long-list.js';
 import type {
   ArrayField,
@@ -26,7 +26,7 @@ import type {
   UnionVariant,
 } from './field-kinds.js';
 import { merge, type SchemaDocument, type SchemaProblem } from './resolve.js';
-import { patternMatches } from './value-checks.js';
+import { jsonType, patternMatches } from './value-checks.js';
 
 /** Sets of enum options at most this large (and short) become radio groups. */
 const RADIO_MAX_OPTIONS = 4;

@@ -10,10 +10,11 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { child, clip } from '../internal/json.js';
+import { clip } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import {
   build,
+  child,
   currentChoice,
   effectiveDraft,
   itemField,

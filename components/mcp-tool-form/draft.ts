@@ -22,8 +22,21 @@
  *
  * @module
  */
-import { child, isRecord, jsonEqual, jsonType, type JsonRecord, type JsonValue } from '../internal/json.js';
+import { isRecord, jsonEqual, type JsonRecord, type JsonValue } from '../internal/json.js';
 import type { ArrayField, Field, FormModel, ObjectField, UnionField } from './model.js';
+import { jsonType } from './value-checks.js';
+
+/** Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`). */
+export function escapeToken(token: string | number): string {
+  const text = String(token);
+  // Most names have nothing to escape: no regular expression per field on each render.
+  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
+}
+
+/** Appends a token to a JSON Pointer: `child('/a', 'b/c')` → `/a/b~1c`. */
+export function child(pointer: string, token: string | number): string {
+  return `${pointer}/${escapeToken(token)}`;
+}
 
 /** `d: true` marks a draft that came from a schema `default` rather than from the user. */
 export type Draft =

@@ -18,10 +18,10 @@
  */
 import { html, noChange, nothing, type TemplateResult } from 'lit';
 import { Directive, directive, type DirectiveResult, type Part } from 'lit/directive.js';
-import { child } from '../internal/json.js';
+import {  } from '../internal/json.js';
 import { renderChoices, renderRadios, renderSearch, renderSelect } from './choice-fields.js';
 import { renderArray, renderObject, renderUnion } from './container-fields.js';
-import { effectiveDraft, looseValue, memberField, showsAsChoices, type Draft } from './draft.js';
+import { child, effectiveDraft, looseValue, memberField, showsAsChoices, type Draft } from './draft.js';
 import { RENDER_BUDGET, type Cell, type FieldScope, type RenderHost, type Rendered, type Setter, type Slot } from './field-scope.js';
 import type { FormModel, ObjectField, PropertyEntry } from './model.js';
 import { renderBoolean, renderConst, renderJson, renderNumber, renderString } from './scalar-fields.js';

@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { isRecord, jsonType } from '../internal/json.js';
+import { isRecord } from '../internal/json.js';
 import { itemField, memberField, put, variantField, type Draft } from './draft.js';
 import type { Field, FormModel, NumberField, StringField } from './model.js';
-import { patternMatches } from './value-checks.js';
+import { jsonType, patternMatches } from './value-checks.js';
 
 export interface SampleOptions {
   /** Fill optional members too (default: only what is required). */

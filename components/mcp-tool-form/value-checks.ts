@@ -1,9 +1,9 @@
 /**
  * What the tool form's model asks of the kit's checks: whether a `pattern`
  * matches a text (on the linear-time engine, once loaded), whether an `if`
- * subschema holds for a value (with the validator, once loaded), and a
- * fragment of the schema made compilable on its own with the document's
- * references still resolving. DOM-free.
+ * subschema holds for a value (with the validator, once loaded), a fragment of
+ * the schema made compilable on its own with the document's references still
+ * resolving, and the JSON type of a value as `type` sees it. DOM-free.
  *
  * @module
  */
@@ -97,4 +97,25 @@ export function wrapForCompile(document: SchemaDocument, fragment: JsonRecord): 
   const id = document.rootBase;
   const holder = document.dialect === 'draft-07' ? 'definitions' : '$defs';
   return { $schema: dialect, [holder]: { document: { ...root, $id: id } }, $ref: `${id}#${pointer}` };
+}
+
+/**
+ * The JSON type name of a value as JSON Schema's `type` keyword sees it
+ * (`integer` for whole numbers, which also match `number`).
+ */
+export function jsonType(value: unknown): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'undefined' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isInteger(value) ? 'integer' : 'number';
+    case 'string':
+      return 'string';
+    case 'object':
+      return 'object';
+    default:
+      return 'undefined';
+  }
 }
