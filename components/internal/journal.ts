@@ -3,32 +3,20 @@
  * `sessionStorage`, the JSON encoding of records, and each store's *journal*,
  * written from `pagehide`/`visibilitychange` where an asynchronous write may
  * not finish. Apart from the store so that a page can journal what was typed
- * before the IndexedDB side (idb-keyval), which loads on demand, has arrived.
+ * before the IndexedDB side (idb-keyval), which loads on demand, has arrived;
+ * reading records back (decoding them, reading the journal) is the store's.
  *
  * @module
  */
 
 /** Marks `undefined` inside arrays in the JSON encoding (drafts keep empty list items as `undefined`). */
-const UNDEFINED = '\u0000undefined';
+export const UNDEFINED = '\u0000undefined';
 
 /** JSON that keeps `undefined` array items (`JSON.stringify` would turn them into `null`). */
 export function encodeRecord(value: unknown): string {
   return JSON.stringify(value, function (this: unknown, _key, item: unknown) {
     return item === undefined && Array.isArray(this) ? { [UNDEFINED]: true } : item;
   });
-}
-
-export function decodeRecord<T>(text: string): T {
-  const undefinedItems: [unknown[], number][] = [];
-  const value = JSON.parse(text, function (this: unknown, key, item: unknown) {
-    if (Array.isArray(this) && typeof item === 'object' && item !== null && Object.keys(item).length === 1 && (item as Record<string, unknown>)[UNDEFINED] === true) {
-      undefinedItems.push([this, Number(key)]);
-    }
-    return item;
-  }) as T;
-  // A reviver returning undefined would delete the item and leave a hole: set them afterwards.
-  for (const [array, index] of undefinedItems) array[index] = undefined;
-  return value;
 }
 
 /** `window.sessionStorage`, or undefined where the page may not use it (blocked storage throws on access). */
@@ -56,15 +44,6 @@ export function writeJournal(name: string, key: string, record: unknown): void {
     sessionStore()?.setItem(journalKey(name, key), encodeRecord(record));
   } catch {
     // Nowhere synchronous to write.
-  }
-}
-
-export function readJournal<T>(name: string, key: string): T | undefined {
-  try {
-    const text = sessionStore()?.getItem(journalKey(name, key));
-    return text ? decodeRecord<T>(text) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -14,9 +14,33 @@
  * @module
  */
 import { createStore, del, entries, get, update, type UseStore } from 'idb-keyval';
-import { clearJournal, decodeRecord, encodeRecord, journalKey, readJournal, sessionStore, writeJournal } from './journal.js';
+import { clearJournal, encodeRecord, journalKey, sessionStore, UNDEFINED, writeJournal } from './journal.js';
 
-export { decodeRecord, encodeRecord } from './journal.js';
+export { encodeRecord } from './journal.js';
+
+/** A record as `encodeRecord` wrote it (with its `undefined` array items). */
+export function decodeRecord<T>(text: string): T {
+  const undefinedItems: [unknown[], number][] = [];
+  const value = JSON.parse(text, function (this: unknown, key, item: unknown) {
+    if (Array.isArray(this) && typeof item === 'object' && item !== null && Object.keys(item).length === 1 && (item as Record<string, unknown>)[UNDEFINED] === true) {
+      undefinedItems.push([this, Number(key)]);
+    }
+    return item;
+  }) as T;
+  // A reviver returning undefined would delete the item and leave a hole: set them afterwards.
+  for (const [array, index] of undefinedItems) array[index] = undefined;
+  return value;
+}
+
+/** Reads a journal record of store `name` (see `writeJournal`). */
+function readJournal<T>(name: string, key: string): T | undefined {
+  try {
+    const text = sessionStore()?.getItem(journalKey(name, key));
+    return text ? decodeRecord<T>(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where a store keeps its records now. */
 export type StorageKind = 'indexeddb' | 'session' | 'memory';
