@@ -9,7 +9,7 @@
  */
 import { adoptStyles, html, nothing, type PropertyValues, type ReactiveElement, type TemplateResult } from 'lit';
 import { compileSchema, McpError, type CallToolResult, type McpClient, type OutputValidation, type ReadResourceResult } from '../../src/index.js';
-import { formatBytes } from '../internal/dom.js';
+import { formatBytes } from '../internal/bytes.js';
 import { clip, isRecord, stringifyBounded } from '../internal/json.js';
 import { BLOCKS_PER_PAGE, describeBlock, describeResource, type BlockView, type ResourceView } from './blocks.js';
 import { styles } from './mcp-tool-result.styles.js';
