@@ -3,9 +3,9 @@
  * SEARCH_OVER values): a text input checked against the allowed values, listing
  * at most MATCHES_SHOWN of those that contain what is typed (the ARIA combobox
  * pattern, with a listbox popup), and a line that says how many match. Written
- * once for `<mcp-tool-form>` (fields.ts) and `<mcp-elicitation-dialog>`
- * (dialog-body.ts): each keeps the list's state and decides what typed text or
- * a picked value means; the few differences of their markup are options.
+ * once for `<mcp-tool-form>` (choice-fields.ts) and `<mcp-elicitation-dialog>`
+ * (its form-view.ts): each keeps the list's state and decides what typed text
+ * or a picked value means; the few differences of their markup are options.
  * Loaded with them, on demand.
  *
  * @module
