@@ -12,7 +12,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { clip } from './json.js';
-import { LABEL_CHARS, searchLabels } from './long-list.js';
+import { LABEL_CHARS, MATCHES_SHOWN } from './long-list.js';
 
 /** Whether the list of matches is open, and which of those listed is active. */
 export interface ComboboxState {
@@ -157,4 +157,55 @@ export function searchCombobox(options: SearchCombobox): TemplateResult {
         )}
       </ul>
       ${options.inlineCount ? html`<span part="hint" id=${countId}>${count}</span>` : html`<div part="hint" id=${countId}>${count}</div>`}`;
+}
+
+// --- searching the labels (here, not in long-list.ts, which every page loads at once) ---
+
+const labelCache = new WeakMap<readonly { label: string }[], string[]>();
+
+/** The labels of a list of options, once per options array (they are searched on every keystroke). */
+export function labelsOf(options: readonly { label: string }[]): string[] {
+  let labels = labelCache.get(options);
+  if (!labels) labelCache.set(options, (labels = options.map((option) => option.label)));
+  return labels;
+}
+
+const lowered = new WeakMap<readonly string[], string[]>();
+
+/**
+ * The options whose label contains `query` (case-insensitive), in order: the
+ * first `limit` indices, and how many match in all. An empty query matches
+ * every option. Lower-cased labels are cached per `labels` array, so a search
+ * over a million values costs one pass per keystroke.
+ */
+export function searchLabels(labels: readonly string[], query: string, limit = MATCHES_SHOWN): { indices: number[]; total: number } {
+  let lower = lowered.get(labels);
+  if (!lower) lowered.set(labels, (lower = labels.map((label) => label.toLowerCase())));
+  const needle = query.trim().toLowerCase();
+  const indices: number[] = [];
+  let total = 0;
+  for (let i = 0; i < lower.length; i++) {
+    if (needle !== '' && !lower[i]!.includes(needle)) continue;
+    total++;
+    if (indices.length < limit) indices.push(i);
+  }
+  return { indices, total };
+}
+
+/**
+ * The option a typed text names: the one whose label is exactly the text, else
+ * the only one whose label equals it ignoring case and surrounding spaces.
+ * @returns its index, or -1.
+ */
+export function optionNamed(labels: readonly string[], text: string): number {
+  const exact = labels.indexOf(text);
+  if (exact !== -1) return exact;
+  const wanted = text.trim().toLowerCase();
+  let found = -1;
+  for (let i = 0; i < labels.length; i++) {
+    if (labels[i]!.trim().toLowerCase() !== wanted) continue;
+    if (found !== -1) return -1;
+    found = i;
+  }
+  return found;
 }

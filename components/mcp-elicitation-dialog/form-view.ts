@@ -10,9 +10,9 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ElicitRequestFormParams } from '../../src/index.js';
-import { searchCombobox } from '../internal/combobox.js';
+import { labelsOf, optionNamed, searchCombobox, searchLabels } from '../internal/combobox.js';
 import { clip } from '../internal/json.js';
-import { DESCRIPTION_CHARS, LABEL_CHARS, labelsOf, MATCHES_SHOWN, optionNamed, SEARCH_OVER, searchLabels, VALUE_CHARS } from '../internal/long-list.js';
+import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, SEARCH_OVER, VALUE_CHARS } from '../internal/long-list.js';
 import { formContent, type Ask } from './ask.js';
 import { describeValue, fromLocalInput, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { longText, renderHeader, renderMessage, renderTimeline, roundActions, type AskView } from './request-views.js';

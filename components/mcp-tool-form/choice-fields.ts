@@ -8,9 +8,9 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { searchCombobox } from '../internal/combobox.js';
+import { labelsOf, optionNamed, searchCombobox } from '../internal/combobox.js';
 import { clip, jsonEqual, type JsonValue } from '../internal/json.js';
-import { LABEL_CHARS, labelsOf, optionNamed } from '../internal/long-list.js';
+import { LABEL_CHARS } from '../internal/long-list.js';
 import { effectiveDraft, withItems, type Draft } from './draft.js';
 import { ariaRequired, badges, describedByIds, fieldErrors, fieldId, fieldset, hintAndError, hintText, labelContent, labelText, nullToggle, pathHook, pointerHook, requiredMark, wrapField } from './field-chrome.js';
 import type { FieldScope, SearchState, Slot } from './field-scope.js';
