@@ -105,6 +105,8 @@ export class FormCall implements ReactiveController {
       const result = (await client.callTool(tool.name, args, {
         signal: run.abort.signal,
         onProgress: (progress) => {
+          // A call the form let go of reports to no one: the progress shown may be a later call's.
+          if (this.#running !== run) return;
           this.#setProgress({
             progress: progress.progress,
             ...(typeof progress.total === 'number' ? { total: progress.total } : {}),
