@@ -1,9 +1,11 @@
 /**
  * The call `<mcp-tool-form>` waits for (form-call.ts), in real Chromium against
  * the demo server: what a call reports reaches the form only while the form
- * waits for it.
+ * waits for it, and a tool list that changes meanwhile does not make the form
+ * forget the call (progress, Cancel, Submit disabled until it ends) or the
+ * question before a destructive one.
  */
-import { afterEach, describe, expect, inject, test, vi } from 'vitest';
+import { afterEach, describe, expect, inject, test, vi, type MockInstance } from 'vitest';
 import { McpClient } from '../../src/index.js';
 import '../index.js';
 import { click, control, mount, part, root, type } from '../test-support/tool-form.js';
@@ -54,6 +56,90 @@ describe('progress', () => {
     } finally {
       // Ends the call the form let go of too (the stream closes, the server stops).
       await client.close();
+    }
+  });
+});
+
+describe('a tool list changed while the form waits (notifications/tools/list_changed)', () => {
+  /**
+   * A form for `toolName` inside a connection to the demo server that follows
+   * list changes, once its fields are there, and a spy on the connection's
+   * client's `listTools` (it calls through: the form lists its tool anew with
+   * `{ fresh: true }` after a change).
+   */
+  async function inListeningConnection(toolName: string) {
+    const connection = document.createElement('mcp-connection');
+    connection.setAttribute('server-url', demoUrl());
+    const form = document.createElement('mcp-tool-form');
+    form.toolName = toolName;
+    form.noDrafts = true;
+    connection.append(form);
+    document.body.append(connection);
+    await vi.waitFor(() => expect(connection.listening).toBe(true), WAIT);
+    await vi.waitFor(() => expect(root(form).querySelector('[data-pointer]')).not.toBeNull(), WAIT);
+    const client = connection.client!;
+    const listings = vi.spyOn(client, 'listTools');
+    return { client, form, listings };
+  }
+
+  /** Has the server announce a list change (the bonus tool comes or goes) and waits until the form has listed its tool anew. */
+  async function changeToolList(client: McpClient, form: HTMLElement & { updateComplete: Promise<boolean> }, listings: MockInstance<McpClient['listTools']>) {
+    const before = listings.mock.calls.length;
+    await client.callTool('toggle_bonus', {});
+    const fresh = () => listings.mock.calls.findIndex(([options], i) => i >= before && options?.fresh === true);
+    await vi.waitFor(() => expect(fresh()).toBeGreaterThanOrEqual(0), WAIT);
+    await listings.mock.results[fresh()]!.value;
+    await form.updateComplete;
+  }
+
+  test('the same definition listed again during a call keeps the call shown: progress, Cancel and Submit disabled until it ends', async () => {
+    const { client, form, listings } = await inListeningConnection('long_task');
+    const message = () => part(root(form), 'progress-message').textContent ?? '';
+    await type(form, '/steps', '100');
+    await type(form, '/stepMs', '100');
+    await click(form, part(root(form), 'submit-button'));
+    await vi.waitFor(() => expect(message()).toMatch(/^Step \d+ of 100$/), WAIT);
+    const shown = form.effectiveTool;
+    try {
+      await changeToolList(client, form, listings);
+      expect(form.effectiveTool).toBe(shown);
+      expect(form.phase).toBe('pending');
+      expect(form.matches(':state(pending)')).toBe(true);
+      expect(part<HTMLButtonElement>(root(form), 'submit-button').disabled).toBe(true);
+      expect(control(form, '/steps').matches(':disabled')).toBe(true);
+      // The progress goes on, and Cancel still stops the call.
+      const step = Number(/\d+/.exec(message())![0]);
+      await vi.waitFor(() => expect(Number(/\d+/.exec(message())![0])).toBeGreaterThan(step), WAIT);
+      await click(form, part(root(form), 'cancel-button'));
+      await vi.waitFor(() => expect(form.phase).toBe('idle'), WAIT);
+      expect(part(root(form), 'status').textContent).toMatch(/Cancelled/);
+      expect(part<HTMLButtonElement>(root(form), 'submit-button').disabled).toBe(false);
+    } finally {
+      await client.callTool('toggle_bonus', {}); // the demo server is shared: put the bonus tool back as it was
+    }
+  });
+
+  test('the same definition listed again while a destructive call waits for its confirmation keeps the question', async () => {
+    const { client, form, listings } = await inListeningConnection('delete_notes');
+    const deletes: unknown[] = [];
+    client.on('traffic', (event) => {
+      const sent = (event as { message?: { method?: string; params?: { name?: string } } }).message;
+      if (sent?.method === 'tools/call' && sent.params?.name === 'delete_notes') deletes.push(sent);
+    });
+    await click(form, part(root(form), 'submit-button'));
+    await vi.waitFor(() => expect(form.phase).toBe('confirming'), WAIT);
+    try {
+      await changeToolList(client, form, listings);
+      expect(form.phase).toBe('confirming');
+      expect(form.matches(':state(confirming)')).toBe(true);
+      expect(part<HTMLButtonElement>(root(form), 'submit-button').disabled).toBe(true);
+      // The question is still the one asked: the submit that asked it takes the answer ("Not called.").
+      await click(form, part(root(form), 'confirm-cancel'));
+      await vi.waitFor(() => expect(root(form).querySelector('[part~="status"]')?.textContent).toBe('Not called.'), WAIT);
+      expect(form.phase).toBe('idle');
+      expect(deletes).toEqual([]);
+    } finally {
+      await client.callTool('toggle_bonus', {}); // the demo server is shared: put the bonus tool back as it was
     }
   });
 });

@@ -216,8 +216,8 @@ export class McpToolForm extends LitElement {
   /** The definition of the tool named `tool-name`. */
   readonly #source = new ToolSource(this, {
     loading: (on) => {
-      if (on) this._phase = 'loading';
-      else if (this._phase === 'loading') this._phase = 'idle';
+      // Only from idle and back: listed anew while a call runs or a destructive call awaits its confirmation, the form goes on showing that.
+      if (this._phase === (on ? 'idle' : 'loading')) this._phase = on ? 'loading' : 'idle';
     },
     failed: (error) => this.dispatchEvent(new McpErrorEvent(error, 'tools/list')),
   });

@@ -37,7 +37,11 @@ export interface ToolSourceHost extends ReactiveControllerHost {
 
 /** What the tool source tells the form. */
 export interface ToolSourceForm {
-  /** The tools are being listed (`on`), or no longer. */
+  /**
+   * The tools are being listed (`on`), or no longer. Listed anew after a list change, the tool may
+   * have a call running or waiting for its confirmation: that goes on, shown as it was until it
+   * ends (a changed definition starts the fields over; the call keeps its progress, Cancel and result).
+   */
   loading(on: boolean): void;
   /** Why there is no definition (fired as `mcp-error`). */
   failed(error: McpError): void;
