@@ -32,8 +32,8 @@ import { LABEL_CHARS } from '../internal/long-list.js';
 import { checkForm, formContent, prepareAsk, restoreAnswer, type Ask, type RestoredAnswers } from './ask.js';
 import { callKey, refusalSync, roundKey } from './calls.js';
 import type { DialogElement, DialogHost } from './dialog-host.js';
-import { initialValues, parseRequestedSchema } from './elicitation-form.js';
-import { renderForm } from './form-view.js';
+import { hasLongChoice, initialValues, parseRequestedSchema } from './elicitation-form.js';
+import { loadCombobox, renderForm } from './form-view.js';
 import { dialogStyles } from './mcp-elicitation-dialog.styles.js';
 import { clearPending, type PendingCall } from './pending.js';
 import { renderResume, renderRoots, renderSampling, renderUrl, type AskView } from './request-views.js';
@@ -168,10 +168,16 @@ export class DialogBody {
     if (automatic !== undefined) return automatic;
     this.#store.persist(client, context);
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
-      // Its chunk cannot load (offline): a typed error, as when the body cannot load; the next request tries again.
-      await ensureValidator((request.params as ElicitRequestFormParams).requestedSchema ?? true).catch((error: unknown) => {
-        throw McpError.isInstance(error) ? error : new McpClientError('input_unsupported', `The elicitation dialog cannot be shown: the schema validator could not be loaded (${(error as Error).message})`);
-      });
+      // A chunk that cannot load (offline): a typed error, as when the body cannot load; the next request tries again.
+      const unsupported = (what: string) => (error: unknown) => {
+        throw McpError.isInstance(error) ? error : new McpClientError('input_unsupported', `The elicitation dialog cannot be shown: ${what} could not be loaded (${(error as Error).message})`);
+      };
+      const schema = (request.params as ElicitRequestFormParams).requestedSchema;
+      await Promise.all([
+        ensureValidator(schema ?? true).catch(unsupported('the schema validator')),
+        // The search of a long choice, before the request is shown (form-view.ts).
+        hasLongChoice(schema) ? loadCombobox().catch(unsupported('the search of its long list of choices')) : undefined,
+      ]);
     }
 
     return new Promise<InputResponse>((resolve, reject) => {

@@ -6,6 +6,7 @@
  * half-form is never shown.
  */
 import { isRecord as isObject } from '../internal/json.js';
+import { SEARCH_OVER } from '../internal/long-list.js';
 
 interface FieldBase {
   key: string;
@@ -94,6 +95,20 @@ export function parseRequestedSchema(schema: unknown): { fields: Field[] } | { e
     }
   }
   return { fields };
+}
+
+/**
+ * Whether a requested schema may have a choice among more than SEARCH_OVER
+ * options, which the dialog searches with a combobox (loaded on demand): a
+ * property, or its `items`, with an `enum`, `oneOf` or `anyOf` that long. Every
+ * field {@link parseRequestedSchema} makes such a choice has one; the check
+ * builds no options (a list may hold a million).
+ */
+export function hasLongChoice(schema: unknown): boolean {
+  if (!isObject(schema) || !isObject(schema.properties)) return false;
+  return Object.values(schema.properties).some((raw) =>
+    [raw, isObject(raw) ? raw.items : undefined].some((node) => isObject(node) && [node.enum, node.oneOf, node.anyOf].some((list) => Array.isArray(list) && list.length > SEARCH_OVER)),
+  );
 }
 
 /** The starting values: every default, as the form will show and send it. */

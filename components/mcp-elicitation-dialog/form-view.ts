@@ -4,18 +4,41 @@
  * a list or a searched combobox, a multiple choice, a number, text of a
  * format; a long default previewed, not put in a control), then the review of
  * the values to send. What the user types is kept on the ask as it is typed,
- * number text that cannot be sent included (ask.ts).
+ * number text that cannot be sent included (ask.ts). The combobox of a long
+ * choice (internal/combobox.ts) is loaded on demand ({@link loadCombobox}),
+ * before a request that has one is shown.
  *
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ElicitRequestFormParams } from '../../src/index.js';
-import { labelsOf, optionNamed, searchCombobox, searchLabels } from '../internal/combobox.js';
 import { clip } from '../internal/json.js';
 import { DESCRIPTION_CHARS, LABEL_CHARS, MATCHES_SHOWN, SEARCH_OVER, VALUE_CHARS } from '../internal/long-list.js';
 import { formContent, type Ask } from './ask.js';
 import { describeValue, fromLocalInput, toLocalInput, type Field, type FieldValue } from './elicitation-form.js';
 import { longText, renderHeader, renderMessage, renderTimeline, roundActions, type AskView } from './request-views.js';
+
+type Combobox = typeof import('../internal/combobox.js');
+
+/** combobox.ts, once loaded: the searched choices render with it. */
+let combobox: Combobox | undefined;
+let comboboxLoading: Promise<void> | undefined;
+
+/**
+ * Loads the combobox of long choices (once per page), which the body awaits
+ * before it shows a request with a choice among more than SEARCH_OVER options
+ * (see `hasLongChoice`): long choices are rare, and the chunk is not part of
+ * the body's. Rejects when the chunk cannot load (offline); the next request
+ * that needs it tries again.
+ */
+export const loadCombobox = (): Promise<void> =>
+  (comboboxLoading ??= import('../internal/combobox.js').then(
+    (module) => void (combobox = module),
+    (error: unknown) => {
+      comboboxLoading = undefined;
+      throw error;
+    },
+  ));
 
 /** A form-mode elicitation: its fields, then the review of the values to send. */
 export function renderForm(view: AskView, ask: Ask): TemplateResult {
@@ -77,6 +100,8 @@ function setTyped(view: AskView, ask: Ask, field: Field, text: string, message: 
  * combobox). Typed text that names no option is kept and flagged, never sent.
  */
 function renderSearch(view: AskView, ask: Ask, field: Field & { kind: 'choice' }, id: string, label: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
+  // Loaded before the request was shown (DialogBody.ask); were it not, this render fails and DialogBody.#renderSafely answers the request with an error.
+  const { labelsOf, optionNamed, searchCombobox } = combobox!;
   const labels = labelsOf(field.options);
   const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
   const value = ask.values.get(field.key);
@@ -125,6 +150,7 @@ function renderSearch(view: AskView, ask: Ask, field: Field & { kind: 'choice' }
  * options chosen, and at most MATCHES_SHOWN of the others that match.
  */
 function renderManyChoices(view: AskView, ask: Ask, field: Field & { kind: 'multi' }, id: string, legend: TemplateResult, hint: TemplateResult | typeof nothing, errorText: TemplateResult | typeof nothing, describedBy: string | typeof nothing): TemplateResult {
+  const { labelsOf, searchLabels } = combobox!;
   const labels = labelsOf(field.options);
   const state = ask.searches.get(field.key) ?? { query: '', open: false, active: 0 };
   const chosen = new Set((ask.values.get(field.key) as string[] | undefined) ?? []);

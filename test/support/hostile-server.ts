@@ -8,6 +8,8 @@
  * - `flood`: one `input_required` round of 1,000 elicitation requests;
  * - `five_questions`: one round of 5 elicitation requests;
  * - `one_question`: one elicitation request with a text and a number field;
+ * - `long_question`: one elicitation request with a choice of 150 values and
+ *   a multiple choice of 120 (each searched: more than SEARCH_OVER);
  * - `huge_question`: one elicitation request too big to show as it is (5 MiB
  *   message, 1,000,000 choices, 100,000 tags, a 1 MiB default);
  * each answers the retry with a summary of the `inputResponses` it received
@@ -92,6 +94,22 @@ const ROUNDS: Record<string, () => Record<string, unknown>> = {
         requestedSchema: {
           type: 'object',
           properties: { city: { type: 'string', title: 'City' }, nights: { type: 'integer', title: 'Nights' } },
+          required: ['city'],
+        },
+      },
+    },
+  }),
+  long_question: () => ({
+    pick: {
+      method: 'elicitation/create',
+      params: {
+        message: 'Where to?',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            city: { type: 'string', title: 'City', enum: Array.from({ length: 150 }, (_, i) => `city-${i}`) },
+            tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: Array.from({ length: 120 }, (_, i) => `tag-${i}`) } },
+          },
           required: ['city'],
         },
       },
