@@ -153,6 +153,8 @@ describe('the elements entry (mcp-elements/elements)', () => {
       'node_modules/idb-keyval/dist/index.js',
       'components/mcp-tool-form/issues.ts',
       'src/schema/patterns/regex-safety.ts',
+      // The searched list of a long choice (more than SEARCH_OVER values), for the form or the dialog that shows one.
+      'components/internal/combobox.ts',
       // <mcp-connection>: the CORS doctor when a connection fails.
       'components/mcp-connection/cors-doctor.ts',
     ];
@@ -161,6 +163,28 @@ describe('the elements entry (mcp-elements/elements)', () => {
     // Each one is in a chunk of its own kind, loaded on demand (not left out of the build, which would pass the check above).
     const lazyModules = new Set(chunks.filter((c) => !eager.includes(c)).flatMap(relative));
     expect(onDemand.filter((id) => !lazyModules.has(id))).toEqual([]);
+  });
+
+  test('loads the searched list of long choices (combobox.ts) only for a form or request that has one, not with the form\'s parts or the dialog\'s body', async () => {
+    const { chunks } = await buildEntry(join(root, 'components/index.ts'), true);
+    const byName = new Map(chunks.map((c) => [c.fileName, c]));
+    const has = (c: Rollup.OutputChunk, id: string) => Object.keys(c.modules).some((module) => module === join(root, id));
+    /** The chunk and every chunk it imports statically: what loads with it. */
+    const withImports = (chunk: Rollup.OutputChunk, seen = new Set<Rollup.OutputChunk>()): Set<Rollup.OutputChunk> => {
+      if (seen.has(chunk)) return seen;
+      seen.add(chunk);
+      for (const name of chunk.imports) withImports(byName.get(name)!, seen);
+      return seen;
+    };
+    const combobox = chunks.filter((c) => has(c, 'components/internal/combobox.ts'));
+    expect(combobox).toHaveLength(1);
+    for (const user of ['components/mcp-tool-form/form-parts.ts', 'components/mcp-elicitation-dialog/dialog-body.ts']) {
+      const chunk = chunks.find((c) => has(c, user))!;
+      // Asked for with import() by the chunk that uses it…
+      expect(chunk.dynamicImports).toContain(combobox[0]!.fileName);
+      // …and not among what loads with that chunk.
+      expect([...withImports(chunk)].filter((c) => has(c, 'components/internal/combobox.ts'))).toEqual([]);
+    }
   });
 
   test('loads <mcp-app-frame> only on demand: a page without apps never downloads it', async () => {

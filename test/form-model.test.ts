@@ -26,6 +26,7 @@ import {
   type Draft,
 } from '../components/mcp-tool-form/draft.js';
 import { sampleDraft, sampleFromPattern } from '../components/mcp-tool-form/samples.js';
+import { mayHaveLongChoice } from '../components/mcp-tool-form/long-choices.js';
 
 beforeAll(async () => {
   await ensureValidator();
@@ -112,6 +113,49 @@ describe('controls per schema shape', () => {
     ]);
     expect((member(model, 'pet') as EnumField).options.map((o) => o.label)).toEqual(['Cat', 'Dog']);
     expect((member(model, 'level') as EnumField).options.map((o) => o.value)).toEqual([1, 2]);
+  });
+
+  test('past SEARCH_OVER values a choice is searched; the check that loads its combobox (long-choices.ts) finds every such field, and stays bounded', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
+    const titled = (n: number) => values(n).map((v) => ({ const: v, title: v.toUpperCase() }));
+    const searched: Record<string, unknown>[] = [
+      { type: 'string', enum: values(101) },
+      { type: ['string', 'null'], enum: [...values(101), null] },
+      { oneOf: titled(101) },
+      { anyOf: [...titled(101), { type: 'null' }] },
+      { $ref: '#/$defs/city' },
+      { allOf: [{ enum: values(150) }, { enum: values(120) }] },
+      { type: 'array', uniqueItems: true, items: { enum: values(101) } },
+      { type: 'array', items: { $ref: '#/$defs/city' } },
+    ];
+    for (const a of searched) {
+      const schema = { type: 'object', properties: { a }, $defs: { city: { type: 'string', enum: values(150) } } };
+      const model = new FormModel(schema);
+      const field = member(model, 'a');
+      // A list of more than SEARCH_OVER enumerated values is a list of searched pickers, not a wall of checkboxes.
+      const chosen = field.kind === 'array' ? itemField(model, field, 0, undefined)! : field;
+      expect(chosen, JSON.stringify(a).slice(0, 80)).toMatchObject({ kind: 'enum', widget: 'search' });
+      expect(mayHaveLongChoice(schema)).toBe(true);
+    }
+    // 100 values are a select: no combobox to load.
+    const short = { type: 'object', properties: { a: { enum: values(100) }, b: { oneOf: titled(100) }, c: { type: 'array', uniqueItems: true, items: { enum: values(100) } } } };
+    expect(member(new FormModel(short), 'a')).toMatchObject({ kind: 'enum', widget: 'select' });
+    expect(member(new FormModel(short), 'b')).toMatchObject({ kind: 'enum', widget: 'select' });
+    expect(mayHaveLongChoice(short)).toBe(false);
+    // A walk with a stack, not recursion; below its budget the answer is exact, however deep.
+    let deep: Record<string, unknown> = { enum: values(101) };
+    let shallow: Record<string, unknown> = { enum: values(100) };
+    for (let i = 0; i < 5_000; i++) {
+      deep = { items: deep };
+      shallow = { items: shallow };
+    }
+    expect(mayHaveLongChoice(deep)).toBe(true);
+    expect(mayHaveLongChoice(shallow)).toBe(false);
+    // A cyclic value (a caller-made schema) or one of too many objects: the walk stops and answers "may".
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.properties = { self: cyclic };
+    expect(mayHaveLongChoice(cyclic)).toBe(true);
+    expect(mayHaveLongChoice({ type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])) })).toBe(true);
   });
 
   test('const, readOnly and default', () => {

@@ -6,7 +6,9 @@
  * once for `<mcp-tool-form>` (choice-fields.ts) and `<mcp-elicitation-dialog>`
  * (its form-view.ts): each keeps the list's state and decides what typed text
  * or a picked value means; the few differences of their markup are options.
- * Loaded with them, on demand.
+ * Loaded on demand, only for a tool or a request that has a long choice (the
+ * form's long-choices.ts, the dialog's form-view.ts): not with the form's
+ * parts or the dialog's body, which most pages load without ever needing it.
  *
  * @module
  */

@@ -3,7 +3,7 @@
  * too long to render: an `enum` of a million values is a text input checked
  * against the enum with the matching values listed, a page at a time — never a
  * million `<option>`s (the input, its keys and the search: combobox.ts, which
- * loads on demand with the parts that use it). DOM-free.
+ * loads on demand for a form or request that has such a list). DOM-free.
  *
  * @module
  */

@@ -1,19 +1,19 @@
 /**
  * The tool form's fields of a choice among listed values: an `enum` (or a
  * titled `oneOf`) as radio buttons, a select, or past SEARCH_OVER values a
- * searched list (internal/combobox.ts); and a set of enumerated values
- * (`uniqueItems`) as a group of checkboxes.
+ * searched list (internal/combobox.ts, loaded on demand: long-choices.ts); and
+ * a set of enumerated values (`uniqueItems`) as a group of checkboxes.
  *
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { labelsOf, optionNamed, searchCombobox } from '../internal/combobox.js';
 import { clip, jsonEqual, type JsonValue } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { effectiveDraft, withItems, type Draft } from './draft.js';
 import { ariaRequired, badges, describedByIds, fieldErrors, fieldId, fieldset, hintAndError, hintText, labelContent, labelText, nullToggle, pathHook, pointerHook, requiredMark, wrapField } from './field-chrome.js';
 import type { FieldScope, SearchState, Slot } from './field-scope.js';
+import { comboboxOf } from './long-choices.js';
 import type { ArrayField, EnumField } from './model.js';
 
 const NULL_OPTION = '\u0000null';
@@ -59,19 +59,26 @@ export function renderSelect(f: FieldScope, slot: Slot, field: EnumField): Templ
  * A long enum (more than SEARCH_OVER values): a text input checked against the
  * enum, listing at most MATCHES_SHOWN values that contain what is typed (ARIA
  * combobox, see `searchCombobox`). Typed text that names no value is kept and flagged, never sent.
+ * Without the combobox (its chunk could not load: see long-choices.ts), the
+ * same text input without the list ({@link plainSearch}).
  */
 export function renderSearch(f: FieldScope, slot: Slot, field: EnumField): TemplateResult {
   const id = fieldId(slot);
   const effective = effectiveDraft(f.model, field, slot.draft, slot.required);
-  const labels = labelsOf(field.options);
   const typed = effective?.k === 'text' ? effective.text : undefined;
   const errors = fieldErrors(f, slot, 'all');
   const hint = hintText(f, slot);
+  const selected = selectedIndex(field, effective);
+  const describedBy = describedByIds(id, hint, errors);
+  const combobox = comboboxOf(f.model);
+  if (!combobox) return wrapField(f, slot, 'enum', plainSearch(slot, field, id, selected, typed, describedBy, errors.length > 0), errors, nullToggle(slot));
+  const { labelsOf, optionNamed, searchCombobox } = combobox;
+  const labels = labelsOf(field.options);
   const setState = (next: SearchState) => f.host.setSearch(slot.pointer, next);
   const control = searchCombobox({
     id,
     labels,
-    selected: selectedIndex(field, effective),
+    selected,
     typed,
     query: typed ?? '',
     state: f.host.search(slot.pointer),
@@ -90,7 +97,7 @@ export function renderSearch(f: FieldScope, slot: Slot, field: EnumField): Templ
       if (named !== -1) slot.set({ k: 'v', v: field.options[named]!.value }, true);
       else slot.set({ k: 'text', text: value }, true);
     },
-    describedBy: describedByIds(id, hint, errors),
+    describedBy,
     invalid: errors.length > 0 ? 'true' : undefined,
     required: slot.required,
     disabled: slot.draft?.k === 'null',
@@ -103,6 +110,32 @@ export function renderSearch(f: FieldScope, slot: Slot, field: EnumField): Templ
     noMatch: 'No allowed value contains what is typed.',
   });
   return wrapField(f, slot, 'enum', control, errors, nullToggle(slot));
+}
+
+/**
+ * A long enum's text input while the combobox cannot load (offline): text that
+ * is a value's label (spaces around it aside) is that value once committed;
+ * other text is kept and flagged, as in the combobox. No list of matches.
+ */
+function plainSearch(slot: Slot, field: EnumField, id: string, selected: number, typed: string | undefined, describedBy: string | undefined, invalid: boolean): TemplateResult {
+  const text = (event: Event) => (event.target as HTMLInputElement).value;
+  const named = (value: string) => field.options.findIndex((option) => option.label === value || option.label === value.trim());
+  return html`<input
+      part="control search"
+      id=${id}
+      aria-describedby=${`${id}-count${describedBy ? ` ${describedBy}` : ''}`}
+      aria-invalid=${ifDefined(invalid ? 'true' : undefined)}
+      .value=${typed ?? (selected >= 0 ? field.options[selected]!.label : '')}
+      ?disabled=${slot.draft?.k === 'null'}
+      ?readonly=${field.readOnly}
+      ?required=${slot.required}
+      @input=${(event: Event) => slot.set(text(event) === '' ? { k: 'clear' } : { k: 'text', text: text(event) }, false)}
+      @change=${(event: Event) => {
+        const index = named(text(event));
+        if (index !== -1) slot.set({ k: 'v', v: field.options[index]!.value }, true);
+      }}
+    />
+    <div part="hint" id="${id}-count">${field.options.length.toLocaleString('en')} allowed values: type one in full.</div>`;
 }
 
 export function renderRadios(f: FieldScope, slot: Slot, field: EnumField): TemplateResult {

@@ -348,11 +348,11 @@ export class McpToolForm extends LitElement {
     partsWanted.delete(this.#partsArrived);
   }
 
-  /** Also waits for the form's parts when there is a tool to show: after `await updateComplete` its fields are there. */
+  /** Also waits for the form's parts, then the combobox of a long choice (long-choices.ts), when there is a tool to show: after `await updateComplete` its fields are there. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let done = await super.getUpdateComplete();
-    if (!parts && partsLoading && this.effectiveTool) {
-      await partsLoading.catch(() => undefined);
+    for (let loading; this.effectiveTool && (loading = parts ? parts.loading : partsLoading); ) {
+      await loading.catch(() => undefined);
       done = await super.getUpdateComplete();
     }
     return done;
@@ -380,8 +380,10 @@ export class McpToolForm extends LitElement {
         this.#setUpModel(tool, true);
       }
     }
-    // The model is set up once the form's parts are there (the update they ask for when they arrive).
-    if ((parts || !tool) && (tool !== this.#modelFor || (this.#checks.readyChanged && tool))) this.#setUpModel(tool, tool !== this.#modelFor);
+    // The model is set up once the form's parts are there (the update they ask for when they arrive), with a long choice's combobox (long-choices.ts):
+    // a tool that waits for them shows no fields, not the previous tool's.
+    const shown = tool && (tool === this.#modelFor || parts?.ready(tool.inputSchema, this)) ? tool : undefined;
+    if (shown !== this.#modelFor || (this.#checks.readyChanged && shown)) this.#setUpModel(shown, shown !== this.#modelFor);
     // Without fields the preview is not rendered: the one rendered with them again starts closed.
     if (!tool || !this.#model) this._previewOpen = false;
     // Arguments set since the last update go with the tool shown now: applied to its model, or kept for it while its parts load.
