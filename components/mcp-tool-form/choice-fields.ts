@@ -8,12 +8,13 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
+import type { ComboboxState } from '../internal/combobox.js';
 import { clip, jsonEqual, type JsonValue } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { effectiveDraft, withItems, type Draft } from './draft.js';
 import { ariaRequired, badges, describedByIds, fieldErrors, fieldId, fieldset, hintAndError, hintText, labelContent, labelText, nullToggle, pathHook, pointerHook, requiredMark, wrapField } from './field-chrome.js';
-import type { FieldScope, SearchState, Slot } from './field-scope.js';
-import { comboboxOf } from './long-choices.js';
+import type { FieldScope, Slot } from './field-scope.js';
+import { comboboxOf, searchAt, setSearchAt } from './long-choices.js';
 import type { ArrayField, EnumField } from './model.js';
 
 const NULL_OPTION = '\u0000null';
@@ -74,14 +75,14 @@ export function renderSearch(f: FieldScope, slot: Slot, field: EnumField): Templ
   if (!combobox) return wrapField(f, slot, 'enum', plainSearch(slot, field, id, selected, typed, describedBy, errors.length > 0), errors, nullToggle(slot));
   const { labelsOf, optionNamed, searchCombobox } = combobox;
   const labels = labelsOf(field.options);
-  const setState = (next: SearchState) => f.host.setSearch(slot.pointer, next);
+  const setState = (next: ComboboxState) => setSearchAt(f, slot.pointer, next);
   const control = searchCombobox({
     id,
     labels,
     selected,
     typed,
     query: typed ?? '',
-    state: f.host.search(slot.pointer),
+    state: searchAt(f, slot.pointer),
     setState,
     pick: (index) => {
       slot.set({ k: 'v', v: field.options[index]!.value }, true);

@@ -24,9 +24,8 @@ export interface RenderHost {
   /** How many declared members of the object at `pointer` are shown (a page at a time). */
   shownMembers(pointer: string): number;
   setShownMembers(pointer: string, count: number): void;
-  /** The state of the search of a long enum at `pointer`: whether its matches are listed, and which is active. */
-  search(pointer: string): SearchState;
-  setSearch(pointer: string, state: SearchState): void;
+  /** Renders the form again: state the fields keep themselves changed (the search of a long choice, long-choices.ts). */
+  update(): void;
   /** Suggestions for a string field (a combobox), once the form's completion support has loaded. */
   completion?(field: StringField, id: string, pick: (value: string) => void): FieldCompletion | undefined;
 }
@@ -38,13 +37,6 @@ export interface FieldCompletion {
   keydown(event: KeyboardEvent): void;
   close(): void;
   listbox(): TemplateResult | typeof nothing;
-}
-
-/** The list of matches under a long enum's search input. */
-export interface SearchState {
-  open: boolean;
-  /** Index (among the matches listed) of the active one. */
-  active: number;
 }
 
 /** Declared members of an object shown at first, and added by each "Show more". */

@@ -2,15 +2,16 @@
  * What the user opened in the fields of `<mcp-tool-form>`: the folded objects,
  * long descriptions and long values shown (by JSON Pointer, with a `#…`
  * suffix for the last two; the tool's description too), the objects shown past
- * their first page of members, and the searches of long enums. Forgotten with
- * each new tool. With the problems to show and the suggestions of URI fields,
- * it is what the field renderer asks of the form (RenderHost).
+ * their first page of members. Forgotten with each new tool. With the
+ * problems to show and the suggestions of URI fields, it is what the field
+ * renderer asks of the form (RenderHost). The searches of long choices are
+ * kept with their combobox, which loads on demand (long-choices.ts).
  *
  * @module
  */
 import type { ReactiveControllerHost } from 'lit';
 import { tokens } from '../internal/json.js';
-import type { RenderHost, SearchState } from './field-scope.js';
+import type { RenderHost } from './field-scope.js';
 import type { FormIssue } from './issues.js';
 import type { FormModel } from './model.js';
 
@@ -20,8 +21,6 @@ export class FieldStates {
   #expanded = new Set<string>();
   /** Declared members shown per object (by pointer), past the first page. */
   #shownMembers = new Map<string, number>();
-  /** Searches of long enums (by pointer). */
-  #searches = new Map<string, SearchState>();
 
   constructor(host: ReactiveControllerHost) {
     this.#host = host;
@@ -29,7 +28,7 @@ export class FieldStates {
 
   /** What the renderer's skipping depends on besides drafts and problems (each replaced, never changed, when it changes). */
   get states(): readonly unknown[] {
-    return [this.#expanded, this.#shownMembers, this.#searches];
+    return [this.#expanded, this.#shownMembers];
   }
 
   isExpanded(key: string): boolean {
@@ -57,10 +56,7 @@ export class FieldStates {
   /** Forgets what was opened: everything (another tool), or what is expanded (a reset). */
   reset(all: boolean): void {
     this.#expanded = new Set();
-    if (all) {
-      this.#shownMembers = new Map();
-      this.#searches = new Map();
-    }
+    if (all) this.#shownMembers = new Map();
     this.#host.requestUpdate();
   }
 
@@ -91,13 +87,7 @@ export class FieldStates {
         this.#shownMembers = new Map(this.#shownMembers).set(pointer, count);
         this.#host.requestUpdate();
       },
-      search: (pointer) => this.#searches.get(pointer) ?? { open: false, active: 0 },
-      setSearch: (pointer, state) => {
-        const now = this.#searches.get(pointer);
-        if (now?.open === state.open && now.active === state.active) return;
-        this.#searches = new Map(this.#searches).set(pointer, state);
-        this.#host.requestUpdate();
-      },
+      update: () => this.#host.requestUpdate(),
     };
   }
 }

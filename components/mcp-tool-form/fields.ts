@@ -23,6 +23,7 @@ import { renderChoices, renderRadios, renderSearch, renderSelect } from './choic
 import { renderArray, renderObject, renderUnion } from './container-fields.js';
 import { child, effectiveDraft, looseValue, memberField, showsAsChoices, type Draft } from './draft.js';
 import { RENDER_BUDGET, type Cell, type FieldScope, type RenderHost, type Rendered, type Setter, type Slot } from './field-scope.js';
+import { searchesOf } from './long-choices.js';
 import type { FormModel, ObjectField, PropertyEntry } from './model.js';
 import { renderBoolean, renderConst, renderJson, renderNumber, renderString } from './scalar-fields.js';
 
@@ -160,15 +161,18 @@ export class FieldRenderer implements FieldScope {
 
   /**
    * Starts a render.
-   * @param state - every value besides the drafts and problems that fields read
-   *   (expanded set, shown members, searches…): when one differs from the last
-   *   render's (by identity), no field is skipped.
+   * @param given - every value besides the drafts and problems that fields read
+   *   (expanded set, shown members…; the searches of long choices are added
+   *   here): when one differs from the last render's (by identity), no field is
+   *   skipped.
    * @param issues - the problems shown when `showErrors`.
    */
-  begin(host: RenderHost, showErrors: boolean, state: readonly unknown[], issues: readonly { pointer: string; message: string }[]): void {
+  begin(host: RenderHost, showErrors: boolean, given: readonly unknown[], issues: readonly { pointer: string; message: string }[]): void {
     this.#host = host;
     this.#showErrors = showErrors;
     this.#rendered = 0;
+    // The searches of long choices are the renderer's own (long-choices.ts), not the element's.
+    const state = [...given, searchesOf(this.#model)];
     if (state.length !== this.#epochOf.length || state.some((value, i) => value !== this.#epochOf[i])) {
       this.#epoch++;
       this.#epochOf = state;

@@ -12,10 +12,15 @@
  * input still checked against the values (choice-fields.ts); the next form or
  * tool that needs the combobox tries again. Loaded once per page, for every form.
  *
+ * Here too, the state of each searched list (open, and its active match),
+ * kept per form model: a new tool starts with every list closed.
+ *
  * @module
  */
 import type { ReactiveControllerHost } from 'lit';
+import type { ComboboxState } from '../internal/combobox.js';
 import { SEARCH_OVER } from '../internal/long-list.js';
+import type { FieldScope } from './field-scope.js';
 import type { FormModel } from './model.js';
 
 type Combobox = typeof import('../internal/combobox.js');
@@ -117,4 +122,22 @@ const shownWith = new WeakMap<FormModel, Combobox | undefined>();
 export function comboboxOf(model: FormModel): Combobox | undefined {
   if (!shownWith.has(model)) shownWith.set(model, combobox);
   return shownWith.get(model);
+}
+
+/** The searched lists of each model (by pointer): replaced, never changed, when one changes. */
+const searches = new WeakMap<FormModel, ReadonlyMap<string, ComboboxState>>();
+const CLOSED: ComboboxState = { open: false, active: 0 };
+
+/** The searched lists of `model` as they are now: when they differ from the last render's, no field is skipped (see FieldRenderer.begin). */
+export const searchesOf = (model: FormModel): ReadonlyMap<string, ComboboxState> | undefined => searches.get(model);
+
+/** The state of the searched list at `pointer`: whether its matches are listed, and which is active. */
+export const searchAt = (f: FieldScope, pointer: string): ComboboxState => searches.get(f.model)?.get(pointer) ?? CLOSED;
+
+/** Sets the state of the searched list at `pointer`, and renders the form again when it changed. */
+export function setSearchAt(f: FieldScope, pointer: string, state: ComboboxState): void {
+  const now = searchAt(f, pointer);
+  if (now.open === state.open && now.active === state.active) return;
+  searches.set(f.model, new Map(searches.get(f.model)).set(pointer, state));
+  f.host.update();
 }
