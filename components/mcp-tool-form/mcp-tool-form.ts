@@ -412,8 +412,8 @@ export class McpToolForm extends LitElement {
 
   #setUpModel(tool: Tool | undefined, newTool: boolean): void {
     if (newTool) {
-      if (this.#call.runningTool !== undefined && this.#call.runningTool !== tool?.name) {
-        // The call goes on (see FormCall.letGo); the form no longer waits for it.
+      // A call of another tool than the one shown (not `tool`: a changed definition may wait for its combobox) goes on (see FormCall.letGo); the form no longer waits for it.
+      if (this.#call.runningTool !== undefined && this.#call.runningTool !== this.effectiveTool?.name) {
         this.#call.letGo();
         this._phase = 'idle';
       }
