@@ -88,8 +88,12 @@ export async function openSession(host: NegotiationHost, signal: AbortSignal | u
     // of the modern headers (Mcp-Method, Mcp-Name…): the legacy handshake does not send them.
     const cors = McpClientError.isInstance(error) ? (error.data.cors as { requestHeaders: string[] } | undefined) : undefined;
     if (verdict !== 'legacy' && !cors) throw error;
-    // What follows loads with the legacy era (it is in the same chunk).
-    const session = await (await import('../legacy/session.js')).legacyAfterProbe(host, host.withTimeout(signal), error, cors);
+    // What follows loads with the legacy era (it is in the same chunk). When that chunk cannot load (offline, a
+    // deploy replaced it), a refusal by CORS is still the error that explains most, as a failed legacy handshake is.
+    const legacy = await import('../legacy/session.js').catch((loadError: unknown) => {
+      throw cors ? error : loadError;
+    });
+    const session = await legacy.legacyAfterProbe(host, host.withTimeout(signal), error, cors);
     await eraCache.set(key, 'legacy');
     return session;
   }
