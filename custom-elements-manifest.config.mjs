@@ -19,7 +19,7 @@ const documented = new Map();
 
 function kitEvents() {
   return {
-    name: 'mcp-elements-events',
+    name: 'mcp-web-elements-events',
     analyzePhase({ ts, node }) {
       if (!ts.isClassDeclaration(node) || !node.name) return;
       const className = node.name.text;

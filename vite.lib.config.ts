@@ -28,7 +28,7 @@ export default defineConfig({
         'auth-callback': resolve(root, 'components/auth/callback.ts'),
         cfworker: resolve(root, 'src/cfworker.ts'),
         elements: resolve(root, 'components/index.ts'),
-        // Node only (`bin/mcp-elements.js`): the stdio bridge.
+        // Node only (`bin/mcp-web-elements.js`): the stdio bridge.
         bridge: resolve(root, 'bridge/index.ts'),
         inspector: resolve(root, 'components/inspector.ts'),
         'prompt-form': resolve(root, 'components/mcp-prompt-form/mcp-prompt-form.ts'),

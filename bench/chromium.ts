@@ -30,7 +30,7 @@ export async function openBenchPage(root: string, www: string): Promise<BenchBro
     logLevel: 'silent',
     build: { outDir: join(www, 'page'), emptyOutDir: true, minify: true, target: 'es2022', lib: { entry: join(root, 'bench/page.ts'), formats: ['es'], fileName: 'page' } },
   });
-  writeFileSync(join(www, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><title>mcp-elements bench</title><body><script type="module" src="/page/page.js"></script></body></html>\n');
+  writeFileSync(join(www, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><title>mcp-web-elements bench</title><body><script type="module" src="/page/page.js"></script></body></html>\n');
   const files = await startStaticServer(www);
   const browser = await chromium.launch(chromiumLaunchOptions());
   const page = await browser.newPage();

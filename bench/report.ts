@@ -30,7 +30,7 @@ export interface Target {
 }
 
 export interface RunResult {
-  schema: 'mcp-elements-bench/1';
+  schema: 'mcp-web-elements-bench/1';
   date: string;
   mode: 'quick' | 'standard';
   machine: Machine;
@@ -80,7 +80,7 @@ export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measur
   const validatorBytes = page && validatorLate ? page.chunks.filter((c) => validatorLate.includes(c.file)).reduce((sum, c) => sum + c.gzip, 0) : undefined;
   rows.push({
     id: 'floor-page-bytes',
-    measure: 'eager gzip bytes of a page with `<mcp-connection>` + `<mcp-tool-form>` (`import \'mcp-elements/elements\'`); validator requested before the first check?',
+    measure: 'eager gzip bytes of a page with `<mcp-connection>` + `<mcp-tool-form>` (`import \'mcp-web-elements/elements\'`); validator requested before the first check?',
     value: page
       ? `${page.eager.gzip} B${requested ? `; validator before the first check: ${validatorEarly!.length ? `**yes** (${validatorEarly!.join(', ')})` : 'no'}${validatorBytes ? `, on the first keystroke: ${validatorBytes} B` : ''}` : ''}`
       : 'not measured',
@@ -192,7 +192,7 @@ export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
 const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
-const NAMES: Record<BundleName, string> = { kit: '(a) mcp-elements core', official: '(b) official client 2.4.0', raw: '(c) raw fetch', fullKit: 'full kit (core + 3 elements + Lit + ajv)', fullKitCfworker: 'full kit with @cfworker/json-schema instead of ajv' };
+const NAMES: Record<BundleName, string> = { kit: '(a) mcp-web-elements core', official: '(b) official client 2.4.0', raw: '(c) raw fetch', fullKit: 'full kit (core + 3 elements + Lit + ajv)', fullKitCfworker: 'full kit with @cfworker/json-schema instead of ajv' };
 
 function table(head: string[], rows: (string | number)[][]): string {
   return [`| ${head.join(' | ')} |`, `| ${head.map((h, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures mcp-elements against the official client and raw
+ * `npm run bench`: measures mcp-web-elements against the official client and raw
  * fetch (issue 8) and writes one JSON per run to bench/results/, then
  * regenerates the results section of bench/README.md from the latest JSON.
  *
@@ -129,14 +129,14 @@ async function main(): Promise<void> {
   if (args.includes('--readme')) return writeReadme();
   const started = performance.now();
   const run: Omit<RunResult, 'targets' | 'durationSeconds'> & { durationSeconds?: number } = {
-    schema: 'mcp-elements-bench/1',
+    schema: 'mcp-web-elements-bench/1',
     date: new Date().toISOString(),
     mode: quick ? 'quick' : 'standard',
     machine: machine(),
     source: source(),
     load: { start: load(), end: [] },
   };
-  log(`mcp-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);
+  log(`mcp-web-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
 
   // Size: also builds the bundles the Chromium sections load.

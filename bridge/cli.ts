@@ -1,8 +1,8 @@
 /**
- * The package's command line (`bin/mcp-elements.js`):
+ * The package's command line (`bin/mcp-web-elements.js`):
  *
- *   mcp-elements bridge [options] -- <command> [args…]
- *   mcp-elements bridge [options] --config <file>
+ *   mcp-web-elements bridge [options] -- <command> [args…]
+ *   mcp-web-elements bridge [options] --config <file>
  *
  * @module
  */
@@ -13,8 +13,8 @@ import { isLoopback, parseOriginPattern } from './guard.js';
 import { DEFAULT_ALLOWED_ORIGINS, startBridge, type Bridge } from './server.js';
 
 export const USAGE = `Usage:
-  mcp-elements bridge [options] -- <command> [args…]
-  mcp-elements bridge [options] --config <file>
+  mcp-web-elements bridge [options] -- <command> [args…]
+  mcp-web-elements bridge [options] --config <file>
 
 Runs stdio MCP servers and serves each as a Streamable HTTP endpoint that pages
 on this machine can use (one child process per MCP session).
@@ -149,7 +149,7 @@ export function parseBridgeArgs(
     options.servers.servers = Object.fromEntries(Object.entries(parsed.servers).map(([name, spec]) => [name, withDefaults(spec)]));
     options.skipped = parsed.skipped;
   } else {
-    if (command.length === 0) throw new Error('no command: mcp-elements bridge -- <command> [args…]');
+    if (command.length === 0) throw new Error('no command: mcp-web-elements bridge -- <command> [args…]');
     options.servers.server = withDefaults({ command: command[0]!, args: command.slice(1) });
   }
   return options;
@@ -167,7 +167,7 @@ const processIo: CliIo = { out: (text) => process.stdout.write(text), err: (text
 export function banner(bridge: Bridge, skipped: CliOptions['skipped']): string {
   const width = Math.max(...bridge.endpoints.map((e) => e.name.length));
   const lines = [
-    `mcp-elements bridge: ${bridge.endpoints.length} stdio server${bridge.endpoints.length === 1 ? '' : 's'} at ${bridge.origin}`,
+    `mcp-web-elements bridge: ${bridge.endpoints.length} stdio server${bridge.endpoints.length === 1 ? '' : 's'} at ${bridge.origin}`,
     '',
     ...bridge.endpoints.flatMap((e) => [`  ${e.name.padEnd(width)}  ${e.url}`, `  ${' '.repeat(width)}  ${e.command}`]),
     ...skipped.map((s) => `  (skipped ${s.name}: ${s.reason})`),
@@ -192,7 +192,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return subcommand === undefined ? 1 : 0;
   }
   if (subcommand !== 'bridge') {
-    io.err(`mcp-elements: unknown command ${JSON.stringify(subcommand)}\n\n${USAGE}`);
+    io.err(`mcp-web-elements: unknown command ${JSON.stringify(subcommand)}\n\n${USAGE}`);
     return 1;
   }
   if (rest[0] === '-h' || rest[0] === '--help') {
@@ -203,7 +203,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     options = parseBridgeArgs(rest);
   } catch (error) {
-    io.err(`mcp-elements bridge: ${(error as Error).message}\n\n${USAGE}`);
+    io.err(`mcp-web-elements bridge: ${(error as Error).message}\n\n${USAGE}`);
     return 1;
   }
   if (!isLoopback(options.host)) {
@@ -215,7 +215,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     bridge = await startBridge({ ...options.servers, host: options.host, port: options.port, allowedOrigins: options.allowedOrigins, idleTimeoutMs: options.idleTimeoutMs, maxMessageBytes: options.maxMessageBytes, maxSessions: options.maxSessions, log: (line) => io.err(`${line}\n`) });
   } catch (error) {
-    io.err(`mcp-elements bridge: ${(error as Error).message}\n`);
+    io.err(`mcp-web-elements bridge: ${(error as Error).message}\n`);
     return 1;
   }
   io.out(banner(bridge, options.skipped));

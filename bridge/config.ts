@@ -1,5 +1,5 @@
 /**
- * The config file of `mcp-elements bridge --config <file>`: the `mcpServers`
+ * The config file of `mcp-web-elements bridge --config <file>`: the `mcpServers`
  * object that desktop MCP hosts use (a `servers` object, as some editors write
  * it, is read the same way). Each stdio entry becomes its own endpoint.
  *

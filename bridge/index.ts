@@ -1,11 +1,11 @@
 /**
- * `mcp-elements/bridge` (Node only): stdio MCP servers behind Streamable HTTP
+ * `mcp-web-elements/bridge` (Node only): stdio MCP servers behind Streamable HTTP
  * endpoints that pages on this machine can use, secure by default. The command
- * line is `npx mcp-elements bridge -- <command> [args…]`; see the README,
+ * line is `npx mcp-web-elements bridge -- <command> [args…]`; see the README,
  * "Local stdio servers".
  *
  * ```ts
- * import { startBridge } from 'mcp-elements/bridge';
+ * import { startBridge } from 'mcp-web-elements/bridge';
  * const bridge = await startBridge({ server: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'] } });
  * console.log(bridge.endpoints[0].url); // http://127.0.0.1:<port>/mcp?token=…
  * ```

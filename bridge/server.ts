@@ -216,35 +216,35 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     const url = new URL(request.url ?? '/', 'http://bridge.invalid');
     // 1. Host: a DNS-rebinding page reaches us under its own name.
     const hostHeader = (request.headers.host ?? '').toLowerCase();
-    if (!hosts.has(hostHeader)) return refuse(request, response, 403, 'host', `mcp-elements bridge: Host ${JSON.stringify(request.headers.host ?? '')} is not this bridge's address`);
+    if (!hosts.has(hostHeader)) return refuse(request, response, 403, 'host', `mcp-web-elements bridge: Host ${JSON.stringify(request.headers.host ?? '')} is not this bridge's address`);
     // 2. Origin: exact allow-list; requests without one (not from a page) go on to the token check.
     const origin = request.headers.origin;
     if (origin !== undefined && !originPolicy.allows(origin)) {
-      return refuse(request, response, 403, 'origin', `mcp-elements bridge: pages from ${origin} are not allowed; start the bridge with --allow-origin ${origin} to allow them`);
+      return refuse(request, response, 403, 'origin', `mcp-web-elements bridge: pages from ${origin} are not allowed; start the bridge with --allow-origin ${origin} to allow them`);
     }
     const cors = corsHeaders(origin);
     const endpoint = byPath.get(url.pathname);
     // 3. Preflight: browsers send no credentials on it, so it is answered for allowed origins only.
     if (request.method === 'OPTIONS') {
-      if (!endpoint) return refuse(request, response, 404, 'not-found', `mcp-elements bridge: no MCP endpoint at ${url.pathname}`, cors);
+      if (!endpoint) return refuse(request, response, 404, 'not-found', `mcp-web-elements bridge: no MCP endpoint at ${url.pathname}`, cors);
       response.writeHead(204, origin ? preflightHeaders(origin, request.headers) : { Allow: 'GET, POST, DELETE, OPTIONS' });
       response.end();
       return;
     }
     // 4. Token, in constant time.
     if (!tokenMatches(presentedToken(request.headers, url), token)) {
-      return refuse(request, response, 403, 'token', 'mcp-elements bridge: missing or wrong token; use the URL the bridge printed (with ?token=…) or send "Authorization: Bearer <token>"', cors);
+      return refuse(request, response, 403, 'token', 'mcp-web-elements bridge: missing or wrong token; use the URL the bridge printed (with ?token=…) or send "Authorization: Bearer <token>"', cors);
     }
-    if (!endpoint) return refuse(request, response, 404, 'not-found', `mcp-elements bridge: no MCP endpoint at ${url.pathname} (endpoints: ${endpoints.map((e) => e.path).join(', ')})`, cors);
+    if (!endpoint) return refuse(request, response, 404, 'not-found', `mcp-web-elements bridge: no MCP endpoint at ${url.pathname} (endpoints: ${endpoints.map((e) => e.path).join(', ')})`, cors);
 
     const sessionId = request.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     const unknownSession = () =>
-      refuse(request, response, 404, 'unknown-session', `mcp-elements bridge: session not found${tombstones.has(sessionId as string) ? ` (${tombstones.get(sessionId as string)})` : ''}; start a new one with initialize`, cors);
+      refuse(request, response, 404, 'unknown-session', `mcp-web-elements bridge: session not found${tombstones.has(sessionId as string) ? ` (${tombstones.get(sessionId as string)})` : ''}; start a new one with initialize`, cors);
     const versionMismatch = (target: BridgeSession): boolean => {
       const version = request.headers['mcp-protocol-version'];
       if (version === undefined || target.protocolVersion === undefined || version === target.protocolVersion) return false;
-      refuse(request, response, 400, 'version', `mcp-elements bridge: MCP-Protocol-Version ${JSON.stringify(version)} is not the version this session negotiated (${target.protocolVersion})`, cors);
+      refuse(request, response, 400, 'version', `mcp-web-elements bridge: MCP-Protocol-Version ${JSON.stringify(version)} is not the version this session negotiated (${target.protocolVersion})`, cors);
       return true;
     };
 
@@ -252,15 +252,15 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       case 'POST':
         return post(request, response, endpoint, cors, sessionId, session, unknownSession, versionMismatch);
       case 'GET': {
-        if (!accepts(request.headers.accept, 'text/event-stream')) return refuse(request, response, 406, 'media-type', 'mcp-elements bridge: a GET must accept text/event-stream', cors);
-        if (sessionId === undefined) return refuse(request, response, 400, 'no-session', 'mcp-elements bridge: a GET needs an Mcp-Session-Id (send initialize first)', cors);
+        if (!accepts(request.headers.accept, 'text/event-stream')) return refuse(request, response, 406, 'media-type', 'mcp-web-elements bridge: a GET must accept text/event-stream', cors);
+        if (sessionId === undefined) return refuse(request, response, 400, 'no-session', 'mcp-web-elements bridge: a GET needs an Mcp-Session-Id (send initialize first)', cors);
         if (!session || session.server !== endpoint.name) return unknownSession();
         if (versionMismatch(session)) return;
         session.listen(response, cors);
         return;
       }
       case 'DELETE': {
-        if (sessionId === undefined) return refuse(request, response, 400, 'no-session', 'mcp-elements bridge: DELETE needs an Mcp-Session-Id', cors);
+        if (sessionId === undefined) return refuse(request, response, 400, 'no-session', 'mcp-web-elements bridge: DELETE needs an Mcp-Session-Id', cors);
         if (!session || session.server !== endpoint.name) return unknownSession();
         await session.end('delete');
         response.writeHead(200, cors);
@@ -268,7 +268,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         return;
       }
       default:
-        return refuse(request, response, 405, 'method', `mcp-elements bridge: ${request.method} is not allowed here`, { ...cors, Allow: 'GET, POST, DELETE, OPTIONS' });
+        return refuse(request, response, 405, 'method', `mcp-web-elements bridge: ${request.method} is not allowed here`, { ...cors, Allow: 'GET, POST, DELETE, OPTIONS' });
     }
   }
 
@@ -283,23 +283,23 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     versionMismatch: (session: BridgeSession) => boolean,
   ): Promise<void> {
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
-      return refuse(request, response, 415, 'media-type', 'mcp-elements bridge: the body must be application/json', cors);
+      return refuse(request, response, 415, 'media-type', 'mcp-web-elements bridge: the body must be application/json', cors);
     }
     if (!accepts(request.headers.accept, 'application/json') || !accepts(request.headers.accept, 'text/event-stream')) {
-      return refuse(request, response, 406, 'media-type', 'mcp-elements bridge: a POST must accept both application/json and text/event-stream', cors);
+      return refuse(request, response, 406, 'media-type', 'mcp-web-elements bridge: a POST must accept both application/json and text/event-stream', cors);
     }
     const body = await readBody(request);
-    if (body === 'too-large') return refuse(request, response, 413, 'too-large', `mcp-elements bridge: the body is over ${maxMessageBytes} bytes`, { ...cors, Connection: 'close' });
+    if (body === 'too-large') return refuse(request, response, 413, 'too-large', `mcp-web-elements bridge: the body is over ${maxMessageBytes} bytes`, { ...cors, Connection: 'close' });
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
     } catch {
       response.writeHead(400, { ...cors, 'Content-Type': 'application/json' });
-      response.end(JSON.stringify(errorResponse(null, Codes.ParseError, 'mcp-elements bridge: the body is not JSON')));
+      response.end(JSON.stringify(errorResponse(null, Codes.ParseError, 'mcp-web-elements bridge: the body is not JSON')));
       return;
     }
     const message = classify(value);
-    if (typeof message === 'string') return refuse(request, response, 400, 'invalid', `mcp-elements bridge: ${message}`, cors, (value as { id?: unknown } | null)?.id);
+    if (typeof message === 'string') return refuse(request, response, 400, 'invalid', `mcp-web-elements bridge: ${message}`, cors, (value as { id?: unknown } | null)?.id);
     const isInitialize = message.kind === 'request' && message.method === 'initialize';
 
     if (sessionId === undefined) {
@@ -310,16 +310,16 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
           response,
           400,
           'no-session',
-          'Bad Request: no Mcp-Session-Id. This endpoint is an mcp-elements bridge to a stdio MCP server that speaks the initialize-based protocol (2025-11-25 and earlier): send initialize first',
+          'Bad Request: no Mcp-Session-Id. This endpoint is an mcp-web-elements bridge to a stdio MCP server that speaks the initialize-based protocol (2025-11-25 and earlier): send initialize first',
           cors,
           message.kind === 'response' ? null : 'id' in message ? message.id : null,
         );
       }
-      if (closing) return refuse(request, response, 503, 'capacity', 'mcp-elements bridge: shutting down', cors, message.id);
+      if (closing) return refuse(request, response, 503, 'capacity', 'mcp-web-elements bridge: shutting down', cors, message.id);
       if (!(await makeRoom())) {
-        return refuse(request, response, 503, 'capacity', `mcp-elements bridge: ${maxSessions} sessions are running and their clients are connected, the limit (--max-sessions); end one (DELETE) or start the bridge with a larger --max-sessions`, cors, message.id);
+        return refuse(request, response, 503, 'capacity', `mcp-web-elements bridge: ${maxSessions} sessions are running and their clients are connected, the limit (--max-sessions); end one (DELETE) or start the bridge with a larger --max-sessions`, cors, message.id);
       }
-      if (closing) return refuse(request, response, 503, 'capacity', 'mcp-elements bridge: shutting down', cors, message.id);
+      if (closing) return refuse(request, response, 503, 'capacity', 'mcp-web-elements bridge: shutting down', cors, message.id);
       const id = randomUUID();
       const created = new BridgeSession(id, endpoint.name, endpoint.spec, limits, { log, ended });
       sessions.set(id, created);
@@ -329,7 +329,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       return;
     }
     if (!session || session.server !== endpoint.name) return unknownSession();
-    if (isInitialize) return refuse(request, response, 400, 'invalid', 'mcp-elements bridge: this session is already initialized; send initialize without Mcp-Session-Id to start another', cors, message.id);
+    if (isInitialize) return refuse(request, response, 400, 'invalid', 'mcp-web-elements bridge: this session is already initialized; send initialize without Mcp-Session-Id to start another', cors, message.id);
     if (versionMismatch(session)) return;
     if (message.kind === 'request') {
       await session.request(message, response, cors);
@@ -345,7 +345,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       log(`internal error on ${request.method} ${(request.url ?? '').split('?', 1)[0]}: ${(error as Error)?.stack ?? String(error)}`);
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify(errorResponse(null, Codes.InternalError, 'mcp-elements bridge: internal error')));
+        response.end(JSON.stringify(errorResponse(null, Codes.InternalError, 'mcp-web-elements bridge: internal error')));
       } else response.destroy();
     });
   });

@@ -147,7 +147,7 @@ export class BridgeSession {
     } catch (error) {
       if (this.#inFlight.get(key) !== entry) return;
       this.#inFlight.delete(key);
-      stream.send(errorResponse(message.id, Codes.ServerError, `mcp-elements bridge: ${(error as Error).message}`));
+      stream.send(errorResponse(message.id, Codes.ServerError, `mcp-web-elements bridge: ${(error as Error).message}`));
       stream.end();
     }
   }
@@ -159,7 +159,7 @@ export class BridgeSession {
     try {
       await this.child.write(message.value);
     } catch (error) {
-      return { status: 503, body: errorResponse(null, Codes.ServerError, `mcp-elements bridge: ${(error as Error).message}`) };
+      return { status: 503, body: errorResponse(null, Codes.ServerError, `mcp-web-elements bridge: ${(error as Error).message}`) };
     }
     if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
       // The server sends no response to a cancelled request (basic/utilities/cancellation): end its stream.
@@ -319,7 +319,7 @@ export class BridgeSession {
     const error = errorResponse(
       entry.id,
       Codes.InternalError,
-      `mcp-elements bridge: the stdio server's response to ${entry.method} was ${line.bytes} bytes, over the bridge's limit of ${limit} bytes per message (start the bridge with a larger --max-message-bytes)`,
+      `mcp-web-elements bridge: the stdio server's response to ${entry.method} was ${line.bytes} bytes, over the bridge's limit of ${limit} bytes per message (start the bridge with a larger --max-message-bytes)`,
       { bridge: 'line-too-long', bytes: line.bytes, limit },
     );
     entry.stream?.send(error);
@@ -340,7 +340,7 @@ export class BridgeSession {
     }
     this.#inFlight.clear();
     if (this.#get?.open) {
-      if (reason === 'exit') this.#get.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'mcp-elements-bridge', data: { message: report.message, ...data } } });
+      if (reason === 'exit') this.#get.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'mcp-web-elements-bridge', data: { message: report.message, ...data } } });
       this.#get.end();
     }
     this.#queue.length = 0;
@@ -389,7 +389,7 @@ export function describeExit(server: string, exit: ChildExit, reason: EndReason)
   const why = reason === 'exit' || reason === 'initialize-failed' ? '' : ` (session ended: ${reason})`;
   const last = exit.stderr.slice(-5);
   return {
-    message: `mcp-elements bridge: the stdio server "${server}" ${how}${why}`,
+    message: `mcp-web-elements bridge: the stdio server "${server}" ${how}${why}`,
     stderr: last.length ? `. Its last stderr lines:\n${last.join('\n')}` : '',
   };
 }

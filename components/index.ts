@@ -1,10 +1,10 @@
 /**
- * mcp-elements custom elements. Importing this module registers
+ * mcp-web-elements custom elements. Importing this module registers
  * `<mcp-connection>`, `<mcp-tool-form>`, `<mcp-tool-result>` and
  * `<mcp-elicitation-dialog>` (and `<mcp-app-frame>` on demand, when a tool has an
  * app). The inspector elements (`<mcp-prompt-form>`, `<mcp-resource-list>`,
  * `<mcp-protocol-log>`, `<mcp-roots-editor>`) have entries of their own
- * (`mcp-elements/inspector`, or one each): a page pays only for those it uses.
+ * (`mcp-web-elements/inspector`, or one each): a page pays only for those it uses.
  *
  * @module
  */
@@ -44,7 +44,7 @@ export type { McpResourceList } from './mcp-resource-list/mcp-resource-list.js';
 export type { McpProtocolLog, LogRecord, SessionFile } from './mcp-protocol-log/mcp-protocol-log.js';
 export type { McpRootsEditor } from './mcp-roots-editor/mcp-roots-editor.js';
 // The app frame itself loads on demand (`<mcp-tool-result>` imports it for tools with an app,
-// or import 'mcp-elements/app-frame'): only its types and the small helpers are here.
+// or import 'mcp-web-elements/app-frame'): only its types and the small helpers are here.
 export type { McpAppFrame, AppToolPolicy, AppToolCall, AppDisplayMode } from './mcp-app-frame/mcp-app-frame.js';
 export { APP_MIME_TYPE, UI_EXTENSION, appResourceUri, appVisibility, configureAppFrames, declareAppSupport, type AppFrameDefaults } from './mcp-app-frame/app-meta.js';
 export { popupAuthorization, type PopupAuthorizationOptions } from './auth/popup.js';

@@ -1,9 +1,9 @@
 /**
  * The inspector elements — `<mcp-prompt-form>`, `<mcp-resource-list>`,
  * `<mcp-protocol-log>` and `<mcp-roots-editor>` — registered together
- * (`import 'mcp-elements/inspector'`). Each also has an entry of its own
- * (`mcp-elements/prompt-form`, `…/resource-list`, `…/protocol-log`,
- * `…/roots-editor`). They are not part of `mcp-elements/elements`, so a page
+ * (`import 'mcp-web-elements/inspector'`). Each also has an entry of its own
+ * (`mcp-web-elements/prompt-form`, `…/resource-list`, `…/protocol-log`,
+ * `…/roots-editor`). They are not part of `mcp-web-elements/elements`, so a page
  * that only calls tools never downloads them.
  *
  * @module

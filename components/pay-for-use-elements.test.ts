@@ -1,6 +1,6 @@
 /**
  * Pay for what you use (issue 18), with the whole elements entry: a page that
- * does `import 'mcp-elements/elements'` (components/index.ts) and places a
+ * does `import 'mcp-web-elements/elements'` (components/index.ts) and places a
  * connection, a tool form and the elicitation dialog connects, lists and
  * renders the form without requesting the dialog's body (its forms, URL
  * consent, sampling, roots, styles) or the result renderer. A call that asks

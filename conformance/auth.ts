@@ -56,7 +56,7 @@ function oauthOptions(input: AuthScenarioInput): OAuthOptions {
   const options: OAuthOptions = {
     resourceUrl: input.url,
     redirectUri: REDIRECT_URI,
-    clientName: 'mcp-elements-conformance',
+    clientName: 'mcp-web-elements-conformance',
     clientMetadataUrl: CLIENT_METADATA_URL,
     storage: 'memory',
     openAuthorizationUrl: followRedirects(),

@@ -42,7 +42,7 @@ const elicitation: InputHandlers['elicitation/create'] = {
 };
 
 function newClient(options: McpClientOptions = {}): McpClient {
-  const client = new McpClient(url!, { protocol: 'auto', clientInfo: { name: 'mcp-elements-conformance', version: '0.1.0' }, onWarning: (w) => log('warning:', w.message), ...options });
+  const client = new McpClient(url!, { protocol: 'auto', clientInfo: { name: 'mcp-web-elements-conformance', version: '0.1.0' }, onWarning: (w) => log('warning:', w.message), ...options });
   client.setInputHandler('elicitation/create', elicitation);
   client.setInputHandler('sampling/createMessage', {
     handle: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance sample' }, model: 'conformance-model', stopReason: 'endTurn' }),

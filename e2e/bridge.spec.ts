@@ -28,7 +28,7 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
   // The command names this page's origin unless the bridge allows it by default.
   const origin = new URL(baseURL!).origin;
   const allow = DEFAULT_ALLOWED_ORIGINS.includes(origin) ? '' : ` --allow-origin ${origin}`;
-  await expect(choice.locator('pre')).toHaveText(`npx --no mcp-elements bridge${allow} -- npx -y @modelcontextprotocol/server-everything stdio`);
+  await expect(choice.locator('pre')).toHaveText(`npx -y mcp-web-elements bridge${allow} -- npx -y @modelcontextprotocol/server-everything stdio`);
 
   // A URL without its token is caught before connecting.
   const field = choice.getByRole('textbox', { name: 'Bridge URL' });

@@ -99,7 +99,7 @@ test('the saved servers come back after a reload; credentials only when the user
   await expect(saved.locator('li').first()).toContainText('Private demo');
   await expect(saved.locator('li').first()).toContainText('modern · 2026-07-28');
   await expect(saved.locator('li').first()).not.toContainText('credentials kept');
-  await expect(saved.locator('li').nth(1)).toContainText('mcp-elements demo server');
+  await expect(saved.locator('li').nth(1)).toContainText('mcp-web-elements demo server');
   await expect(panel(page).locator('mcp-connection:state(error), mcp-connection [part="notice"]').first()).toBeVisible();
   await openSettings(page);
   await expect(settings(page).getByLabel('Name (optional)')).toHaveValue('Private demo');
@@ -113,7 +113,7 @@ test('the saved servers come back after a reload; credentials only when the user
   await waitForConnection(page);
   await saved.getByRole('button', { name: 'Open Private demo', exact: true }).click();
   await waitForConnection(page);
-  await expect(panel(page).locator('mcp-connection [part="server-name"]')).toHaveText('mcp-elements demo server 1.0.0');
+  await expect(panel(page).locator('mcp-connection [part="server-name"]')).toHaveText('mcp-web-elements demo server 1.0.0');
   // Both servers have that name, so the check above may pass before the switch: the URL is polled.
   await expect.poll(() => new URL(page.url()).searchParams.get('server')).toBe(e2ePrivateUrl);
 });

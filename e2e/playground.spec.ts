@@ -30,7 +30,7 @@ test.beforeEach(async ({ context }) => {
 
 test('connects and lists the tools', async ({ page }) => {
   await open(page);
-  await expect(page.locator('mcp-connection [part="server-name"]')).toHaveText('mcp-elements demo server 1.0.0');
+  await expect(page.locator('mcp-connection [part="server-name"]')).toHaveText('mcp-web-elements demo server 1.0.0');
   await expect(page.locator('mcp-connection [part="era"]')).toHaveText('modern · 2026-07-28');
   const tools = page.getByRole('region', { name: 'Tools' });
   for (const title of ['Create a ticket', 'Plan a trip', 'Long task', 'Book a table']) await expect(tools.getByRole('button', { name: title })).toBeVisible();
@@ -102,7 +102,7 @@ test('confirms a URL-mode request', async ({ page }) => {
   await expect(dialog.locator('[part="url-host"]')).toHaveText('auth.example.com');
   const popup = page.waitForEvent('popup');
   await answerUrlElicitation(page, 'open');
-  expect((await popup).url()).toBe('https://auth.example.com/approve?app=mcp-elements-demo');
+  expect((await popup).url()).toBe('https://auth.example.com/approve?app=mcp-web-elements-demo');
   await expect(result(page)).toContainText('Account connected.');
 });
 

@@ -24,7 +24,7 @@ test.beforeAll(async ({ request }, testInfo) => {
 
 for (const [name, checker] of [['react', 'tsc'], ['vue', 'vue-tsc (strict templates)'], ['svelte', 'svelte-check']] as const) {
   test(`the ${name} sample type-checks against the packed types (${checker})`, () => {
-    expect(typecheck.tarball).toMatch(/mcp-elements-[\d.]+\.tgz$/);
+    expect(typecheck.tarball).toMatch(/mcp-web-elements-[\d.]+\.tgz$/);
     const result = typecheck.results[name]!;
     expect(result.checker).toBe(checker);
     // The checker's own report is the message when it fails.

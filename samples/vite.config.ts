@@ -1,6 +1,6 @@
 /**
  * The framework samples (React 19, Vue 3, Svelte 5), built in one go against
- * the packed mcp-elements that scripts/samples.mjs extracts into
+ * the packed mcp-web-elements that scripts/samples.mjs extracts into
  * samples/node_modules. SAMPLES_OUT_DIR: where the pages go.
  */
 import { resolve } from 'node:path';

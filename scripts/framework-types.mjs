@@ -6,16 +6,16 @@
  * or event appears in them at the next build. Part of `npm run build`.
  *
  * Writes dist/frameworks/:
- * - `react-jsx.d.ts` (`mcp-elements/react-jsx`): React 19 `JSX.IntrinsicElements`
+ * - `react-jsx.d.ts` (`mcp-web-elements/react-jsx`): React 19 `JSX.IntrinsicElements`
  *   for every tag: its writable properties, its attributes, and `on<event>`
  *   props (`onmcp-tool-result`, which React 19 adds as that event's listener)
  *   typed with the kit's event classes;
- * - `react.js` / `react.d.ts` (`mcp-elements/react`), and one more module per
- *   package entry that defines elements (`mcp-elements/react/app-frame`):
+ * - `react.js` / `react.d.ts` (`mcp-web-elements/react`), and one more module per
+ *   package entry that defines elements (`mcp-web-elements/react/app-frame`):
  *   `@lit/react` wrappers for React 18 (`<McpToolForm onMcpToolResult={…}>`);
- * - `vue.d.ts` (`mcp-elements/vue`): Vue's `GlobalComponents`, props in camel
+ * - `vue.d.ts` (`mcp-web-elements/vue`): Vue's `GlobalComponents`, props in camel
  *   case and `onMcp…` events (`@mcp-tool-result` in templates);
- * - `svelte.d.ts` (`mcp-elements/svelte`): Svelte 5's `SvelteHTMLElements`,
+ * - `svelte.d.ts` (`mcp-web-elements/svelte`): Svelte 5's `SvelteHTMLElements`,
  *   `onmcp-tool-result` event attributes included.
  *
  * Types point at the elements' own declarations (dist/types), so a property's
@@ -89,7 +89,7 @@ function props(element, eventKey, indent) {
 function writeReactJsx() {
   const entries = elements.map((element) => `${doc(element.summary, '      ')}      '${element.tag}': ReactElementProps<${element.className}, ${props(element, (name) => `on${name}`, '      ')}>;`).join('\n');
   return `${HEADER}/**
- * React 19 JSX types for the mcp-elements tags: \`import type {} from 'mcp-elements/react-jsx'\`
+ * React 19 JSX types for the mcp-web-elements tags: \`import type {} from 'mcp-web-elements/react-jsx'\`
  * once in the app (or list it in tsconfig \`types\`). Properties are set as properties
  * (\`tool={…}\`), attributes as attributes (\`tool-name="…"\`), and \`on<event>\` adds a listener
  * for that event (\`onmcp-tool-result={(event) => event.detail.result}\`).
@@ -113,7 +113,7 @@ function writeVue() {
   const camel = (element) => ({ ...element, attributes: [] });
   const entries = elements.map((element) => `${doc(element.summary, '    ')}    '${element.tag}': DefineComponent<${props(camel(element), (name) => `on${pascal(name)}`, '    ')}>;`).join('\n');
   return `${HEADER}/**
- * Vue 3 types for the mcp-elements tags: \`import type {} from 'mcp-elements/vue'\` once
+ * Vue 3 types for the mcp-web-elements tags: \`import type {} from 'mcp-web-elements/vue'\` once
  * (or list it in tsconfig \`types\`). Vue must also be told the tags are custom elements:
  * \`vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('mcp-') } } })\`.
  * Templates then type \`:tool="…"\`, \`tool-name="…"\` and \`@mcp-tool-result="…"\`.
@@ -132,7 +132,7 @@ ${entries}
 function writeSvelte() {
   const entries = elements.map((element) => `${doc(element.summary, '    ')}    '${element.tag}': SvelteElementProps<${element.className}, ${props(element, (name) => `on${name}`, '    ')}>;`).join('\n');
   return `${HEADER}/**
- * Svelte 5 types for the mcp-elements tags: \`import type {} from 'mcp-elements/svelte'\`
+ * Svelte 5 types for the mcp-web-elements tags: \`import type {} from 'mcp-web-elements/svelte'\`
  * once (or list it in tsconfig \`types\`). Properties (\`tool={…}\`), attributes
  * (\`tool-name="…"\`) and event attributes (\`onmcp-tool-result={…}\`) are typed.
  */
@@ -154,8 +154,8 @@ function writeReactWrappers(entry, group) {
   const target = packageJson.exports[entry].default;
   const relative = posix.relative('dist/frameworks', target.replace(/^\.\//, ''));
   const js = `${HEADER}/**
- * React wrappers (@lit/react) for the elements of mcp-elements${entry.slice(1) === 'elements' ? '/elements' : `/${entry.slice(2)}`}, for React 18
- * (React 19 takes the tags directly: mcp-elements/react-jsx). Events are \`onMcp…\` props.
+ * React wrappers (@lit/react) for the elements of mcp-web-elements${entry.slice(1) === 'elements' ? '/elements' : `/${entry.slice(2)}`}, for React 18
+ * (React 19 takes the tags directly: mcp-web-elements/react-jsx). Events are \`onMcp…\` props.
  */
 import * as React from 'react';
 import { createComponent } from '@lit/react';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The framework samples against the package as npm would install it: packs
- * mcp-elements once (`npm pack`, whose prepack builds the library, its types
+ * mcp-web-elements once (`npm pack`, whose prepack builds the library, its types
  * and the framework types), extracts the tarball into samples/node_modules,
  * type-checks each sample with its framework's checker (tsc for React,
  * vue-tsc with strict templates for Vue, svelte-check for Svelte), and builds
@@ -60,8 +60,8 @@ async function build() {
   await must('npm pack', 'npm', ['pack', '--pack-destination', out]);
   const tarball = join(out, readdirSync(out).find((name) => name.endsWith('.tgz')));
 
-  // 2. Install it as a consumer would see it: samples/node_modules/mcp-elements (its own dependencies resolve from the repository's node_modules).
-  const target = join(root, 'samples/node_modules/mcp-elements');
+  // 2. Install it as a consumer would see it: samples/node_modules/mcp-web-elements (its own dependencies resolve from the repository's node_modules).
+  const target = join(root, 'samples/node_modules/mcp-web-elements');
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   await must('extracting the tarball', 'tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);

@@ -86,7 +86,7 @@ const vite = run(bin('vite'), ['--port', String(pagePort), '--strictPort'], { VI
 await waitForLine(vite, /ready in|Local:/);
 
 console.log(`
-  mcp-elements demo
+  mcp-web-elements demo
   Playground:   http://127.0.0.1:${pagePort}/
   Chat sample:  http://127.0.0.1:${pagePort}/chat.html
   MCP server:   ${mcpUrl}

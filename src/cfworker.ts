@@ -1,5 +1,5 @@
 /**
- * `mcp-elements/cfworker`: the {@link SchemaCompiler} built on
+ * `mcp-web-elements/cfworker`: the {@link SchemaCompiler} built on
  * `@cfworker/json-schema`, for `useSchemaCompiler` (see `schema/cfworker.ts`).
  *
  * @module

@@ -349,7 +349,7 @@ export class McpClient {
       transport: this.#transport,
       nextId: () => this.#nextId++,
       capabilities: () => this.capabilities,
-      clientInfo: this.#options.clientInfo === false ? undefined : (this.#options.clientInfo ?? { name: 'mcp-elements', version: KIT_VERSION }),
+      clientInfo: this.#options.clientInfo === false ? undefined : (this.#options.clientInfo ?? { name: 'mcp-web-elements', version: KIT_VERSION }),
       // Read per request: setLogLevel() applies to the next one.
       get logLevel() {
         return options.logLevel;
@@ -412,7 +412,7 @@ export class McpClient {
     const warning = { code, message };
     this.#emitter.emit('warning', warning);
     if (this.#options.onWarning) this.#options.onWarning(warning);
-    else console.warn(`[mcp-elements] ${message}`);
+    else console.warn(`[mcp-web-elements] ${message}`);
   }
 
   /** The authorization context of the next request (see {@link authContextOf}). */

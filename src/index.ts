@@ -1,5 +1,5 @@
 /**
- * mcp-elements client core: a Model Context Protocol client over Streamable
+ * mcp-web-elements client core: a Model Context Protocol client over Streamable
  * HTTP that needs nothing but `fetch`. No DOM, no Lit.
  *
  * @module

@@ -17,7 +17,7 @@ function files(dir: string): string[] {
   });
 }
 
-/** A page's own script that does nothing but `import 'mcp-elements/elements'` (resolved to the source). */
+/** A page's own script that does nothing but `import 'mcp-web-elements/elements'` (resolved to the source). */
 const PAGE_ENTRY = 'virtual:elements-page';
 const pageEntry: Plugin = {
   name: 'elements-page',
@@ -101,10 +101,10 @@ describe('the core (src/)', () => {
   });
 });
 
-describe('the elements entry (mcp-elements/elements)', () => {
+describe('the elements entry (mcp-web-elements/elements)', () => {
   test('loads OAuth, ajv and the legacy era only on demand', async () => {
     // A value imported from a barrel (src/auth/index.ts) by a side-effectful element module once
-    // made every page load OAuth's 20 KB; the README's `import 'mcp-elements/elements'` is built here.
+    // made every page load OAuth's 20 KB; the README's `import 'mcp-web-elements/elements'` is built here.
     const { eager } = await buildEntry(join(root, 'components/index.ts'), true);
     const modules = eager.flatMap((c) => Object.keys(c.modules)).map((id) => id.replace(`${root}/`, ''));
     expect(modules.filter((id) => /^src\/auth\/(?!errors\.ts$)|node_modules\/ajv|schema-ajv|\/legacy\//.test(id))).toEqual([]);
@@ -112,7 +112,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
   });
 
   test('a page\'s eager files (core, Lit, the elements) stay within 42 KB gzip as served, with no validator module among them (issue 18)', async () => {
-    // What `import 'mcp-elements/elements'` makes a page download before it runs, each file gzipped on
+    // What `import 'mcp-web-elements/elements'` makes a page download before it runs, each file gzipped on
     // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,935 B when a
     // 41.5 KB budget was set (80,308 B before the elements loaded their code on first use); 42,478 B after
     // the fixes at the lazy seams (switching tools or servers mid-load, retrying a failed load), so 42 KB
@@ -210,7 +210,7 @@ describe('the elements entry (mcp-elements/elements)', () => {
   });
 });
 
-describe('the bridge (mcp-elements/bridge, Node only)', () => {
+describe('the bridge (mcp-web-elements/bridge, Node only)', () => {
   test('is its own entry: neither the core nor the elements import it, and it imports neither', () => {
     const offenders: string[] = [];
     const imports = (file: string) =>

@@ -1,5 +1,5 @@
 /**
- * The OAuth layer is a separate entry (`mcp-elements/auth`): the core bundle
+ * The OAuth layer is a separate entry (`mcp-web-elements/auth`): the core bundle
  * never contains it, and inside it the discovery/token flow, DPoP and
  * idb-keyval are loaded only when needed.
  */

@@ -1,6 +1,6 @@
 /**
- * The `mcp-elements` command (bin/mcp-elements.js) in a clone that has not been
- * built: the README's `npx --no mcp-elements bridge` must work there too, so the
+ * The `mcp-web-elements` command (bin/mcp-web-elements.js) in a clone that has not been
+ * built: the README's `npx --no mcp-web-elements bridge` must work there too, so the
  * command runs the bridge's source through tsx when dist/ is missing.
  */
 import { execFile } from 'node:child_process';
@@ -15,10 +15,10 @@ mkdirSync(join(root, '.cache'), { recursive: true });
 const unbuilt = mkdtempSync(join(root, '.cache', 'unbuilt-'));
 afterAll(() => rmSync(unbuilt, { recursive: true, force: true }));
 
-test('without dist/, `mcp-elements bridge --help` runs the source and prints the usage', { timeout: 60_000 }, async () => {
+test('without dist/, `mcp-web-elements bridge --help` runs the source and prints the usage', { timeout: 60_000 }, async () => {
   mkdirSync(join(unbuilt, 'bin'));
-  copyFileSync(join(root, 'bin', 'mcp-elements.js'), join(unbuilt, 'bin', 'mcp-elements.js'));
+  copyFileSync(join(root, 'bin', 'mcp-web-elements.js'), join(unbuilt, 'bin', 'mcp-web-elements.js'));
   symlinkSync(join(root, 'bridge'), join(unbuilt, 'bridge'), 'dir');
-  const { stdout } = await promisify(execFile)(process.execPath, [join(unbuilt, 'bin', 'mcp-elements.js'), 'bridge', '--help'], { timeout: 50_000 });
-  expect(stdout).toContain('mcp-elements bridge [options] -- <command>');
+  const { stdout } = await promisify(execFile)(process.execPath, [join(unbuilt, 'bin', 'mcp-web-elements.js'), 'bridge', '--help'], { timeout: 50_000 });
+  expect(stdout).toContain('mcp-web-elements bridge [options] -- <command>');
 });

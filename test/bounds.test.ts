@@ -151,7 +151,7 @@ describe('a round that asks for input a thousand times (issue 19, item 6)', () =
       client.setInputHandler('elicitation/create', { modes: ['form'], handle: async () => (asked++, { action: 'accept', content: { a: 'x' } }) });
       client.setInputHandler('roots/list', { handle: async () => (asked++, { roots: [{ uri: 'file:///secret' }] }) });
       const rounds: { phase: string; declined?: number }[] = [];
-      const declinedRound = Symbol.for('mcp-elements.declined-round');
+      const declinedRound = Symbol.for('mcp-web-elements.declined-round');
       client.on('round', (event) => {
         const declined = (event.inputResponses as Record<symbol, number> | undefined)?.[declinedRound];
         rounds.push({ phase: event.phase, ...(declined ? { declined } : {}) });

@@ -1,5 +1,5 @@
 /**
- * `mcp-elements bridge` in front of real stdio servers from npm, driven by the
+ * `mcp-web-elements bridge` in front of real stdio servers from npm, driven by the
  * kit's McpClient in `auto` mode (and once by the official SDK client):
  * - `@modelcontextprotocol/server-everything stdio`: era detection, tools,
  *   elicitation and sampling through the kit's handlers, progress,
@@ -195,7 +195,7 @@ describe('server-filesystem over stdio, from a config file', () => {
         mcpServers: {
           files: { command: files.command, args: files.args },
           broken: { command: missing.command, args: missing.args },
-          absent: { command: 'mcp-elements-test-no-such-command', args: ['x'] },
+          absent: { command: 'mcp-web-elements-test-no-such-command', args: ['x'] },
           remote: { url: 'https://example.test/mcp' },
         },
       }),
@@ -260,7 +260,7 @@ describe('server-filesystem over stdio, from a config file', () => {
 
     const absent = newClient(endpoint('absent').url);
     const notFound = await absent.connect().catch((e) => e);
-    expect(notFound.message).toContain('the stdio server "absent" could not be started (spawn mcp-elements-test-no-such-command ENOENT)');
+    expect(notFound.message).toContain('the stdio server "absent" could not be started (spawn mcp-web-elements-test-no-such-command ENOENT)');
     await absent.close();
   });
 });

@@ -32,7 +32,7 @@ describe('per-request _meta and headers (basic/index "_meta", streamable-http "R
       const meta = request.body.params._meta;
       expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
       expect(meta['io.modelcontextprotocol/clientCapabilities']).toEqual({});
-      expect(meta['io.modelcontextprotocol/clientInfo']).toEqual({ name: 'mcp-elements', version: expect.any(String) });
+      expect(meta['io.modelcontextprotocol/clientInfo']).toEqual({ name: 'mcp-web-elements', version: expect.any(String) });
       expect(request.headers['mcp-protocol-version']).toBe('2026-07-28');
       expect(request.headers['mcp-method']).toBe(request.body.method);
       expect(request.headers['content-type']).toBe('application/json');

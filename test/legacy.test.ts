@@ -47,7 +47,7 @@ describe('server-everything over Streamable HTTP', () => {
     const methods = wire.records.map((r) => `${r.method} ${r.body?.method ?? ''}`.trim());
     expect(methods.slice(0, 3)).toEqual(['POST server/discover', 'POST initialize', 'POST notifications/initialized']);
     const initialize = wire.records[1]!;
-    expect(initialize.body.params).toMatchObject({ protocolVersion: '2025-11-25', clientInfo: { name: 'mcp-elements' } });
+    expect(initialize.body.params).toMatchObject({ protocolVersion: '2025-11-25', clientInfo: { name: 'mcp-web-elements' } });
     expect(initialize.headers['mcp-session-id']).toBeUndefined();
     const sessionId = wire.records[2]!.headers['mcp-session-id'];
     expect(sessionId).toMatch(/^[\x21-\x7e]+$/);

@@ -131,7 +131,7 @@ describe('2026-07-28 Tasks extension', () => {
     expect(warnings.filter((w) => w.code === 'input-flood')).toHaveLength(1);
     expect(warnings.find((w) => w.code === 'input-flood')!.message).toContain('asked for 4 inputs in one round (more than maxInputRequests, 3)');
     const answered = events.find((e) => e.phase === 'answered' && e.taskId === taskId)!;
-    expect((answered.inputResponses as Record<symbol, number>)[Symbol.for('mcp-elements.declined-round')]).toBe(4);
+    expect((answered.inputResponses as Record<symbol, number>)[Symbol.for('mcp-web-elements.declined-round')]).toBe(4);
     expect(server.requests.filter((r) => r.body?.method === 'tasks/update' && r.body.params.taskId === taskId)).toHaveLength(1);
 
     // Within the cap, every question is asked.

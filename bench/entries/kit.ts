@@ -1,5 +1,5 @@
 /**
- * Candidate (a), mcp-elements core: the minimal entry of a page that connects,
+ * Candidate (a), mcp-web-elements core: the minimal entry of a page that connects,
  * lists tools and calls one. Built with Vite for the size benchmark, loaded as
  * that bundle in Chromium and from source in Node for the call loops.
  */

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** A fresh IndexedDB database per test, deleted afterwards. */
 function freshStorage(): { storage: IndexedDbAuthStorage; name: string } {
-  const name = `mcp-elements-oauth-test-${crypto.randomUUID()}`;
+  const name = `mcp-web-elements-oauth-test-${crypto.randomUUID()}`;
   cleanups.push(() => indexedDB.deleteDatabase(name));
   return { storage: new IndexedDbAuthStorage(name), name };
 }

@@ -14,7 +14,7 @@
  * ```html
  * <!-- oauth/callback.html -->
  * <script type="module">
- *   import { completeAuthorizationCallback } from 'mcp-elements/auth/callback';
+ *   import { completeAuthorizationCallback } from 'mcp-web-elements/auth/callback';
  *   completeAuthorizationCallback();
  * </script>
  * ```
@@ -25,7 +25,7 @@ import { callbackState, DEFAULT_CHANNEL, type CallbackMessage } from './messages
 
 /** Options of {@link completeAuthorizationCallback}. */
 export interface CallbackOptions {
-  /** BroadcastChannel name; must match the opener's. Default `mcp-elements-oauth`. */
+  /** BroadcastChannel name; must match the opener's. Default `mcp-web-elements-oauth`. */
   channel?: string;
   /** Close the window once the response is handed over; default true. */
   close?: boolean;

@@ -6,7 +6,7 @@
  */
 
 /** Default BroadcastChannel name shared by the popup opener and the callback page. */
-export const DEFAULT_CHANNEL = 'mcp-elements-oauth';
+export const DEFAULT_CHANNEL = 'mcp-web-elements-oauth';
 
 /** Posted by the callback page: the full URL the authorization server redirected to. */
 export interface CallbackMessage {

@@ -27,9 +27,9 @@ import { callbackState, DEFAULT_CHANNEL, isCallbackMessage } from './messages.js
 export interface PopupAuthorizationOptions {
   /** `window.open` features; default a 480×720 window centred over the page. */
   features?: string;
-  /** Window name; default `mcp-elements-oauth`. */
+  /** Window name; default `mcp-web-elements-oauth`. */
   target?: string;
-  /** BroadcastChannel name; must match the callback page's. Default `mcp-elements-oauth`. */
+  /** BroadcastChannel name; must match the callback page's. Default `mcp-web-elements-oauth`. */
   channel?: string;
   /** Opens the window; default `window.open` (replaceable for embedding hosts). */
   openWindow?: (url: string, target: string, features: string) => Window | null;
@@ -47,7 +47,7 @@ function centredFeatures(width = 480, height = 720): string {
  * @throws McpAuthError `needs_user_gesture` (from `open`) when the browser blocked the window.
  */
 export function popupAuthorization(options: PopupAuthorizationOptions = {}): AuthorizationOpener {
-  const target = options.target ?? 'mcp-elements-oauth';
+  const target = options.target ?? 'mcp-web-elements-oauth';
   const openWindow = options.openWindow ?? ((url: string, name: string, features: string) => window.open(url, name, features));
   let popup: Window | null = null;
 

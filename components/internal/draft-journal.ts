@@ -24,7 +24,7 @@ export interface StoredDraft<T> extends StoredRecord {
 }
 
 /** The IndexedDB database of drafts (and the prefix of their `sessionStorage` keys). */
-export const DRAFTS_DB = 'mcp-elements-tool-drafts';
+export const DRAFTS_DB = 'mcp-web-elements-tool-drafts';
 
 /** This page: one load of one tab. */
 export const WRITER = crypto.randomUUID();

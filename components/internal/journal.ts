@@ -24,7 +24,7 @@ export function sessionStore(): Storage | undefined {
   try {
     const storage = globalThis.sessionStorage;
     if (!storage) return undefined;
-    const probe = '\u0000mcp-elements-probe';
+    const probe = '\u0000mcp-web-elements-probe';
     storage.setItem(probe, '1');
     storage.removeItem(probe);
     return storage;

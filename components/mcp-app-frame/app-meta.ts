@@ -48,7 +48,7 @@ export function appVisibility(tool: Tool): AppVisibility[] {
 export interface AppFrameDefaults {
   /**
    * URL of the sandbox proxy page on another origin (the double-iframe
-   * architecture, `mcp-elements/app-sandbox`). Unset: apps run in one
+   * architecture, `mcp-web-elements/app-sandbox`). Unset: apps run in one
    * sandboxed iframe with an opaque origin.
    */
   sandboxUrl?: string;

@@ -258,7 +258,7 @@ describe('against the demo server', () => {
     expect(names).toContain('chart_data');
     expect(names).toContain('save_chart_note');
     expect(names).not.toContain('delete_notes');
-    expect(JSON.stringify(await client.readResource('demo://notes/welcome'))).toContain('Welcome to the mcp-elements demo!');
+    expect(JSON.stringify(await client.readResource('demo://notes/welcome'))).toContain('Welcome to the mcp-web-elements demo!');
   });
 
   test('ui/open-link: the user sees the host and the URL, and the link opens with noopener; javascript: is refused unasked', async () => {
@@ -271,15 +271,15 @@ describe('against the demo server', () => {
     try {
       const { frame, logs } = await probe([
         { do: 'request', method: 'ui/open-link', params: { url: 'javascript:alert(1)' } },
-        { do: 'request', method: 'ui/open-link', params: { url: 'https://example.com/mcp-elements/chart-data' } },
+        { do: 'request', method: 'ui/open-link', params: { url: 'https://example.com/mcp-web-elements/chart-data' } },
       ]);
       expect((await outcome(logs, 0)).error).toEqual({ code: -32000, message: 'Only http and https links are opened, not javascript:' });
       const prompt = hostLocator(frame).getByRole('alertdialog');
       await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('wants to open a page on example.com');
-      await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('https://example.com/mcp-elements/chart-data');
+      await expect.element(prompt, { timeout: 10_000 }).toHaveTextContent('https://example.com/mcp-web-elements/chart-data');
       await hostLocator(frame).getByRole('button', { name: 'Open example.com' }).click();
       expect((await outcome(logs, 1)).ok).toBe(true);
-      expect(opened).toEqual([['https://example.com/mcp-elements/chart-data', '_blank', 'noopener,noreferrer']]);
+      expect(opened).toEqual([['https://example.com/mcp-web-elements/chart-data', '_blank', 'noopener,noreferrer']]);
     } finally {
       window.open = original;
     }
@@ -332,7 +332,7 @@ describe('against the demo server', () => {
     });
     const init = await logged<{ initialized: { hostContext: Record<string, unknown>; hostInfo: unknown; hostCapabilities: Record<string, unknown> } }>(logs, (e) => 'initialized' in e);
     expect(init.initialized.hostContext).toMatchObject({ theme: 'light', displayMode: 'inline', platform: 'web', locale: expect.any(String), containerDimensions: { width: expect.any(Number), maxHeight: 640 } });
-    expect(init.initialized.hostInfo).toEqual({ name: 'mcp-elements', version: expect.any(String) });
+    expect(init.initialized.hostInfo).toEqual({ name: 'mcp-web-elements', version: expect.any(String) });
     expect(Object.keys(init.initialized.hostCapabilities)).toEqual(expect.arrayContaining(['openLinks', 'serverTools', 'serverResources', 'logging', 'message', 'updateModelContext', 'sandbox']));
     frame.theme = 'dark';
     const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');

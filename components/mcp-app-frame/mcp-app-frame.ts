@@ -52,7 +52,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  *   `allow-same-origin`, so the app has an opaque origin (no access to the page's
  *   DOM, cookies, storage or tokens; no top navigation, no popups);
  * - **two iframes** (`sandbox-url`): the spec's architecture for web hosts, a
- *   proxy page on another origin (`mcp-elements/app-sandbox`) that runs the app
+ *   proxy page on another origin (`mcp-web-elements/app-sandbox`) that runs the app
  *   in the same opaque-origin iframe inside it.
  *
  * Either way the app document gets a Content-Security-Policy built from the
@@ -515,7 +515,7 @@ export class McpAppFrame extends LitElement {
       containerDimensions: this.#dimensions(),
       locale: this.closest('[lang]')?.getAttribute('lang') || navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      userAgent: `mcp-elements/${KIT_VERSION}`,
+      userAgent: `mcp-web-elements/${KIT_VERSION}`,
       platform: 'web',
       deviceCapabilities: { touch: matchMedia('(pointer: coarse)').matches, hover: matchMedia('(hover: hover)').matches },
       styles: {
@@ -544,7 +544,7 @@ export class McpAppFrame extends LitElement {
     this.#sentWidth = (context.containerDimensions as { width: number }).width;
     return {
       protocolVersion: APPS_PROTOCOL_VERSION,
-      hostInfo: { name: 'mcp-elements', version: KIT_VERSION },
+      hostInfo: { name: 'mcp-web-elements', version: KIT_VERSION },
       hostCapabilities: {
         openLinks: {},
         serverTools: {},

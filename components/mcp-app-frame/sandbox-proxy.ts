@@ -1,5 +1,5 @@
 /**
- * The sandbox proxy page's script (`mcp-elements/app-sandbox`; spec: ext-apps
+ * The sandbox proxy page's script (`mcp-web-elements/app-sandbox`; spec: ext-apps
  * "Sandbox proxy"): the middle frame of the double-iframe architecture for web
  * hosts. Serve a page that loads it from an origin other than the host page's:
  *

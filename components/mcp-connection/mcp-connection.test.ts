@@ -33,7 +33,7 @@ describe('<mcp-connection>', () => {
     await connection.updateComplete;
     expect(connection.matches(':state(connecting)')).toBe(true);
     const { detail } = await connected;
-    expect(detail.server).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'mcp-elements demo' } });
+    expect(detail.server).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'mcp-web-elements demo' } });
     expect((await toolsChanged).detail.tools.map((t: { name: string }) => t.name)).toContain('book_table');
     expect(connection.status).toBe('connected');
     expect(connection.matches(':state(connected)')).toBe(true);
@@ -44,7 +44,7 @@ describe('<mcp-connection>', () => {
     expect(probe.client).toBe(connection.client);
     // The default rendering names the server, the era and version, and the tool count.
     const status = connection.shadowRoot!.querySelector('[part="status"]')!.textContent!;
-    expect(status).toContain('mcp-elements demo server 1.0.0');
+    expect(status).toContain('mcp-web-elements demo server 1.0.0');
     expect(status).toContain('modern · 2026-07-28');
     expect(status).toContain(`Connected · ${connection.tools.length} tools`);
     expect(await axeViolations(connection)).toEqual([]);

@@ -107,7 +107,7 @@ export class McpConnection extends LitElement {
   /** Roots this page may share with the server (asked for through `<mcp-elicitation-dialog>`). */
   @property({ attribute: false }) roots: Root[] | undefined;
   /**
-   * OAuth for a protected server (from `createOAuth()` in `mcp-elements/auth`). The
+   * OAuth for a protected server (from `createOAuth()` in `mcp-web-elements/auth`). The
    * connection sends its requests through it and shows Sign in / Sign out buttons.
    */
   @property({ attribute: false }) auth: OAuth | undefined;

@@ -12,7 +12,7 @@ import { McpClientError, type InputContext, type InputResponse, type McpClient }
 export const MAX_WAITING = 16;
 
 /** Marks the responses of a round the client declined for asking too much (see `maxInputRequests`). */
-export const DECLINED_ROUND = Symbol.for('mcp-elements.declined-round');
+export const DECLINED_ROUND = Symbol.for('mcp-web-elements.declined-round');
 
 const clientIds = new WeakMap<McpClient, number>();
 let nextClientId = 1;

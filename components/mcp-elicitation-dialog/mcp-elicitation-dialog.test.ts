@@ -370,12 +370,12 @@ describe('URL mode', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const call = client.callTool('connect_account', {});
     await vi.waitFor(() => expect(dialogOpen()).toBe(true));
-    expect(shadow('[part="url"]')!.textContent).toBe('https://auth.example.com/approve?app=mcp-elements-demo');
+    expect(shadow('[part="url"]')!.textContent).toBe('https://auth.example.com/approve?app=mcp-web-elements-demo');
     expect(shadow('[part="url-host"]')!.textContent).toBe('auth.example.com');
     expect(open).not.toHaveBeenCalled();
     expect(performance.getEntriesByType('resource').some((entry) => entry.name.includes('auth.example.com'))).toBe(false);
     await userEvent.click(page.getByRole('button', { name: 'Open auth.example.com' }));
-    expect(open).toHaveBeenCalledWith('https://auth.example.com/approve?app=mcp-elements-demo', '_blank', 'noopener,noreferrer');
+    expect(open).toHaveBeenCalledWith('https://auth.example.com/approve?app=mcp-web-elements-demo', '_blank', 'noopener,noreferrer');
     await userEvent.click(page.getByRole('button', { name: 'Continue' }));
     expect(textOf(await call)).toBe('Account connected.');
     expect(retryResponses('connect_account')).toEqual([{ approve: { action: 'accept' } }]);
@@ -598,7 +598,7 @@ describe('storage', () => {
     const { saveDraft, loadDraft } = await import('../internal/drafts.js');
     const { createStore, set, get } = await import('idb-keyval');
     await saveDraft('draft-key', { a: 1 }, '', true);
-    const other = createStore('mcp-elements', 'era');
+    const other = createStore('mcp-web-elements', 'era');
     await set('x', 1, other);
     await savePending({ id: 'storage-test', url, method: 'tools/call', target: 't', params: { name: 't' }, interim: { resultType: 'input_required', requestState: 's' }, savedAt: Date.now() });
     expect((await loadPending(url))?.interim.requestState).toBe('s');

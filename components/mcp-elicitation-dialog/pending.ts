@@ -57,10 +57,10 @@ interface StoredAnswers {
   answers: Record<string, SavedAnswer>;
   savedAt: number;
 }
-const LOCK_PREFIX = 'mcp-elements-pending:';
+const LOCK_PREFIX = 'mcp-web-elements-pending:';
 
 // One object store per database: idb-keyval creates the store only when it creates the database.
-const store = new RecordStore<PendingCall | StoredAnswers>('mcp-elements-pending', 'pending-input');
+const store = new RecordStore<PendingCall | StoredAnswers>('mcp-web-elements-pending', 'pending-input');
 
 function locks(): LockManager | undefined {
   return typeof navigator === 'undefined' ? undefined : navigator.locks;

@@ -171,7 +171,7 @@ describe('<mcp-protocol-log>', () => {
     expect(log.shadowRoot!.querySelector('[part~="cap"]')!.textContent).toContain(`Imported ${before.length} messages from session.json`);
     expect(log.matches(':state(imported)')).toBe(true);
     expect(() => log.importSession('{"format":"something-else","records":[]}')).toThrow(/not a protocol log session/);
-    expect(() => log.importSession(JSON.stringify({ format: 'mcp-elements-protocol-log', version: 1, records: [{ seq: 1, time: 0, direction: 'sideways', kind: 'note' }] }))).toThrow(/unknown direction/);
+    expect(() => log.importSession(JSON.stringify({ format: 'mcp-web-elements-protocol-log', version: 1, records: [{ seq: 1, time: 0, direction: 'sideways', kind: 'note' }] }))).toThrow(/unknown direction/);
     expect(log.records).toHaveLength(before.length);
     // Live traffic goes on after the imported records.
     await connection.client!.discover({ fresh: true });

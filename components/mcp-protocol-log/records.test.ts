@@ -55,14 +55,20 @@ describe('protocol log records', () => {
     const curl = toCurl(record(3, { url }));
     for (const secret of ['pw-1', 'tok-2', 'key-3']) expect(curl).not.toContain(secret);
     expect(curl).toContain(`curl 'https://…@example.com/mcp?token=…&api_key=…&tenant=blue'`);
-    const file = { format: 'mcp-elements-protocol-log', version: 1, dropped: 0, records: [record(1, { url })] };
+    const file = { format: 'mcp-web-elements-protocol-log', version: 1, dropped: 0, records: [record(1, { url })] };
     expect(parseSession(JSON.stringify(file), 10).records[0]!.url).toBe('https://…@example.com/mcp?token=…&api_key=…&tenant=blue');
+  });
+
+  test('a session saved before the package was renamed (format mcp-elements-protocol-log) still imports; another format does not', () => {
+    const records = [record(1), record(2)];
+    expect(parseSession(JSON.stringify({ format: 'mcp-elements-protocol-log', version: 1, dropped: 0, records }), 10).records).toHaveLength(2);
+    expect(() => parseSession(JSON.stringify({ format: 'other-log', version: 1, dropped: 0, records }), 10)).toThrow(/not a protocol log session/);
   });
 
   test('an imported session is numbered afresh: duplicate or huge seq and client numbers (1e400 reads as Infinity) do not collide', () => {
     const one = (seq: string, client: string, id: number) =>
       `{"seq":${seq},"time":1700000000000,"direction":"out","kind":"request","client":${client},"message":{"jsonrpc":"2.0","id":${id},"method":"ping"}}`;
-    const text = `{"format":"mcp-elements-protocol-log","version":1,"dropped":0,"records":[${one('1e400', '1e400', 1)},${one('1e400', '7', 1)},${one('5', '1e400', 2)},${one('5', '0', 3)}]}`;
+    const text = `{"format":"mcp-web-elements-protocol-log","version":1,"dropped":0,"records":[${one('1e400', '1e400', 1)},${one('1e400', '7', 1)},${one('5', '1e400', 2)},${one('5', '0', 3)}]}`;
     const { records } = parseSession(text, 10);
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
     // The same client value stays one client (its requests still pair); others are told apart.
@@ -87,7 +93,7 @@ describe('protocol log records', () => {
   });
 
   test('a session file is checked, its headers masked again, and cut to the capacity', () => {
-    const file = { format: 'mcp-elements-protocol-log', version: 1, dropped: 4, records: [record(1, { headers: { Authorization: 'Bearer leaked' } }), record(2), record(3)] };
+    const file = { format: 'mcp-web-elements-protocol-log', version: 1, dropped: 4, records: [record(1, { headers: { Authorization: 'Bearer leaked' } }), record(2), record(3)] };
     const { records, dropped } = parseSession(JSON.stringify(file), 2);
     expect(records.map((r) => r.seq)).toEqual([2, 3]);
     expect(dropped).toBe(5);

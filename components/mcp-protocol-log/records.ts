@@ -157,7 +157,7 @@ export function toJson(record: LogRecord): string {
 
 /** The session file: what `exportSession()` writes and `importSession()` reads. */
 export interface SessionFile {
-  format: 'mcp-elements-protocol-log';
+  format: 'mcp-web-elements-protocol-log';
   version: 1;
   exportedAt: string;
   /** Records dropped from the buffer before the export. */
@@ -165,7 +165,9 @@ export interface SessionFile {
   records: LogRecord[];
 }
 
-export const SESSION_FORMAT = 'mcp-elements-protocol-log';
+export const SESSION_FORMAT = 'mcp-web-elements-protocol-log';
+/** The format written before the package was renamed `mcp-web-elements`: still read. */
+const EARLIER_SESSION_FORMAT = 'mcp-elements-protocol-log';
 /** Largest session file read, in characters. */
 export const MAX_SESSION_CHARS = 32 * 1024 * 1024;
 
@@ -185,7 +187,7 @@ export function parseSession(text: string, capacity: number): { records: LogReco
   } catch (error) {
     throw new Error(`The file is not JSON: ${(error as Error).message}`);
   }
-  if (!isRecord(data) || data.format !== SESSION_FORMAT) throw new Error('The file is not a protocol log session (no "format": "mcp-elements-protocol-log")');
+  if (!isRecord(data) || (data.format !== SESSION_FORMAT && data.format !== EARLIER_SESSION_FORMAT)) throw new Error('The file is not a protocol log session (no "format": "mcp-web-elements-protocol-log")');
   if (data.version !== 1) throw new Error(`Unknown session version ${JSON.stringify(data.version)}`);
   if (!Array.isArray(data.records)) throw new Error('The session has no "records" list');
   const records: LogRecord[] = [];

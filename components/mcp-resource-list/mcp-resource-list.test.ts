@@ -97,7 +97,7 @@ describe('<mcp-resource-list>', () => {
     await list.updateComplete;
     expect(template.querySelector('[part~="expanded-uri"]')!.textContent).toBe('demo://notes/welcome');
     await userEvent.keyboard('{Enter}');
-    await vi.waitFor(() => expect(template.querySelector('mcp-tool-result')?.shadowRoot?.textContent).toContain('Welcome to the mcp-elements demo!'), WAIT);
+    await vi.waitFor(() => expect(template.querySelector('mcp-tool-result')?.shadowRoot?.textContent).toContain('Welcome to the mcp-web-elements demo!'), WAIT);
   });
 
   test('the filter narrows the list; a failed read is shown', async () => {

@@ -43,7 +43,7 @@ test('the suggestions chunk cannot load: the URI field is a plain input, nothing
     expect(form.value).toEqual({ uri: 'demo://notes/welcome' });
     const done = nextEvent<CustomEvent>(form, 'mcp-tool-result');
     await userEvent.keyboard('{Enter}');
-    expect((await done).detail.result.content[0].text).toBe('Welcome to the mcp-elements demo!');
+    expect((await done).detail.result.content[0].text).toBe('Welcome to the mcp-web-elements demo!');
   } finally {
     window.removeEventListener('unhandledrejection', onUnhandled);
   }

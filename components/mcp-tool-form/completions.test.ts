@@ -40,7 +40,7 @@ describe('<mcp-tool-form> completions', () => {
     expect(form.value).toEqual({ uri: 'demo://notes/welcome' });
     const done = nextEvent<CustomEvent>(form, 'mcp-tool-result');
     await userEvent.keyboard('{Enter}');
-    expect((await done).detail.result.content[0].text).toBe('Welcome to the mcp-elements demo!');
+    expect((await done).detail.result.content[0].text).toBe('Welcome to the mcp-web-elements demo!');
   });
 
   test('without the server\'s completions capability a URI field stays a plain input', async () => {

@@ -141,7 +141,7 @@ export const CHART_HTML = `<!doctype html>
     } catch (error) { status('Not sent: ' + error.message); }
   });
   $('about').addEventListener('click', async () => {
-    try { await request('ui/open-link', { url: 'https://example.com/mcp-elements/chart-data' }); status('Opened.'); }
+    try { await request('ui/open-link', { url: 'https://example.com/mcp-web-elements/chart-data' }); status('Opened.'); }
     catch (error) { status('Not opened: ' + error.message); }
   });
 

@@ -69,9 +69,9 @@ export const LANGUAGES = ['c', 'cpp', 'go', 'haskell', 'java', 'javascript', 'ko
 /** One server instance (the handler builds one per request) over the shared state. */
 export function buildServer(state: DemoState, extensions?: Record<string, object>): McpServer {
   const server = new McpServer(
-    { name: 'mcp-elements demo', version: '1.0.0', title: 'mcp-elements demo server' },
+    { name: 'mcp-web-elements demo', version: '1.0.0', title: 'mcp-web-elements demo server' },
     {
-      instructions: 'A demo server for mcp-elements. Try create_ticket, plan_trip or book_table.',
+      instructions: 'A demo server for mcp-web-elements. Try create_ticket, plan_trip or book_table.',
       capabilities: { logging: {}, resources: { subscribe: true, listChanged: true }, ...(extensions ? { extensions } : {}) } as never,
       cacheHints: {
         'tools/list': { ttlMs: 30_000, cacheScope: 'public' },
@@ -313,7 +313,7 @@ export function buildServer(state: DemoState, extensions?: Record<string, object
       const view = inputResponse(ctx.mcpReq.inputResponses, 'approve');
       if (view.kind === 'elicit') return text(view.action === 'accept' ? 'Account connected.' : `Not connected (${view.action}).`);
       return inputRequired({
-        inputRequests: { approve: inputRequired.elicitUrl({ message: 'Approve the demo app on the provider page.', url: 'https://auth.example.com/approve?app=mcp-elements-demo' }) },
+        inputRequests: { approve: inputRequired.elicitUrl({ message: 'Approve the demo app on the provider page.', url: 'https://auth.example.com/approve?app=mcp-web-elements-demo' }) },
       });
     },
   );
@@ -557,7 +557,7 @@ export function buildServer(state: DemoState, extensions?: Record<string, object
 
   // Resources, a template (whose name completes) and prompts (one argument completes).
   server.registerResource('readme', 'demo://readme', { title: 'Read me', mimeType: 'text/markdown', description: 'About this server' }, async (uri: URL) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Demo server\n\nTools, resources and prompts for mcp-elements.' }],
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Demo server\n\nTools, resources and prompts for mcp-web-elements.' }],
   }));
   server.registerResource('logo', 'demo://logo.png', { title: 'Logo', mimeType: 'image/png' }, async (uri: URL) => ({
     contents: [{ uri: uri.href, mimeType: 'image/png', blob: png }],
@@ -602,7 +602,7 @@ export function createDemoHandler(extras: DemoExtras = {}): { handler: McpHttpHa
   const state: DemoState = {
     bonus: false,
     notes: new Map([
-      ['welcome', 'Welcome to the mcp-elements demo!'],
+      ['welcome', 'Welcome to the mcp-web-elements demo!'],
       ['todo', 'Try the booking tool.'],
     ]),
     notifyToolsChanged: () => {},

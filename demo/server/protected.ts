@@ -144,7 +144,7 @@ export async function startProtectedDemo(options: ProtectedDemoOptions = {}): Pr
     clientBasedCORS: (_ctx: unknown, origin: string) => allowed(origin),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    cookies: { keys: ['mcp-elements-demo-only-cookie-key'] },
+    cookies: { keys: ['mcp-web-elements-demo-only-cookie-key'] },
     renderError: async (ctx: { type: string; body: string }, out: Record<string, string>) => {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Authorization error</title><h1>Authorization error</h1><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre>`;
@@ -238,7 +238,7 @@ export async function startProtectedDemo(options: ProtectedDemoOptions = {}): Pr
     }
     if (url.pathname === prmPath && req.method === 'GET') {
       res.writeHead(200, { ...corsHeaders(origin), 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'], resource_name: 'mcp-elements protected demo' }));
+      res.end(JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'], resource_name: 'mcp-web-elements protected demo' }));
       return;
     }
     if (url.pathname !== '/mcp') {

@@ -107,7 +107,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/private/mcp' && options.privateToken !== undefined) {
       if (req.headers.authorization !== `Bearer ${options.privateToken}`) {
-        res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer realm="mcp-elements demo"' });
+        res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer realm="mcp-web-elements demo"' });
         res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'This endpoint needs Authorization: Bearer <token>' } }));
         return;
       }

@@ -50,7 +50,7 @@ if (isInBrowserServer(serverUrl)) {
 connection.serverUrl = serverUrl;
 // Declare MCP Apps support from the first request, so app tools are listed.
 connection.apps = true;
-connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
+connection.roots = [{ uri: 'file:///home/demo/projects/mcp-web-elements', name: 'mcp-web-elements' }];
 const content = document.createElement('div');
 content.className = 'chat';
 const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;

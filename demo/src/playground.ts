@@ -121,7 +121,7 @@ class Workspace {
     this.panel.setAttribute('aria-labelledby', `tab-${this.id}`);
     const connection = this.connection;
     connection.noAutoConnect = true;
-    connection.roots = [{ uri: 'file:///home/demo/projects/mcp-elements', name: 'mcp-elements' }];
+    connection.roots = [{ uri: 'file:///home/demo/projects/mcp-web-elements', name: 'mcp-web-elements' }];
     this.content.className = 'content';
     const dialog = document.createElement('mcp-elicitation-dialog');
     dialog.samplingHandler = deterministicDraft;

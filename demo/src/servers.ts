@@ -31,7 +31,7 @@ const MAX_SERVERS = 30;
 const KEY = 'servers-v1';
 
 let store: UseStore | undefined;
-const serverStore = () => (store ??= createStore('mcp-elements-playground', 'servers'));
+const serverStore = () => (store ??= createStore('mcp-web-elements-playground', 'servers'));
 
 /** The saved servers, newest first (empty when storage is unavailable). */
 export async function loadServers(): Promise<SavedServer[]> {

@@ -1,7 +1,7 @@
 /**
  * The playground's "Local server (stdio)" choice: a page cannot start programs,
  * so this explains the one command that serves a stdio server through the
- * kit's bridge (`npx mcp-elements bridge`), and takes the URL it prints, token
+ * kit's bridge (`npx mcp-web-elements bridge`), and takes the URL it prints, token
  * included. `npm start` runs such a bridge and passes its URL in
  * VITE_MCP_BRIDGE_URL, which is then offered here.
  */
@@ -34,8 +34,8 @@ export function setupStdioChoice(button: HTMLButtonElement, connect: (url: strin
   dialog.setAttribute('aria-labelledby', 'stdio-choice-heading');
   document.body.append(dialog);
   const allowOrigin = DEFAULT_ALLOWED_ORIGINS.includes(location.origin) ? '' : ` --allow-origin ${location.origin}`;
-  // `--no`: run the kit's own command, never download a package of that name from the registry.
-  const command = `npx --no mcp-elements bridge${allowOrigin} -- ${EXAMPLE_SERVER}`;
+  // `-y`: the published package (the name is the kit's own on the npm registry); in a checkout or a project that depends on the kit, npx runs the installed one.
+  const command = `npx -y mcp-web-elements bridge${allowOrigin} -- ${EXAMPLE_SERVER}`;
   let problem: string | undefined;
 
   const submit = (event: SubmitEvent) => {

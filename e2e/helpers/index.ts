@@ -1,9 +1,9 @@
 /**
- * Playwright helpers for pages that embed mcp-elements — for the kit's own
+ * Playwright helpers for pages that embed mcp-web-elements — for the kit's own
  * end-to-end tests and for host teams testing their chat UIs.
  *
  * ```ts
- * import { answerElicitation } from 'mcp-elements/playwright';
+ * import { answerElicitation } from 'mcp-web-elements/playwright';
  * await answerElicitation(page, { Date: '2026-12-24', Guests: '3' });
  * ```
  *

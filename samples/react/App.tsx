@@ -1,6 +1,6 @@
-import 'mcp-elements/elements';
-import type {} from 'mcp-elements/react-jsx';
-import type { McpToolResultEvent } from 'mcp-elements/elements';
+import 'mcp-web-elements/elements';
+import type {} from 'mcp-web-elements/react-jsx';
+import type { McpToolResultEvent } from 'mcp-web-elements/elements';
 import { useState } from 'react';
 
 export function App({ server }: { server: string }) {

@@ -1,5 +1,5 @@
-import { McpConnection, McpToolForm } from 'mcp-elements/react';
-import type { McpToolResultEvent } from 'mcp-elements/elements';
+import { McpConnection, McpToolForm } from 'mcp-web-elements/react';
+import type { McpToolResultEvent } from 'mcp-web-elements/elements';
 import { useState } from 'react';
 
 export function WrappedApp({ server }: { server: string }) {

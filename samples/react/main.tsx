@@ -1,6 +1,6 @@
 /**
- * The React 19 sample: the kit's tags in JSX, typed by mcp-elements/react-jsx;
- * `?wrappers` renders the @lit/react wrappers (mcp-elements/react) instead, as a
+ * The React 19 sample: the kit's tags in JSX, typed by mcp-web-elements/react-jsx;
+ * `?wrappers` renders the @lit/react wrappers (mcp-web-elements/react) instead, as a
  * React 18 app would. `?server=<url>` picks the MCP server.
  */
 import { createRoot } from 'react-dom/client';

@@ -1,4 +1,4 @@
-/** The Svelte 5 sample: the kit's tags in markup, typed by mcp-elements/svelte. `?server=<url>` picks the MCP server. */
+/** The Svelte 5 sample: the kit's tags in markup, typed by mcp-web-elements/svelte. `?server=<url>` picks the MCP server. */
 import { mount } from 'svelte';
 import App from './App.svelte';
 

@@ -4,8 +4,8 @@
  * expect-error comment for markup.
  */
 import type { SvelteHTMLElements } from 'svelte/elements';
-import type {} from 'mcp-elements/svelte';
-import type { McpToolResultEvent } from 'mcp-elements/elements';
+import type {} from 'mcp-web-elements/svelte';
+import type { McpToolResultEvent } from 'mcp-web-elements/elements';
 
 type ToolForm = SvelteHTMLElements['mcp-tool-form'];
 type Connection = SvelteHTMLElements['mcp-connection'];

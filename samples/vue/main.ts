@@ -1,4 +1,4 @@
-/** The Vue 3 sample: the kit's tags in a template, typed by mcp-elements/vue. `?server=<url>` picks the MCP server. */
+/** The Vue 3 sample: the kit's tags in a template, typed by mcp-web-elements/vue. `?server=<url>` picks the MCP server. */
 import { createApp } from 'vue';
 import App from './App.vue';
 

@@ -1,14 +1,14 @@
 /**
- * `mcp-elements/auth`: OAuth 2.1 for protected MCP servers (spec:
+ * `mcp-web-elements/auth`: OAuth 2.1 for protected MCP servers (spec:
  * basic/authorization). A separate entry, so pages that talk only to open
  * servers never load it; the discovery and token code inside is loaded on
  * demand again, on the first 401 or refresh.
  *
  * @example
  * ```ts
- * import { McpClient } from 'mcp-elements';
- * import { createOAuth } from 'mcp-elements/auth';
- * import { popupAuthorization } from 'mcp-elements/elements';
+ * import { McpClient } from 'mcp-web-elements';
+ * import { createOAuth } from 'mcp-web-elements/auth';
+ * import { popupAuthorization } from 'mcp-web-elements/elements';
  *
  * const auth = createOAuth({ resourceUrl, redirectUri, clientMetadataUrl, openAuthorizationUrl: popupAuthorization() });
  * const client = new McpClient(resourceUrl, { fetch: auth.fetch, authContext: auth.authContext });

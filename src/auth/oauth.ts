@@ -559,7 +559,7 @@ export class OAuth {
   #refresh(stale: TokenSet): Promise<TokenSet | undefined> {
     const binding = this.#binding;
     if (!binding) return Promise.resolve(undefined);
-    this.#refreshing ??= withLock(`mcp-elements-oauth ${binding.issuer} ${binding.resource}`, async () => {
+    this.#refreshing ??= withLock(`mcp-web-elements-oauth ${binding.issuer} ${binding.resource}`, async () => {
       const key = storageKeys.tokens(binding.issuer, binding.resource);
       // Another tab may have refreshed while we waited for the lock: use its tokens
       // (refresh tokens rotate, so ours may already be spent).
@@ -614,7 +614,7 @@ export class OAuth {
     if (this.#warned.size > 100) this.#warned.clear();
     this.#warned.add(message);
     if (this.#options.onWarning) this.#options.onWarning({ code, message });
-    else console.warn(`[mcp-elements] ${message}`);
+    else console.warn(`[mcp-web-elements] ${message}`);
   }
 
   #context(signal?: AbortSignal): FlowContext {
@@ -627,7 +627,7 @@ export class OAuth {
       redirectUri: this.redirectUri,
       storage: this.#storage,
       nonces: this.#nonces,
-      clientName: o.clientName ?? 'mcp-elements',
+      clientName: o.clientName ?? 'mcp-web-elements',
       clientId: o.clientId,
       clientSecret: o.clientSecret,
       clientIssuer: o.clientIssuer,

@@ -53,7 +53,7 @@ export interface OAuthOptions {
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
   /** URL of the app's Client ID Metadata Document (https, with a path); used when the server supports CIMD. */
   clientMetadataUrl?: string;
-  /** `client_name` for Dynamic Client Registration; default `mcp-elements`. */
+  /** `client_name` for Dynamic Client Registration; default `mcp-web-elements`. */
   clientName?: string;
   /**
    * Mix-up defence without `iss` (RFC 9700 §4.4.2): a dynamic registration

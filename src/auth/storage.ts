@@ -39,15 +39,15 @@ export class MemoryAuthStorage implements AuthStorage {
 }
 
 /**
- * IndexedDB storage through idb-keyval, in the database `mcp-elements-oauth`
+ * IndexedDB storage through idb-keyval, in the database `mcp-web-elements-oauth`
  * (object store `kv`). idb-keyval is loaded on first use.
  */
 export class IndexedDbAuthStorage implements AuthStorage {
   readonly #database: string;
   #store: Promise<{ api: typeof import('idb-keyval'); store: import('idb-keyval').UseStore }> | undefined;
 
-  /** @param database - IndexedDB database name; default `mcp-elements-oauth`. */
-  constructor(database = 'mcp-elements-oauth') {
+  /** @param database - IndexedDB database name; default `mcp-web-elements-oauth`. */
+  constructor(database = 'mcp-web-elements-oauth') {
     this.#database = database;
   }
 

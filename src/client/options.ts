@@ -34,7 +34,7 @@ export interface McpClientOptions {
   fetch?: FetchLike;
   /** Extra headers for every request, or a function returning them (called per request). */
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-  /** `clientInfo` sent on every request; `false` to omit it. Default `{ name: 'mcp-elements', version }`. */
+  /** `clientInfo` sent on every request; `false` to omit it. Default `{ name: 'mcp-web-elements', version }`. */
   clientInfo?: Implementation | false;
   /** Era selection; default `auto` (spec: basic/versioning "Backward Compatibility"). */
   protocol?: ProtocolPreference;
@@ -48,7 +48,7 @@ export interface McpClientOptions {
    * Cap on the input requests of one round; default 16. A round asking for more
    * is declined without asking anyone (elicitations `decline`, roots empty,
    * sampling left out), with an `input-flood` warning; the `inputResponses`
-   * of its `answered` round event carry `[Symbol.for('mcp-elements.declined-round')]`,
+   * of its `answered` round event carry `[Symbol.for('mcp-web-elements.declined-round')]`,
    * the number of requests (for a UI to tell the user).
    */
   maxInputRequests?: number;

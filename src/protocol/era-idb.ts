@@ -17,7 +17,7 @@ interface StoredVerdict {
 
 /** Options of {@link IdbEraCache}. */
 export interface IdbEraCacheOptions {
-  /** IndexedDB database name; default `mcp-elements-era` (one database per kit store: idb-keyval creates a single store per database). */
+  /** IndexedDB database name; default `mcp-web-elements-era` (one database per kit store: idb-keyval creates a single store per database). */
   database?: string;
   /** Object store name; default `verdicts`. */
   store?: string;
@@ -73,7 +73,7 @@ export class IdbEraCache implements EraCache {
   }
 
   #useStore(): UseStore {
-    this.#store ??= createStore(this.#options.database ?? 'mcp-elements-era', this.#options.store ?? 'verdicts');
+    this.#store ??= createStore(this.#options.database ?? 'mcp-web-elements-era', this.#options.store ?? 'verdicts');
     return this.#store;
   }
 }

@@ -15,7 +15,7 @@
  * @module
  */
 
-const BRAND = Symbol.for('mcp-elements.McpError');
+const BRAND = Symbol.for('mcp-web-elements.McpError');
 
 // Names of query parameters that carry credentials in server URLs: a bridge's `token`, API keys, SAS
 // signatures, Azure Functions' `code` (its function key).

@@ -66,7 +66,7 @@ export const DEFAULT_MAX_INPUT_REQUESTS = 16;
  * {@link answerAll}): the number of requests it carried. A symbol, so no
  * server-chosen key can clash with it; `RoundEvent.inputResponses` carries it.
  */
-export const DECLINED_ROUND = Symbol.for('mcp-elements.declined-round');
+export const DECLINED_ROUND = Symbol.for('mcp-web-elements.declined-round');
 
 /**
  * Answers every request of one round, in order, after checking all of them.
@@ -100,7 +100,7 @@ export async function answerAll(
     const message = `${base.method} asked for ${keys.length} inputs in one round (more than maxInputRequests, ${max}); declined them all without asking`;
     // The client's own warning path, here so that it loads only with floods.
     if (options.onWarning) options.onWarning({ code: 'input-flood', message });
-    else console.warn(`[mcp-elements] ${message}`);
+    else console.warn(`[mcp-web-elements] ${message}`);
     Object.defineProperty(responses, DECLINED_ROUND, { value: keys.length });
     return responses;
   }

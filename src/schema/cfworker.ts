@@ -1,13 +1,13 @@
 /**
  * A {@link SchemaCompiler} built on
  * [`@cfworker/json-schema`](https://www.npmjs.com/package/@cfworker/json-schema),
- * published as `mcp-elements/cfworker` (`src/cfworker.ts`) for
+ * published as `mcp-web-elements/cfworker` (`src/cfworker.ts`) for
  * `useSchemaCompiler` (a dependency of the kit, loaded only when used); the kit
  * also loads it by itself where the page forbids eval (`eval-policy.ts`).
  *
  * ```ts
- * import { useSchemaCompiler } from 'mcp-elements';
- * import { cfworkerCompiler } from 'mcp-elements/cfworker';
+ * import { useSchemaCompiler } from 'mcp-web-elements';
+ * import { cfworkerCompiler } from 'mcp-web-elements/cfworker';
  * useSchemaCompiler(cfworkerCompiler);
  * ```
  *

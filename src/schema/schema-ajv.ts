@@ -4,7 +4,7 @@
  * ajv compiles schemas to functions (`new Function`), so pages using validation
  * need a CSP that allows it; the README says so. Pages that cannot allow it, or
  * want a smaller download, plug in another library with `useSchemaCompiler`
- * (`mcp-elements/cfworker`), and this module is then never loaded.
+ * (`mcp-web-elements/cfworker`), and this module is then never loaded.
  *
  * Both dialects come from ajv's full entry points, meta-schemas included:
  * compiling checks the schema against its dialect's meta-schema, which is what

@@ -56,7 +56,7 @@ export interface NodeContext {
  * The base URI of a schema without `$id`. Nothing names it by accident
  * (`.invalid` is reserved, RFC 2606; the last segment is random).
  */
-export const ROOT_URI = 'https://schema.mcp-elements.invalid/6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e';
+export const ROOT_URI = 'https://schema.mcp-web-elements.invalid/6f1c1d9e-3c1b-4e55-9a57-1b8f0d6a2c4e';
 
 /** `id` resolved against `base`, without fragment; `base` when it is not a URI reference. */
 function resolvedBase(id: string, base: string): string {

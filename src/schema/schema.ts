@@ -53,7 +53,7 @@ let loaded: ValidatorImplementation | undefined;
  * tool output validation, the tool form and the elicitation dialog. ajv is then
  * never loaded, which suits pages whose Content-Security-Policy forbids
  * `unsafe-eval` (ajv compiles to functions) or that want a smaller download.
- * `mcp-elements/cfworker` provides one built on `@cfworker/json-schema`.
+ * `mcp-web-elements/cfworker` provides one built on `@cfworker/json-schema`.
  * Call it before the first schema is compiled (validators already compiled are
  * kept); `undefined` goes back to the default: ajv, or `@cfworker/json-schema`
  * where the page forbids eval (see `eval-policy.ts`). Spec: basic/index "JSON Schema Usage"

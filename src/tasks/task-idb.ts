@@ -18,8 +18,8 @@ import type { StoredTask, TaskStore } from './task-types.js';
 export class IdbTaskStore implements TaskStore {
   #store: UseStore | undefined;
 
-  /** @param database - IndexedDB database name; default `mcp-elements-tasks` (idb-keyval creates one object store per database). */
-  constructor(readonly database = 'mcp-elements-tasks') {}
+  /** @param database - IndexedDB database name; default `mcp-web-elements-tasks` (idb-keyval creates one object store per database). */
+  constructor(readonly database = 'mcp-web-elements-tasks') {}
 
   #use(): UseStore {
     this.#store ??= createStore(this.database, 'tasks');

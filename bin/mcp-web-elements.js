@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The package's command line: `mcp-elements bridge [options] -- <command> [args…]`
-// (README, "Local stdio servers"). The code is the built `mcp-elements/bridge` entry.
+// The package's command line: `mcp-web-elements bridge [options] -- <command> [args…]`
+// (README, "Local stdio servers"). The code is the built `mcp-web-elements/bridge` entry.
 let bridge;
 try {
   bridge = await import('../dist/lib/bridge.js');
@@ -10,7 +10,7 @@ try {
   // dev dependencies. An installed package always has dist/.
   const tsx = await import('tsx/esm/api').catch(() => undefined);
   if (!tsx) {
-    process.stderr.write('mcp-elements: dist/lib/bridge.js is missing; in a clone of the repository run `npm run build:lib` first\n');
+    process.stderr.write('mcp-web-elements: dist/lib/bridge.js is missing; in a clone of the repository run `npm run build:lib` first\n');
     process.exit(1);
   }
   bridge = await tsx.tsImport('../bridge/index.ts', import.meta.url);
