@@ -62,11 +62,36 @@ function kitEvents() {
   };
 }
 
+/**
+ * The analyzer lists modules in the order its glob finds the files, which varies when the
+ * machine is busy (directories are read concurrently): the manifest would differ from one build
+ * to the next. Sorted here into the order an unhurried walk gives (a folder's files, by name,
+ * then its subfolders, by name), the order the manifest always had.
+ */
+function stableOrder() {
+  const compare = (a, b) => {
+    const x = a.path.split('/');
+    const y = b.path.split('/');
+    for (let i = 0; ; i++) {
+      const xFile = i === x.length - 1;
+      const yFile = i === y.length - 1;
+      if (x[i] !== y[i]) return xFile !== yFile ? (xFile ? -1 : 1) : x[i] < y[i] ? -1 : 1;
+      if (xFile || yFile) return xFile === yFile ? 0 : xFile ? -1 : 1;
+    }
+  };
+  return {
+    name: 'mcp-web-elements-stable-order',
+    packageLinkPhase({ customElementsManifest }) {
+      customElementsManifest.modules.sort(compare);
+    },
+  };
+}
+
 export default {
   globs: ['components/**/*.ts'],
   exclude: ['components/**/*.test.ts', 'components/test-support/**'],
   outdir: 'dist',
   litelement: true,
   packagejson: false,
-  plugins: [kitEvents()],
+  plugins: [kitEvents(), stableOrder()],
 };
