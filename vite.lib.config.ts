@@ -1,7 +1,8 @@
 /**
- * Library build (`npm run build`): ES modules for each public entry, with the
+ * Library build (`npm run build:lib`): ES modules for each public entry, with the
  * dependencies left to the consumer's bundler. Declarations come from
- * `tsc -p tsconfig.types.json`.
+ * `tsc -p tsconfig.types.json`; the self-contained copy for pages without a
+ * bundler from vite.cdn.config.ts (scripts/build-lib.mjs runs them all).
  */
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
@@ -10,6 +11,34 @@ import { quietKnownWarnings } from './vite.config.js';
 
 const root = import.meta.dirname;
 const external = [...Object.keys(packageJson.dependencies ?? {}), ...Object.keys(packageJson.peerDependencies ?? {})];
+
+/**
+ * The entries a page can load, by output name (`dist/lib/<name>.js`, and
+ * `dist/cdn/<name>.js` in the self-contained build): each is a package.json
+ * `exports` target. test/package.test.ts checks the two lists agree.
+ */
+export const browserEntries: Record<string, string> = {
+  index: resolve(root, 'src/index.ts'),
+  'app-frame': resolve(root, 'components/mcp-app-frame/mcp-app-frame.ts'),
+  'app-sandbox': resolve(root, 'components/mcp-app-frame/sandbox-proxy.ts'),
+  auth: resolve(root, 'src/auth/index.ts'),
+  'auth-callback': resolve(root, 'components/auth/callback.ts'),
+  cfworker: resolve(root, 'src/cfworker.ts'),
+  elements: resolve(root, 'components/index.ts'),
+  inspector: resolve(root, 'components/inspector.ts'),
+  'prompt-form': resolve(root, 'components/mcp-prompt-form/mcp-prompt-form.ts'),
+  'resource-list': resolve(root, 'components/mcp-resource-list/mcp-resource-list.ts'),
+  'protocol-log': resolve(root, 'components/mcp-protocol-log/mcp-protocol-log.ts'),
+  'roots-editor': resolve(root, 'components/mcp-roots-editor/mcp-roots-editor.ts'),
+};
+
+/** Entries for Node only: never in the self-contained browser build. */
+export const nodeEntries: Record<string, string> = {
+  // `bin/mcp-web-elements.js`: the stdio bridge.
+  bridge: resolve(root, 'bridge/index.ts'),
+  // Test helpers for Playwright (`mcp-web-elements/playwright`).
+  playwright: resolve(root, 'e2e/helpers/index.ts'),
+};
 
 export default defineConfig({
   publicDir: false,
@@ -20,23 +49,7 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: {
-        index: resolve(root, 'src/index.ts'),
-        'app-frame': resolve(root, 'components/mcp-app-frame/mcp-app-frame.ts'),
-        'app-sandbox': resolve(root, 'components/mcp-app-frame/sandbox-proxy.ts'),
-        auth: resolve(root, 'src/auth/index.ts'),
-        'auth-callback': resolve(root, 'components/auth/callback.ts'),
-        cfworker: resolve(root, 'src/cfworker.ts'),
-        elements: resolve(root, 'components/index.ts'),
-        // Node only (`bin/mcp-web-elements.js`): the stdio bridge.
-        bridge: resolve(root, 'bridge/index.ts'),
-        inspector: resolve(root, 'components/inspector.ts'),
-        'prompt-form': resolve(root, 'components/mcp-prompt-form/mcp-prompt-form.ts'),
-        'resource-list': resolve(root, 'components/mcp-resource-list/mcp-resource-list.ts'),
-        'protocol-log': resolve(root, 'components/mcp-protocol-log/mcp-protocol-log.ts'),
-        'roots-editor': resolve(root, 'components/mcp-roots-editor/mcp-roots-editor.ts'),
-        playwright: resolve(root, 'e2e/helpers/index.ts'),
-      },
+      entry: { ...browserEntries, ...nodeEntries },
       formats: ['es'],
     },
     rollupOptions: {

@@ -3,13 +3,14 @@
  * `npm run build:lib` (and `prepack`): everything the package ships under dist/.
  *
  * - dist/lib: the library build (vite.lib.config.ts);
+ * - dist/cdn: the self-contained build for pages without a bundler (vite.cdn.config.ts);
  * - dist/types: the declarations (`tsc -p tsconfig.types.json --noCheck`);
  * - dist/custom-elements.json (`npm run manifest`), then dist/frameworks from it
  *   (scripts/framework-types.mjs).
  *
  * Fast because (measured on a shared two-core machine, see the commit):
- * - the three lanes run side by side: the Vite build, the declarations, the
- *   manifest and the framework types after it;
+ * - the three lanes run side by side: the two Vite builds, the declarations,
+ *   the manifest and the framework types after it;
  * - the declarations are emitted without type checking (`--noCheck`, the same
  *   files byte for byte): `npm run typecheck` checks the same sources
  *   (tsconfig.json includes them), and checking was most of tsc's time;
@@ -43,13 +44,14 @@ const INPUT_FILES = [
   'tsconfig.types.json',
   'vite.config.ts',
   'vite.lib.config.ts',
+  'vite.cdn.config.ts',
   'custom-elements-manifest.config.mjs',
   'scripts/build-lib.mjs',
   'scripts/framework-types.mjs',
   // npm's record of the installed tree (node_modules may be shared, or a symlink): a changed dependency rebuilds.
   'node_modules/.package-lock.json',
 ];
-const OUTPUTS = ['lib', 'types', 'frameworks', 'custom-elements.json'];
+const OUTPUTS = ['lib', 'cdn', 'types', 'frameworks', 'custom-elements.json'];
 
 function walk(path) {
   if (!existsSync(path)) return [];
@@ -121,7 +123,9 @@ if (upToDate(inputs)) {
   for (const name of ['types', 'frameworks']) rmSync(join(dist, name), { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   await Promise.all([
-    run('vite (dist/lib)', [vite, 'build', '--config', 'vite.lib.config.ts', '--logLevel', 'warn']),
+    run('vite (dist/lib)', [vite, 'build', '--config', 'vite.lib.config.ts', '--logLevel', 'warn']).then(() =>
+      run('vite (dist/cdn)', [vite, 'build', '--config', 'vite.cdn.config.ts', '--logLevel', 'warn']),
+    ),
     run('tsc (dist/types)', [bin('typescript/bin/tsc'), '-p', 'tsconfig.types.json', '--noCheck']),
     run('manifest (dist/custom-elements.json)', [bin('@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--quiet']).then(() =>
       run('framework types (dist/frameworks)', [join(root, 'scripts/framework-types.mjs')]),
