@@ -41,6 +41,8 @@ export interface RunResult {
   durationSeconds: number;
   /** `fullKitCfworker` is absent from runs before it was added. */
   size?: Partial<Record<BundleName, SizedBundle>> & Record<CandidateName | 'fullKit', SizedBundle>;
+  /** dist/cdn/elements.js, the no-bundler build (vite.cdn.config.ts), and what it may load (absent from older runs). */
+  cdn?: BundleSize & { formPage: Bytes & { files: string[] } };
   /** The `<mcp-app-frame>` chunk(s) the full kit loads on demand for a tool with an MCP App (absent from older runs). */
   appFrame?: Bytes & { files: string[] };
   calls?: { server: string; node?: CallsResult; chromium?: CallsResult };
@@ -243,6 +245,11 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     );
     out.push('');
     out.push(`Bytes. "eager" is the entry plus its static imports, each file compressed on its own as a server sends it; the core's eager chunks gzipped as one file are ${run.size.kit.eagerGzipConcatenated} B. "loaded in Chromium" is what the bench page fetched: for (a)–(c) while connecting, listing and calling; for the full kit while rendering \`<mcp-tool-form>\` (the validator chunk included); for the cfworker variant, which the page does not load, the eager files plus the form's parts and the validator chunk from the build. "all chunks" adds code loaded only on demand (legacy era, OAuth, MRTR answering).`);
+    if (run.cdn) {
+      const c = run.cdn;
+      out.push('');
+      out.push(`Without a bundler, \`<script type="module" src=".../dist/cdn/elements.js">\` (vite.cdn.config.ts: Lit's production build and every dependency inlined, minified, split as the library is): eager ${c.eager.gzip} B gzip (${c.eager.raw} B raw, ${c.eager.brotli} B brotli, ${files(c.chunks.filter((x) => x.eager).length)}, each gzipped on its own); a tool form's page once it has checked a value (the form's parts, ajv and the wording of its issues) ${c.formPage.gzip} B gzip (${files(c.formPage.files.length)}); everything elements.js can load ${c.all.gzip} B gzip (${files(c.chunks.length)}).`);
+    }
     if (run.appFrame) {
       out.push('');
       out.push(`\`<mcp-app-frame>\` (MCP Apps) is not in the full kit's eager files: \`<mcp-tool-result>\` loads it when a tool has an app, ${run.appFrame.gzip} B gzip more (${run.appFrame.raw} B raw, ${files(run.appFrame.files.length)}).`);

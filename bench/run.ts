@@ -28,7 +28,7 @@ import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
 import { measureSchema } from './schema.js';
 import { COUNTS_PATH } from './servers.js';
-import { buildAndMeasure, composition, withDynamicImport } from './size.js';
+import { buildAndMeasure, buildAndMeasureCdn, composition, withDynamicImport } from './size.js';
 import { measureSse, type SsePlan } from './sse.js';
 import { canCollect, load, machine } from './stats.js';
 
@@ -156,6 +156,14 @@ async function main(): Promise<void> {
       sizes.set(name, size);
       log(`  ${name}: eager ${size.eager.raw} B raw, ${size.eager.gzip} B gzip, ${size.eager.brotli} B brotli; all chunks ${size.all.gzip} B gzip`);
     }
+  }
+
+  if (only.has('size')) {
+    const cdn = await buildAndMeasureCdn(root, join(www, 'cdn'));
+    // What a tool form's page loads by its first check: the form's parts, the validator (ajv: eval is allowed here) and its wording of issues.
+    const form = withDynamicImport(cdn, 'chunks/form-parts-', 'chunks/eval-policy-', 'chunks/schema-ajv-', 'chunks/issues-');
+    run.cdn = { ...cdn, formPage: { raw: form.reduce((s, c) => s + c.raw, 0), gzip: form.reduce((s, c) => s + c.gzip, 0), brotli: form.reduce((s, c) => s + c.brotli, 0), files: form.map((c) => c.file) } };
+    log(`  dist/cdn/elements.js (no bundler): eager ${cdn.eager.gzip} B gzip (${cdn.chunks.filter((c) => c.eager).length} files); form page ${run.cdn.formPage.gzip} B gzip; all it can load ${cdn.all.gzip} B gzip (${cdn.chunks.length} files)`);
   }
 
   const fullKit = sizes.get('fullKit');

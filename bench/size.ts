@@ -139,9 +139,26 @@ export async function buildAndMeasure(root: string, entry: string, outDir: strin
       },
     },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const chunks = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
-  const byName = new Map(chunks.map((c) => [c.fileName, c]));
-  const main = chunks.find((c) => c.isEntry)!;
+  return measureOutput(root, entry, output, (c) => c.isEntry);
+}
+
+/**
+ * Sizes of the chunks `main` may load (it, its static imports, counted as
+ * eager, and what they `import()`, transitively): a build of several entries
+ * also has chunks only the others load.
+ */
+function measureOutput(root: string, entry: string, output: Rollup.RollupOutput | Rollup.RollupOutput[], isMain: (chunk: Rollup.OutputChunk) => boolean): BundleSize {
+  const built = [output].flat().flatMap((o) => o.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const byName = new Map(built.map((c) => [c.fileName, c]));
+  const main = built.find(isMain)!;
+  const reachable = new Set<Rollup.OutputChunk>();
+  const reach = (chunk: Rollup.OutputChunk) => {
+    if (reachable.has(chunk)) return;
+    reachable.add(chunk);
+    for (const file of [...chunk.imports, ...chunk.dynamicImports]) reach(byName.get(file)!);
+  };
+  reach(main);
+  const chunks = [...reachable];
   const eager = new Set<Rollup.OutputChunk>();
   const visit = (chunk: Rollup.OutputChunk) => {
     if (eager.has(chunk)) return;
@@ -165,4 +182,19 @@ export async function buildAndMeasure(root: string, entry: string, outDir: strin
     all: sum(sizes),
     chunks: sizes.sort((a, b) => b.gzip - a.gzip),
   };
+}
+
+/**
+ * The no-bundler build (dist/cdn, vite.cdn.config.ts: Lit and every dependency
+ * inlined, the way a page loads `dist/cdn/elements.js` from an npm CDN), built
+ * into `outDir` with the package's own config, and measured from its
+ * elements entry: eager is elements.js and the chunks it imports statically.
+ */
+export async function buildAndMeasureCdn(root: string, outDir: string): Promise<BundleSize> {
+  const output = (await build({
+    configFile: join(root, 'vite.cdn.config.ts'),
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  return measureOutput(root, 'dist/cdn/elements.js', output, (c) => c.isEntry && c.fileName === 'elements.js');
 }
