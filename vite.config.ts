@@ -38,7 +38,7 @@ function strictCspOnRequest(): Plugin {
  * server (rebuilt after a change of the demo server's files). A classic script
  * rather than a module worker: every browser with Service Workers runs it.
  */
-function demoServiceWorker(): Plugin {
+export function demoServiceWorker(): Plugin {
   const entry = resolve(import.meta.dirname, 'demo/src/demo-sw.ts');
   const bundle = async (): Promise<string> => {
     const output = (await build({

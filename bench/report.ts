@@ -152,7 +152,7 @@ export function evaluateTargets(run: Omit<RunResult, 'targets'>): Target[] {
   if (alternative) {
     targets.push({
       id: 'kit-size-cfworker',
-      description: 'not the issue\'s definition, for comparison: the same full kit with @cfworker/json-schema plugged in instead of ajv (README "Schema validation"), < 81 KB gzip and smaller than the official client (eager + the form\'s parts + validator chunk, from the build)',
+      description: 'not the issue\'s definition, for comparison: the same full kit with @cfworker/json-schema plugged in instead of ajv (docs/validation.md), < 81 KB gzip and smaller than the official client (eager + the form\'s parts + validator chunk, from the build)',
       value: alternative.loaded ? `${alternative.loaded.gzip} B (official ${official?.eager.gzip ?? '?'} B)` : 'not measured',
       met: alternative.loaded ? alternative.loaded.gzip < KIT_BUDGET && (!official || alternative.loaded.gzip < official.eager.gzip) : null,
     });

@@ -1,8 +1,7 @@
 /**
  * `mcp-web-elements/bridge` (Node only): stdio MCP servers behind Streamable HTTP
  * endpoints that pages on this machine can use, secure by default. The command
- * line is `npx mcp-web-elements bridge -- <command> [args…]`; see the README,
- * "Local stdio servers".
+ * line is `npx mcp-web-elements bridge -- <command> [args…]`; see docs/bridge.md.
  *
  * ```ts
  * import { startBridge } from 'mcp-web-elements/bridge';

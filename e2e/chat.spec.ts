@@ -33,7 +33,7 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
   await answerElicitation(page, { Area: 'Terrace' });
   await expect(transcript(page).locator('mcp-tool-result')).toContainText('Booked Casa Azul for 4 on 2026-11-30, terrace.');
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  // The README's picture is refreshed only on request (UPDATE_SCREENSHOTS=1): a test run leaves the tree clean.
+  // The chat sample's picture in docs/ is refreshed only on request (UPDATE_SCREENSHOTS=1): a test run leaves the tree clean.
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/chat.png' : 'test-results/chat.png', fullPage: true });
 });
 

@@ -52,7 +52,7 @@ test('fills and submits the nested form, and shows the result', async ({ page })
   await form(page).getByRole('radio', { name: 'Business' }).check();
   await form(page).getByRole('button', { name: 'Call tool' }).click();
   await expect(result(page)).toContainText('Trip for Ada: Porto → Lisbon, 4 night(s), business');
-  // The README's picture is refreshed only on request (UPDATE_SCREENSHOTS=1): a test run leaves the tree clean.
+  // The README's picture of the playground is refreshed only on request (UPDATE_SCREENSHOTS=1): a test run leaves the tree clean.
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/playground.png' : 'test-results/playground.png', fullPage: true });
 });
 
@@ -162,7 +162,7 @@ test('has no accessibility violations (light and dark), every panel open', async
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  // The README's picture of the inspector panels (refreshed only with UPDATE_SCREENSHOTS=1).
+  // The picture of the inspector panels in docs/demo.md (refreshed only with UPDATE_SCREENSHOTS=1).
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/inspector.png' : 'test-results/inspector.png', fullPage: true });
   await page.getByRole('button', { name: 'Dark theme' }).click();
 });

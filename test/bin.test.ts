@@ -1,6 +1,6 @@
 /**
  * The `mcp-web-elements` command (bin/mcp-web-elements.js) in a clone that has not been
- * built: the README's `npx --no mcp-web-elements bridge` must work there too, so the
+ * built: docs/bridge.md's `npx --no mcp-web-elements bridge` must work there too, so the
  * command runs the bridge's source through tsx when dist/ is missing.
  */
 import { execFile } from 'node:child_process';

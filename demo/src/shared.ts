@@ -4,9 +4,12 @@
  */
 import { IN_BROWSER_ENDPOINT, IN_BROWSER_WORKER } from './in-browser-endpoint.js';
 
-/** The endpoint of the demo server that runs in this browser (a Service Worker on the site's own origin). */
-export function inBrowserServerUrl(): string {
-  return new URL(IN_BROWSER_ENDPOINT, document.baseURI).href;
+/**
+ * The endpoint of the demo server that runs in this browser (a Service Worker on the site's own origin).
+ * @param siteRoot URL of the site's root: the page's own folder for the demo pages, one folder up for the docs.
+ */
+export function inBrowserServerUrl(siteRoot = document.baseURI): string {
+  return new URL(IN_BROWSER_ENDPOINT, siteRoot).href;
 }
 
 /** Whether `url` is the in-browser demo server. */
@@ -30,12 +33,13 @@ let started: Promise<void> | undefined;
  * Starts the in-browser demo server: registers its Service Worker and resolves
  * once this page's requests go through it (a hard reload leaves a page
  * uncontrolled: the worker is asked to claim it).
+ * @param siteRoot URL of the site's root, where demo-sw.js is (see inBrowserServerUrl).
  * @throws Error when the browser has no Service Workers (an insecure origin, a private window in some browsers).
  */
-export function startInBrowserServer(): Promise<void> {
+export function startInBrowserServer(siteRoot = document.baseURI): Promise<void> {
   return (started ??= (async () => {
     if (!('serviceWorker' in navigator)) throw new Error('This browser offers no Service Workers here (they need https or localhost), so the in-browser demo server cannot run.');
-    const registration = await navigator.serviceWorker.register(new URL(IN_BROWSER_WORKER, document.baseURI));
+    const registration = await navigator.serviceWorker.register(new URL(IN_BROWSER_WORKER, siteRoot));
     if (navigator.serviceWorker.controller) return;
     await new Promise<void>((resolve) => {
       navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true });

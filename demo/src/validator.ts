@@ -1,6 +1,6 @@
 /**
  * `?validator=cfworker` checks schemas with `@cfworker/json-schema` instead of
- * ajv (no `eval`, a smaller download; README "Schema validation").
+ * ajv (no `eval`, a smaller download; docs/validation.md).
  */
 import { cfworkerCompiler } from '../../src/cfworker.js';
 import { useSchemaCompiler } from '../../src/index.js';

@@ -2,7 +2,7 @@
  * The ajv-backed implementation behind {@link ./schema.ts}. Loaded lazily.
  *
  * ajv compiles schemas to functions (`new Function`), so pages using validation
- * need a CSP that allows it; the README says so. Pages that cannot allow it, or
+ * need a CSP that allows it; docs/validation.md says so. Pages that cannot allow it, or
  * want a smaller download, plug in another library with `useSchemaCompiler`
  * (`mcp-web-elements/cfworker`), and this module is then never loaded.
  *
