@@ -17,12 +17,12 @@ export default defineConfig({
           name: 'core',
           include: ['test/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
+          testTimeout: 60_000,
           // A busy machine (two cores, several runs) can take seconds where an idle one takes
           // milliseconds: polls wait up to 10 s, not the default 1 s.
           expect: { poll: { timeout: 10_000 } },
           setupFiles: ['test/setup/patient-waits.ts'],
-          hookTimeout: 30_000,
+          hookTimeout: 90_000,
         },
       },
       {
@@ -35,10 +35,10 @@ export default defineConfig({
           name: 'elements',
           include: ['components/**/*.test.ts'],
           globalSetup: ['test/support/elements-global-setup.ts'],
-          testTimeout: 20_000,
+          testTimeout: 60_000,
           expect: { poll: { timeout: 10_000 } },
           setupFiles: ['test/setup/patient-waits.ts'],
-          hookTimeout: 30_000,
+          hookTimeout: 90_000,
           browser: {
             enabled: true,
             headless: true,
