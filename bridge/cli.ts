@@ -7,6 +7,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import type { StdioServerSpec } from './child.js';
 import { parseConfig } from './config.js';
 import { isLoopback, parseOriginPattern } from './guard.js';
@@ -219,16 +220,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 1;
   }
   io.out(banner(bridge, options.skipped));
+  let closing = () => {};
   await new Promise<void>((resolve) => {
     // SIGHUP too: a closed terminal must not leave the children (in their own process groups) behind.
+    // A second signal while the servers stop (Ctrl+C reaches the whole foreground group, and a parent such as
+    // `npm start` sends SIGTERM too) exits at once: process.exit runs the bridge's exit hook, which kills every
+    // child's group. Left to the default action, it killed the bridge alone, and a child that had not exited yet
+    // (one waiting on a request, or ignoring SIGTERM) stayed behind in its own process group.
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
-      for (const name of signals) process.off(name, stop);
+      if (stopping) {
+        io.err(`${signal}: stopping the servers now\n`);
+        process.exit(128 + (constants.signals[signal] ?? 0));
+      }
+      stopping = true;
       io.err(`${signal}: stopping the servers…\n`);
       resolve();
     };
     for (const name of signals) process.on(name, stop);
+    closing = () => {
+      for (const name of signals) process.off(name, stop);
+    };
   });
   await bridge.close();
+  closing();
   return 0;
 }

@@ -381,11 +381,12 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     async close() {
       closing = true;
       clearInterval(keepAlive);
-      process.off('exit', killAll);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all([...sessions.values()].map((session) => session.end('shutdown')));
       server.closeAllConnections();
       await stopped;
+      // Only now: a process that exits while its children are still stopping (a second Ctrl+C) takes them along.
+      process.off('exit', killAll);
     },
   };
 }

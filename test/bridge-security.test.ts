@@ -317,4 +317,41 @@ describe('the command line', () => {
     }
     // tsx compiles the sources first: slow on a busy machine.
   }, 60_000);
+
+  test('a second signal while the servers stop (Ctrl+C, then npm start\'s SIGTERM) still takes a child that has not exited along', async () => {
+    // A stdio server that answers the handshake but neither exits when its stdin closes nor on SIGTERM, as
+    // server-everything did while it waited on a roots request: only the bridge's SIGKILL of its group ends it.
+    const stubborn = [
+      "process.on('SIGTERM', () => {}); process.stdin.on('end', () => {}); setInterval(() => {}, 1 << 30);",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      '  const m = JSON.parse(line);',
+      "  if (m.id === undefined || !m.method) return;",
+      "  const result = m.method === 'initialize' ? { protocolVersion: m.params.protocolVersion, capabilities: {}, serverInfo: { name: 'stubborn', version: '1' } } : {};",
+      "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');",
+      '});',
+    ].join('\n');
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'bridge/main.ts', 'bridge', '--', process.execPath, '-e', stubborn], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    cli.stdout.on('data', (chunk) => (out += chunk));
+    cli.stderr.on('data', (chunk) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    let pid = 0;
+    try {
+      await waitFor(() => /Ctrl\+C/.test(out), 40_000);
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp\?token=[\w-]+)/.exec(out)![1]!;
+      const client = new McpClient(url, { eraCache: new MemoryEraCache(), onWarning: () => {} });
+      expect((await client.connect()).serverInfo?.name).toBe('stubborn');
+      pid = Number(/\(pid (\d+)\)/.exec(err)![1]);
+      expect(alive(pid)).toBe(true);
+      cli.kill('SIGINT');
+      await waitFor(() => /SIGINT: stopping the servers/.test(err), 20_000);
+      cli.kill('SIGTERM');
+      expect(await exited).toBe(128 + 15);
+      await waitFor(() => !alive(pid), 10_000);
+    } finally {
+      cli.kill('SIGKILL');
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 60_000);
 });
