@@ -8,7 +8,6 @@ import { McpErrorEvent, McpToolCallEvent, McpToolResultEvent } from '../events.j
 import { toggleState } from '../internal/dom.js';
 import { draftKey } from '../internal/draft-journal.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
-import { plainHost } from '../internal/style-blocks.js';
 import { clip, type JsonRecord } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
@@ -170,7 +169,7 @@ export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
  * @cssstate error - Loading or the last call failed.
  */
 export class McpToolForm extends LitElement {
-  static override styles = [schemeStyles, plainHost, styles];
+  static override styles = [schemeStyles, styles];
 
   /** Name of the tool to show; its definition comes from the client's `tools/list`. */
   @property({ attribute: 'tool-name' }) toolName = '';
