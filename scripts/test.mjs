@@ -154,7 +154,9 @@ function run(suite) {
     const child = spawn(npm, suite.args, {
       cwd: root,
       env: { ...process.env, ...suite.env },
-      stdio: ['inherit', suite.capture ? 'pipe' : 'inherit', 'inherit'],
+      stdio: ['ignore', suite.capture ? 'pipe' : 'inherit', 'inherit'],
+      // Its own process group, so that a stop reaches the tools npm started, not npm alone.
+      detached: process.platform !== 'win32',
     });
     current = child;
     child.stdout?.on('data', (chunk) => {
@@ -177,7 +179,13 @@ let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     interrupted = true;
-    current?.kill(signal);
+    if (!current) return;
+    try {
+      if (process.platform === 'win32') current.kill(signal);
+      else process.kill(-current.pid, signal);
+    } catch {
+      // Already gone.
+    }
   });
 }
 
