@@ -17,6 +17,9 @@
  * more than that (measured: sharing the three-line `hidden` rule of two eager
  * elements made the page's eager files 8 B larger).
  *
+ * The exception is {@link plainHost} (and its {@link plainText}): every
+ * element uses it, those loaded on demand and the inspector's too.
+ *
  * @module
  */
 import { css } from 'lit';
@@ -35,4 +38,41 @@ export const systemButton = css`
     background: var(--mcp-color-button, ButtonFace);
     color: var(--mcp-color-button-text, ButtonText);
     cursor: pointer;
+`;
+
+/**
+ * Declarations that keep the text styles a host page lets its descendants
+ * inherit, and that are not theming, out of an element: a centred `#root`
+ * (the Vite React template), an uppercase or letter-spaced container, a
+ * `nowrap` or an indent would otherwise reach every label, input and result
+ * in the shadow tree. Theming still comes through: the `--mcp-*` properties,
+ * the page's font (each element's `font: var(--mcp-font, inherit)`, which
+ * also carries its style and weight) and its colour scheme. `direction`
+ * follows `dir` (see {@link plainHost}), not a stylesheet's `direction`.
+ */
+export const plainText = css`
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
+    line-height: 1.4;
+    direction: ltr;
+`;
+
+/**
+ * {@link plainText} for an element's `:host`, put in each element's styles
+ * right after `schemeStyles` (before its own, which may override it). Used by
+ * every element, those loaded on demand too: unlike the blocks above, each
+ * copy here would be the same text in every element's styles. Right-to-left
+ * is what `dir` on the element or an ancestor says (`:dir()`).
+ */
+export const plainHost = css`
+  :host {
+    ${plainText}
+  }
+  :host(:dir(rtl)) {
+    direction: rtl;
+  }
 `;

@@ -8,6 +8,7 @@ import { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppReadyEv
 import { toggleState } from '../internal/dom.js';
 import { isRecord } from '../internal/json.js';
 import { PageSchemeController, schemeStyles, usedScheme } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
 import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppQuestion, type Prompt } from './app-prompts.js';
 import { AppRequests, type AppToolPolicy } from './app-requests.js';
@@ -117,7 +118,7 @@ const isAppMimeType = (mimeType: unknown) => typeof mimeType === 'string' && mim
  * @event mcp-error - Loading failed, or the app sent something refused (`detail.during` is `app`).
  */
 export class McpAppFrame extends LitElement {
-  static override styles = [schemeStyles, styles];
+  static override styles = [schemeStyles, plainHost, styles];
 
   /** Client that reads the resource and runs the app's calls; default: the enclosing `<mcp-connection>`'s. */
   @property({ attribute: false }) client: McpClient | undefined;

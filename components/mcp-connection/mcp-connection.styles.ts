@@ -1,6 +1,14 @@
 import { css } from 'lit';
-import { focusRing, systemButton } from '../internal/style-blocks.js';
+import { focusRing, plainText, systemButton } from '../internal/style-blocks.js';
 
+/**
+ * The page's inherited text styles are kept out of the element's own parts
+ * (plainText), not its `:host` as in the other elements: the connection wraps
+ * the page's own content (its default slot), which inherits from the host
+ * and must keep looking like the rest of the page. Right-to-left is read
+ * from the host's `:dir()`: Chromium does not match `:dir(rtl)` on the
+ * status part (the slot's fallback content) under a `dir="rtl"` ancestor.
+ */
 export const connectionStyles = css`
   :host {
     --mcp-connection-gap: var(--mcp-space-2, 0.5rem);
@@ -10,6 +18,14 @@ export const connectionStyles = css`
   }
   :host([hidden]) {
     display: none;
+  }
+  [part='status'],
+  [part='error'],
+  [part='notice'] {
+    ${plainText}
+  }
+  :host(:dir(rtl)) :is([part='status'], [part='error'], [part='notice']) {
+    direction: rtl;
   }
   [part='status'] {
     display: flex;

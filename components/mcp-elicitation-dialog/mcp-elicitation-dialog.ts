@@ -18,7 +18,7 @@ import { clientContext, connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { McpErrorEvent, McpInputRequiredEvent, McpToolResultEvent } from '../events.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
-import { focusRing, systemButton } from '../internal/style-blocks.js';
+import { focusRing, plainHost, systemButton } from '../internal/style-blocks.js';
 import { clip } from '../internal/json.js';
 import { onPageLeave } from '../internal/journal.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
@@ -116,7 +116,7 @@ const shellStyles = css`
  * @cssstate open - A request is shown.
  */
 export class McpElicitationDialog extends LitElement {
-  static override styles = [schemeStyles, shellStyles];
+  static override styles = [schemeStyles, plainHost, shellStyles];
 
   /** The client to answer for; provided by `<mcp-connection>` when inside one. */
   @consume({ context: clientContext, subscribe: true })

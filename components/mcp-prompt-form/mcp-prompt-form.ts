@@ -6,6 +6,7 @@ import type { PromptArgument } from '../../src/protocol/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { McpErrorEvent, McpPromptResultEvent } from '../events.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
 import { idFor, toggleState } from '../internal/dom.js';
@@ -102,7 +103,7 @@ const LISTED = 100;
  * @cssstate done - Messages are shown.
  */
 export class McpPromptForm extends LitElement {
-  static override styles = [schemeStyles, styles];
+  static override styles = [schemeStyles, plainHost, styles];
 
   /** Name of the prompt; its definition comes from `prompts/list`. Without it (and `.prompt`) a picker is shown. */
   @property({ attribute: 'prompt-name' }) promptName = '';

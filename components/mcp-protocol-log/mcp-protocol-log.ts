@@ -7,6 +7,7 @@ import type { LoggingLevel } from '../../src/protocol/types.js';
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { McpCopyEvent, McpErrorEvent } from '../events.js';
 import { toggleState } from '../internal/dom.js';
 import { clip, isRecord, stringifyBounded } from '../internal/json.js';
@@ -132,7 +133,7 @@ function kindOf(event: TrafficEvent): RecordKind {
  * @cssstate imported - The log shows a session read from a file.
  */
 export class McpProtocolLog extends LitElement {
-  static override styles = [schemeStyles, styles];
+  static override styles = [schemeStyles, plainHost, styles];
 
   /** The client to watch; default: the one of the enclosing `<mcp-connection>`. */
   @property({ attribute: false }) client: McpClient | undefined;

@@ -5,6 +5,7 @@ import { McpClientError, McpError, McpRpcError, type McpClient, type ReadResourc
 import { clientContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { McpErrorEvent, McpResourceReadEvent, McpResourceUpdatedEvent } from '../events.js';
 import { formatBytes } from '../internal/bytes.js';
 import { CompletionController, serverCompletions, type ComboboxField, type CompletionSource } from '../internal/completion.js';
@@ -118,7 +119,7 @@ function usableTemplate(value: unknown): ResourceTemplate | undefined {
  * @cssstate error - The last operation failed.
  */
 export class McpResourceList extends LitElement {
-  static override styles = [schemeStyles, styles];
+  static override styles = [schemeStyles, plainHost, styles];
 
   /** The client; default: the one of the enclosing `<mcp-connection>`. */
   @property({ attribute: false }) client: McpClient | undefined;

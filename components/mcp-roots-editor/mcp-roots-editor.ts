@@ -5,6 +5,7 @@ import type { Root } from '../../src/index.js';
 import { connectionContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { McpRootsChangeEvent } from '../events.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 import { toggleState } from '../internal/dom.js';
@@ -47,6 +48,7 @@ import { baseStyles } from '../internal/base-styles.js';
 export class McpRootsEditor extends LitElement {
   static override styles = [
     schemeStyles,
+    plainHost,
     baseStyles,
     css`
       [part~='roots'] {

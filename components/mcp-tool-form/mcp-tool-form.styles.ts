@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { plainHost } from '../internal/style-blocks.js';
 
 /**
  * Styles of `<mcp-tool-form>`. Kit-wide `--mcp-*` tokens with fallbacks; light
@@ -22,8 +23,11 @@ import { css } from 'lit';
  * - "Edit as JSON" is an escape hatch: present everywhere, loud nowhere.
  * - An earlier call's result: still there to compare with, but not shown as
  *   the answer (a frame, not faded text: it must stay readable).
+ * - First the host page's inherited text styles are kept out (plainHost, which
+ *   the other elements list in their own `styles`: the element's file is at
+ *   its 800 lines).
  */
-export const styles = css`
+export const styles = [plainHost, css`
   :host {
     --mcp-tool-form-gap: var(--mcp-space-3, 0.75rem);
     --mcp-tool-form-radius: var(--mcp-radius, 6px);
@@ -485,4 +489,4 @@ export const styles = css`
       transition: all 0.2s;
     }
   }
-`;
+`];

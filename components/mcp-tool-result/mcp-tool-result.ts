@@ -7,6 +7,7 @@ import { defineElement } from '../define.js';
 import { toggleState } from '../internal/dom.js';
 import { stringifyBounded } from '../internal/json.js';
 import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
+import { plainHost } from '../internal/style-blocks.js';
 import { appResourceUri } from '../mcp-app-frame/app-meta.js';
 import { describeBlock, type BlockView } from './blocks.js';
 import type { ResultBody } from './result-body.js';
@@ -117,6 +118,7 @@ export class McpToolResult extends LitElement {
   // The rest of the styles come with the renderer (result-body.ts).
   static override styles = [
     schemeStyles,
+    plainHost,
     css`
       :host {
         display: block;

@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every suite of the project, one after the other, each run even
+ * when an earlier one failed (a type error should not hide what the browser
+ * tests would say), its output streamed as it comes, then one table: suite,
+ * status, tests passed and failed, time. Exits non-zero when any suite failed.
+ *
+ * On a fresh clone it first installs the dependencies (`npm ci`, or
+ * `npm install` without a lock file) and finds a Chromium for the browser
+ * tests: `CHROMIUM_PATH`, else the system's /usr/bin/chromium (what
+ * scripts/browser.ts hands the test configs), else Playwright's own, downloaded
+ * with `npx playwright install chromium` when it is missing and the network
+ * allows; else one line says how to get one, and the suites run anyway.
+ *
+ *   npm test                        # everything
+ *   npm test -- --only unit,e2e     # some suites (names as in the table)
+ *
+ * Only Node built-ins are imported at the top: this runs before node_modules exists.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-web-elements-test-'));
+
+/** Counts from a run's exit code alone: a suite that is one check. */
+const oneCheck = (code) => ({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The suites of `npm test`, in the order they ran before as one `&&` chain. */
+const suites = [
+  { name: 'typecheck', label: 'npm run typecheck', args: ['run', '-s', 'typecheck'], counts: oneCheck },
+  { name: 'lint', label: 'npm run lint', args: ['run', '-s', 'lint'], counts: oneCheck },
+  { name: 'api-report', label: 'npm run api-report -- --check', args: ['run', '-s', 'api-report', '--', '--check'], counts: oneCheck },
+  {
+    name: 'unit',
+    label: 'npm run test:unit',
+    browser: true,
+    // The default reporter streams; the JSON one, to a file, gives the counts.
+    args: ['run', '-s', 'test:unit', '--', '--reporter=default', '--reporter=json', `--outputFile.json=${join(scratch, 'vitest.json')}`],
+    counts: (code) => {
+      const report = readJson(join(scratch, 'vitest.json'));
+      if (!report) return oneCheck(code);
+      return { passed: report.numPassedTests, failed: report.numFailedTests + filesFailedWithoutATest(report) };
+    },
+  },
+  {
+    name: 'e2e',
+    label: 'npm run test:e2e',
+    browser: true,
+    args: ['run', '-s', 'test:e2e', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: join(scratch, 'playwright.json') },
+    counts: (code) => {
+      const stats = readJson(join(scratch, 'playwright.json'))?.stats;
+      if (!stats) return oneCheck(code);
+      // A test that failed, then passed on a retry, counts as failed (the config has no retries).
+      return { passed: stats.expected, failed: stats.unexpected + stats.flaky };
+    },
+  },
+  {
+    name: 'conformance',
+    label: 'npm run conformance',
+    args: ['run', '-s', 'conformance'],
+    capture: true,
+    // Scenarios, from each requirement set's summary line; the suite fails only on expected ones.
+    counts: (code, output) => {
+      const sets = [...output.matchAll(/^conformance \S+: (\d+)\/(\d+) scored scenarios passed/gm)];
+      if (sets.length === 0) return oneCheck(code);
+      const passed = sets.reduce((sum, m) => sum + Number(m[1]), 0);
+      return { passed, failed: sets.reduce((sum, m) => sum + Number(m[2]), 0) - passed };
+    },
+  },
+];
+
+/** Test files that failed with no test failing (one that did not load, a failing hook): one each. */
+function filesFailedWithoutATest(report) {
+  return (report.testResults ?? []).filter((file) => file.status === 'failed' && !file.assertionResults?.some((test) => test.status === 'failed')).length;
+}
+
+function parseOnly(argv) {
+  const index = argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
+  if (index < 0) return undefined;
+  const value = argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
+  const names = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !suites.some((suite) => suite.name === name));
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`test: --only takes suite names, comma-separated: ${suites.map((suite) => suite.name).join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    process.exit(2);
+  }
+  return names;
+}
+
+const only = parseOnly(process.argv.slice(2));
+const selected = only ? suites.filter((suite) => only.includes(suite.name)) : suites;
+
+/** Installs the dependencies when the checkout has none (or lacks a tool the suites run). */
+function ensureDependencies() {
+  const tools = ['tsc', 'eslint', 'vitest', 'playwright', 'tsx'];
+  if (tools.every((tool) => existsSync(join(root, 'node_modules', '.bin', tool)))) return;
+  // npm ci starts from an empty node_modules: right for a fresh clone, and what CI did before.
+  const command = existsSync(join(root, 'package-lock.json')) && !existsSync(join(root, 'node_modules')) ? ['ci'] : ['install'];
+  console.log(`test: installing dependencies (npm ${command[0]})…`);
+  const install = spawnSync(npm, [...command, '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (install.status !== 0) {
+    console.error(`test: npm ${command[0]} failed (exit ${install.status}); nothing was tested.`);
+    process.exit(install.status || 1);
+  }
+}
+
+/** Whether Playwright's own Chromium launches (headless, as the configs launch it). */
+function playwrightChromiumLaunches() {
+  const probe = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import { chromium } from 'playwright';
+    const browser = await chromium.launch({ headless: true, args: ['--no-sandbox'] });
+    await browser.close();
+  `], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return probe.status === 0;
+}
+
+/**
+ * The Chromium the browser suites will use, as scripts/browser.ts picks it; Playwright's own is
+ * downloaded when nothing else is there. Returns a line for the summary when none was found.
+ */
+function ensureChromium() {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (existsSync(fromEnv)) return undefined;
+    return `CHROMIUM_PATH is ${fromEnv}, which does not exist: point it at a Chromium, or unset it and run npx playwright install chromium`;
+  }
+  if (existsSync('/usr/bin/chromium')) return undefined;
+  if (playwrightChromiumLaunches()) return undefined;
+  console.log('test: no system Chromium (/usr/bin/chromium, CHROMIUM_PATH); downloading Playwright\'s (npx playwright install chromium)…');
+  const install = spawnSync(npx, ['--no', 'playwright', 'install', 'chromium'], { cwd: root, stdio: 'inherit' });
+  if (install.status === 0 && playwrightChromiumLaunches()) return undefined;
+  return 'No Chromium for the browser tests: install one with `npx playwright install chromium` (or the system\'s chromium package, or set CHROMIUM_PATH)';
+}
+
+function run(suite) {
+  return new Promise((resolveRun) => {
+    const started = Date.now();
+    let output = '';
+    const child = spawn(npm, suite.args, {
+      cwd: root,
+      env: { ...process.env, ...suite.env },
+      stdio: ['ignore', suite.capture ? 'pipe' : 'inherit', 'inherit'],
+      // Its own process group, so that a stop reaches the tools npm started, not npm alone.
+      detached: process.platform !== 'win32',
+    });
+    current = child;
+    child.stdout?.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      output += chunk;
+    });
+    child.on('error', (error) => {
+      console.error(`test: could not start ${suite.name}: ${error.message}`);
+    });
+    child.on('close', (code, signal) => {
+      current = undefined;
+      const exit = code ?? (signal ? 1 : 0);
+      resolveRun({ suite, code: exit, seconds: (Date.now() - started) / 1000, ...suite.counts(exit, output) });
+    });
+  });
+}
+
+let current;
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    interrupted = true;
+    if (!current) return;
+    try {
+      if (process.platform === 'win32') current.kill(signal);
+      else process.kill(-current.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  });
+}
+
+ensureDependencies();
+const browserNote = selected.some((suite) => suite.browser) ? ensureChromium() : undefined;
+if (browserNote) console.error(`test: ${browserNote}`);
+
+const results = [];
+for (const suite of selected) {
+  if (interrupted) break;
+  console.log(`\n━━ ${suite.name}: ${suite.label}`);
+  results.push(await run(suite));
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const rows = [
+  ['suite', 'status', 'passed', 'failed', 'time'],
+  ...results.map((r) => [r.suite.name, r.code === 0 ? 'ok' : 'FAILED', String(r.passed), String(r.failed), `${r.seconds.toFixed(1)} s`]),
+];
+const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+const line = (row) => row.map((cell, column) => (column >= 2 ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ');
+console.log(`\n${line(rows[0])}\n${widths.map((width) => '─'.repeat(width)).join('  ')}`);
+for (const row of rows.slice(1)) console.log(line(row));
+const failed = results.filter((r) => r.code !== 0).map((r) => r.suite.name);
+const skipped = selected.slice(results.length).map((suite) => suite.name);
+console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : `\nAll ${results.length} suites passed.`);
+if (skipped.length) console.log(`Interrupted before: ${skipped.join(', ')}`);
+if (browserNote && failed.some((name) => selected.find((suite) => suite.name === name)?.browser)) console.log(browserNote);
+process.exit(failed.length || skipped.length ? 1 : 0);
