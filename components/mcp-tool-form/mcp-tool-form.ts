@@ -169,7 +169,7 @@ export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
  * @cssstate error - Loading or the last call failed.
  */
 export class McpToolForm extends LitElement {
-  static override styles = [schemeStyles, styles];
+  static override styles = [schemeStyles, ...styles];
 
   /** Name of the tool to show; its definition comes from the client's `tools/list`. */
   @property({ attribute: 'tool-name' }) toolName = '';
