@@ -26,6 +26,12 @@ const HOSTILE = [
   'direction: rtl',
   'font-family: serif',
   'font-size: 20px',
+  'text-align-last: center',
+  'text-shadow: 1px 1px 2px red',
+  'word-break: break-all',
+  'hyphens: auto',
+  'writing-mode: vertical-rl',
+  '-webkit-text-fill-color: transparent',
 ].join('; ');
 
 function mountAll(dir?: 'rtl'): HTMLElement {
@@ -48,6 +54,12 @@ function textStyles(element: Element) {
     lineHeight: Math.round((parseFloat(style.lineHeight) / parseFloat(style.fontSize)) * 100) / 100,
     direction: style.direction,
     fontFamily: style.fontFamily,
+    textAlignLast: style.textAlignLast,
+    textShadow: style.textShadow,
+    wordBreak: style.wordBreak,
+    hyphens: style.hyphens,
+    writingMode: style.writingMode,
+    textFillColor: style.webkitTextFillColor === style.color,
   };
 }
 
@@ -62,6 +74,12 @@ const plain = (direction: 'ltr' | 'rtl') => ({
   direction,
   // Theming: the page's font still reaches the element.
   fontFamily: 'serif',
+  textAlignLast: 'auto',
+  textShadow: 'none',
+  wordBreak: 'normal',
+  hyphens: 'manual',
+  writingMode: 'horizontal-tb',
+  textFillColor: true,
 });
 
 afterEach(cleanup);
@@ -81,7 +99,7 @@ describe('a page whose container sets every inherited text style', () => {
     await (connection as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
     expect(textStyles(connection.shadowRoot!.querySelector('[part="status"]')!)).toEqual(plain('ltr'));
     const own = getComputedStyle(connection.querySelector('p')!);
-    expect([own.textAlign, own.textTransform, own.letterSpacing, own.direction]).toEqual(['center', 'uppercase', '3px', 'rtl']);
+    expect([own.textAlign, own.textTransform, own.letterSpacing, own.direction, own.writingMode]).toEqual(['center', 'uppercase', '3px', 'rtl', 'vertical-rl']);
   });
 });
 

@@ -44,8 +44,11 @@ export const systemButton = css`
  * Declarations that keep the text styles a host page lets its descendants
  * inherit, and that are not theming, out of an element: a centred `#root`
  * (the Vite React template), an uppercase or letter-spaced container, a
- * `nowrap` or an indent would otherwise reach every label, input and result
- * in the shadow tree. Theming still comes through: the `--mcp-*` properties,
+ * `nowrap` or an indent, a `text-align-last`, a text shadow, a vertical
+ * `writing-mode`, a transparent `-webkit-text-fill-color` would otherwise
+ * reach every label, input and result in the shadow tree. A page rule that
+ * selects the element itself (`.app *`) styles its host as it would any
+ * element, and wins over `:host`: that one is the page's choice. Theming still comes through: the `--mcp-*` properties,
  * the page's font (each element's `font: var(--mcp-font, inherit)`, which
  * also carries its style and weight) and its colour scheme. `direction`
  * follows `dir` (see {@link plainHost}), not a stylesheet's `direction`.
@@ -59,6 +62,13 @@ export const plainText = css`
     white-space: normal;
     line-height: 1.4;
     direction: ltr;
+    text-align-last: auto;
+    text-shadow: none;
+    word-break: normal;
+    overflow-wrap: normal;
+    hyphens: manual;
+    writing-mode: horizontal-tb;
+    -webkit-text-fill-color: currentcolor;
 `;
 
 /**
