@@ -10,9 +10,10 @@
  * minute or so on a busy machine) when not.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { beforeAll, expect, test } from 'vitest';
 import { browserEntries } from '../vite.lib.config.js';
 
@@ -26,6 +27,7 @@ interface PackageJson {
   files: string[];
   unpkg: string;
   jsdelivr: string;
+  sideEffects: string[];
 }
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
 let packed: Set<string>;
@@ -76,3 +78,28 @@ test('npm publish --dry-run is clean: no warning but the one about not being log
   expect(warnings).toEqual([]);
   expect(stderr).toMatch(/mcp-web-elements@0\.\d+\.\d+/);
 }, 150_000);
+
+/** The top-level statements that do something when `file` (or a module it imports, re-exports included) is loaded. */
+function topLevelEffects(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const effects: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExpressionStatement(statement)) effects.push(statement.getText());
+    const from = (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly) || (ts.isExportDeclaration(statement) && !statement.isTypeOnly) ? statement.moduleSpecifier : undefined;
+    if (!from || !ts.isStringLiteral(from) || !from.text.startsWith('.')) continue;
+    const target = resolve(dirname(file), from.text).replace(/\.js$/, '.ts');
+    if (existsSync(target)) effects.push(...topLevelEffects(target, seen));
+  }
+  return effects;
+}
+
+test('every entry that does something when imported (defines elements, starts the sandbox proxy) is in sideEffects, so a bundler keeps a bare import of it', () => {
+  const declared = new Set(packageJson.sideEffects);
+  const withEffects = Object.entries(browserEntries).filter(([, file]) => topLevelEffects(file).length > 0).map(([name]) => name);
+  // The reading finds them: the elements' entries and the sandbox proxy's, not the core's.
+  expect(withEffects).toEqual(expect.arrayContaining(['elements', 'app-sandbox', 'inspector']));
+  expect(withEffects).not.toContain('index');
+  expect(withEffects.filter((name) => !declared.has(`./dist/lib/${name}.js`))).toEqual([]);
+});
