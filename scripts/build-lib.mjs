@@ -86,11 +86,26 @@ function upToDate(inputs) {
   }
 }
 
-/** Runs one step; rejects with its output when it fails. */
+/** The steps running now: a failed step, or a stop of this script, stops the others (they would go on writing into dist/). */
+const running = new Set();
+const stopAll = () => {
+  for (const child of running) child.kill('SIGTERM');
+};
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+/** Runs one step; rejects with its output when it fails. Progress goes to stderr: `npm pack --json` prints this script's stdout before its JSON. */
 function run(label, argv) {
   return new Promise((resolveRun, rejectRun) => {
     const begun = Date.now();
     const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.on('close', () => running.delete(child));
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -101,7 +116,7 @@ function run(label, argv) {
         // Vite's warnings (not its file table) are worth seeing.
         const warnings = output.split('\n').filter((line) => /warn|error/i.test(line));
         if (warnings.length) process.stderr.write(`${warnings.join('\n')}\n`);
-        console.log(`build:lib: ${label} ${seconds} s`);
+        console.error(`build:lib: ${label} ${seconds} s`);
         resolveRun();
       } else {
         process.stderr.write(output);
@@ -116,7 +131,7 @@ const vite = bin('vite/bin/vite.js');
 
 const inputs = inputsDigest();
 if (upToDate(inputs)) {
-  console.log('build:lib: dist/ is up to date with the sources (node scripts/build-lib.mjs --force builds anyway)');
+  console.error('build:lib: dist/ is up to date with the sources (node scripts/build-lib.mjs --force builds anyway)');
 } else {
   rmSync(stampFile, { force: true });
   // tsc and the framework types write into their folders without emptying them: a removed source's files would stay.
@@ -132,9 +147,10 @@ if (upToDate(inputs)) {
     ),
   ]).catch((error) => {
     console.error(`build:lib: ${error.message}`);
+    // process.exit runs the exit hook above: the steps still running are stopped.
     process.exit(1);
   });
   // The sources may have changed while building: stamp the inputs the build began with (a later run sees the change).
   writeFileSync(stampFile, `${JSON.stringify({ inputs, outputs: outputsDigest() }, null, 2)}\n`);
-  console.log(`build:lib: built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.error(`build:lib: built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

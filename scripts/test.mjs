@@ -102,7 +102,14 @@ function parseOnly(argv) {
   return names;
 }
 
-const only = parseOnly(process.argv.slice(2));
+const args = process.argv.slice(2);
+// Anything but --only is a mistake (a typo, or `npm test unit` meant as --only): say so rather than run every suite for ten minutes.
+const stray = args.filter((arg, i) => !(arg === '--only' || arg.startsWith('--only=') || (args[i - 1] === '--only' && !arg.startsWith('--only'))));
+if (stray.length > 0) {
+  console.error(`test: unknown argument${stray.length > 1 ? 's' : ''} ${stray.join(' ')}; the one option is --only <suites> (npm test -- --only unit,e2e; the -- is needed, or npm keeps the option): ${suites.map((suite) => suite.name).join(', ')}`);
+  process.exit(2);
+}
+const only = parseOnly(args);
 const selected = only ? suites.filter((suite) => only.includes(suite.name)) : suites;
 
 /** Installs the dependencies when the checkout has none (or lacks a tool the suites run). */
@@ -176,18 +183,26 @@ function run(suite) {
 
 let current;
 let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
+/** Passes a stop to the running suite's whole process group (it has its own: see run()). */
+function stopCurrent(signal) {
+  if (!current || current.exitCode !== null || current.signalCode !== null) return;
+  try {
+    if (process.platform === 'win32') current.kill(signal);
+    else process.kill(-current.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+// SIGHUP (the terminal closed, ssh dropped) and SIGQUIT (Ctrl+\\) too: the suite is in a group of its own, which the
+// terminal's signals no longer reach, so whatever stops npm test must be handed on, or the suite runs on under init.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']) {
   process.on(signal, () => {
     interrupted = true;
-    if (!current) return;
-    try {
-      if (process.platform === 'win32') current.kill(signal);
-      else process.kill(-current.pid, signal);
-    } catch {
-      // Already gone.
-    }
+    stopCurrent(signal);
   });
 }
+// And whatever way this process ends (an uncaught error included), the running suite goes with it.
+process.on('exit', () => stopCurrent('SIGTERM'));
 
 ensureDependencies();
 const browserNote = selected.some((suite) => suite.browser) ? ensureChromium() : undefined;
