@@ -62,7 +62,8 @@ export default defineConfig({
           { text: 'Testing with Playwright', link: '/testing' },
         ],
       },
-      { text: 'Elements', items: elements.map((tag) => ({ text: `<${tag}>`, link: `/elements/${tag}` })) },
+      // VitePress renders a sidebar text as HTML: the tag's brackets escaped, or the browser makes it an (empty, live) element.
+      { text: 'Elements', items: elements.map((tag) => ({ text: `&lt;${tag}&gt;`, link: `/elements/${tag}` })) },
       {
         text: 'The project',
         items: [
