@@ -37,6 +37,28 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/chat.png' : 'test-results/chat.png', fullPage: true });
 });
 
+test('a message sent while the page still lists the tools waits for them: the model gets the tools, not "the server has no tools"', async ({ page }) => {
+  // Hold the tools/list answer until the message is sent.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let listing = 0;
+  await page.route('**/mcp', async (route) => {
+    const body = route.request().postData() ?? '';
+    if (/"method"\s*:\s*"tools\/list"/.test(body)) {
+      listing++;
+      await held;
+    }
+    await route.continue();
+  });
+  await page.goto(chat);
+  await expect.poll(() => listing).toBeGreaterThan(0);
+  await say(page, 'What is the weather in Porto?');
+  await expect(transcript(page).locator('li.user').last()).toContainText('What is the weather in Porto?');
+  release();
+  await expect(transcript(page).locator('mcp-tool-result')).toContainText(/porto/i);
+  await expect(transcript(page)).not.toContainText('The server has no tools.');
+});
+
 test('/tool syntax, /help and the tool menu', async ({ page }) => {
   await page.goto(chat);
   await waitForConnection(page);

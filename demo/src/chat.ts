@@ -59,9 +59,14 @@ dialog.samplingHandler = deterministicDraft;
 connection.append(content, dialog);
 app.append(connection);
 
+/** Settles once the connection has listed its tools, or failed: a message sent before waits for it. */
+let markListed!: () => void;
+const listed = new Promise<void>((resolve) => (markListed = resolve));
+connection.addEventListener('mcp-error', () => markListed());
 connection.addEventListener('mcp-tools-changed', (event) => {
   // Tools only MCP Apps may call (_meta.ui.visibility ["app"]) are not the model's.
   tools = event.detail.tools.filter((tool) => appVisibility(tool).includes('model'));
+  markListed();
   update();
 });
 // An app asks to say something in the conversation: it becomes the next message, marked as the
@@ -111,6 +116,8 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<vo
 /** Sends a message to the model; `via` names the app it came from, when it did not come from the user. */
 async function send(text: string, via?: string): Promise<void> {
   post(via ? { role: 'user', text, via } : { role: 'user', text });
+  // Typed while the page still connects: the model gets the tools, not "the server has no tools".
+  await listed;
   let turn = await model({ text, tools });
   if (via && turn.kind === 'call') {
     turn = { kind: 'form', tool: turn.tool, arguments: turn.arguments, text: `${via} asked for ${turn.tool}. Check the arguments and call it yourself if you want to.` };
