@@ -72,8 +72,9 @@ test('ships neither tests nor sources nor build leftovers', () => {
 });
 
 test('npm publish --dry-run is clean: no warning but the one about not being logged in (no credentials here)', async () => {
-  // --offline: the dry run needs no registry; --ignore-scripts: the build above is the one published.
-  const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--offline'], { cwd: root, timeout: 120_000 });
+  // --offline: the dry run needs no registry; --ignore-scripts: the build above is the one published; --loglevel:
+  // under `npm run -s` (npm test runs its suites so) npm_config_loglevel=silent reaches this npm and would hide every warning.
+  const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--offline', '--loglevel', 'notice'], { cwd: root, timeout: 120_000 });
   const warnings = `${stdout}\n${stderr}`.split('\n').filter((line) => /\b(warn|ERR!?)\b/i.test(line) && !/requires you to be logged in/.test(line));
   expect(warnings).toEqual([]);
   expect(stderr).toMatch(/mcp-web-elements@0\.\d+\.\d+/);
