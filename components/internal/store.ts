@@ -205,6 +205,8 @@ export class RecordStore<T extends StoredRecord> {
    */
   async update(key: string, change: (stored: T | undefined) => T | undefined): Promise<T | undefined> {
     let after: T | undefined;
+    // The journal as it is now: what this write stores supersedes it, not a journal written while the write is under way.
+    const journalBefore = this.#journalText(key);
     const done = await this.#idbOp((store) =>
       update<T | undefined>(
         key,
@@ -229,8 +231,18 @@ export class RecordStore<T extends StoredRecord> {
         // Nothing to remove where nothing could be written.
       }
     }
-    this.clearJournal(key);
+    // Input journalled during the write (typing, then the page leaving) is newer than what was written: it stays
+    // until the write that carries it (else a reload right then lost it: the stored draft lacked the last field).
+    if (this.#journalText(key) === journalBefore) this.clearJournal(key);
     return after;
+  }
+
+  #journalText(key: string): string | null | undefined {
+    try {
+      return sessionStore()?.getItem(journalKey(this.#name, key));
+    } catch {
+      return undefined;
+    }
   }
 
   async delete(key: string): Promise<void> {
