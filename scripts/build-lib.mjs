@@ -24,6 +24,7 @@
  * Commands run with an argument vector, never a shell.
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -95,7 +96,7 @@ process.on('exit', stopAll);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     stopAll();
-    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    process.exit(128 + constants.signals[signal]);
   });
 }
 
