@@ -3,9 +3,9 @@
  * installs or runs anything: `npm test unit` or a mistyped `--onyl` used to
  * run every suite (ten minutes and more on a two-core machine).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 
 const script = join(import.meta.dirname, '..', 'scripts', 'test.mjs');
 const runWith = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -23,3 +23,46 @@ test('an unknown suite name after --only exits 2 and lists the names', () => {
   expect(run.stderr).toMatch(/unknown: e2ee/);
   expect(run.stderr).toContain('typecheck, lint, api-report, unit, e2e, conformance');
 });
+
+/** Every process below `root` (children, their children…), from ps. */
+function descendants(root: number): number[] {
+  const rows = spawnSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  for (let frontier = [root]; frontier.length; ) {
+    const next = rows.filter(([, parent]) => frontier.includes(parent)).map(([pid]) => pid);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('SIGHUP (a closed terminal) to npm test stops the running suite too: its own process group is not left under init', async () => {
+  // typecheck: the longest of the one-check suites (two tsc runs), still running when the stop comes.
+  const run = spawn(process.execPath, [script, '--only', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  run.stdout.on('data', (chunk) => (out += chunk));
+  const exited = new Promise<void>((resolve) => run.once('exit', () => resolve()));
+  let suite: number[] = [];
+  try {
+    await vi.waitFor(() => {
+      expect(out).toContain('━━ typecheck');
+      suite = descendants(run.pid!);
+      expect(suite.length).toBeGreaterThan(1); // npm and the tsc it started
+    }, { timeout: 30_000, interval: 50 });
+    run.kill('SIGHUP');
+    await exited;
+    // A stop handed on ends them at once; left alone, tsc would run on for many seconds.
+    await vi.waitFor(() => expect(suite.filter(alive)).toEqual([]), { timeout: 5_000, interval: 50 });
+  } finally {
+    for (const pid of suite.filter(alive)) process.kill(pid, 'SIGKILL');
+    run.kill('SIGKILL');
+  }
+}, 60_000);
