@@ -62,7 +62,14 @@ test('SIGHUP (a closed terminal) to npm test stops the running suite too: its ow
     // A stop handed on ends them at once; left alone, tsc would run on for many seconds.
     await vi.waitFor(() => expect(suite.filter(alive)).toEqual([]), { timeout: 5_000, interval: 50 });
   } finally {
-    for (const pid of suite.filter(alive)) process.kill(pid, 'SIGKILL');
+    // The suite's npm leads its own group (which also holds what it starts later, such as typecheck's second tsc).
+    for (const pid of suite) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Not a group leader, or gone.
+      }
+    }
     run.kill('SIGKILL');
   }
 }, 60_000);
