@@ -64,7 +64,7 @@ interface ToolReport {
   fill: Record<'required' | 'all', { ok: boolean; arguments?: Record<string, unknown>; issues?: ValidationIssue[]; local?: string[] } | undefined>;
   /** How the schema's patterns run. */
   patterns: Record<'linear' | 'native' | 'skip' | 'invalid', number>;
-  /** Evaluations one value can take, counted along every path (see src/schema/schema-cost.ts). */
+  /** Evaluations one place of a value can take, counted along every path (see src/schema/schema-cost.ts). */
   evaluations: number;
   error?: string;
 }
@@ -359,7 +359,7 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   lines.push(`Fields surveyed: ${reports.reduce((n, r) => n + r.fields, 0)} (every member, item and variant) — ${Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
   lines.push(`Work: slowest model ${Math.ceil(Math.max(...reports.map((r) => r.ms)))} ms (incl. validation), most resolution steps ${Math.max(...reports.map((r) => r.steps))}`);
   const most = reports.reduce((top, r) => (r.evaluations > top.evaluations ? r : top), reports[0]!);
-  lines.push(`Validation cost: at most ${most.evaluations} evaluations per value along every path (${most.server}/${most.tool}; the validator refuses over ${DEFAULT_LIMITS.maxEvaluations})`);
+  lines.push(`Validation cost: at most ${most.evaluations} evaluations per place of a value along every path (${most.server}/${most.tool}; the validator refuses over ${DEFAULT_LIMITS.maxEvaluations})`);
   const patterns = { linear: 0, native: 0, skip: 0, invalid: 0 };
   for (const r of reports) for (const key of Object.keys(patterns) as (keyof typeof patterns)[]) patterns[key] += r.patterns[key];
   const withPatterns = reports.filter((r) => Object.values(r.patterns).some((n) => n > 0)).length;

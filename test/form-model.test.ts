@@ -655,6 +655,40 @@ describe('samples', () => {
     expect(built.issues).toEqual([]);
     expect(compileSchemaSync(schema)(built.arguments)).toEqual({ valid: true });
   });
+
+  test('a recursive required filter gets a sample the validator accepts: recursion stops only where the schema allows (an empty array, an optional member) (issue 30)', () => {
+    // Regression: below a fixed depth the filler returned nothing, so required members were missing
+    // three levels down (filters → filters → …) and the validator refused the sample.
+    const filter = {
+      type: 'object',
+      properties: {
+        field: { type: 'string', minLength: 1 },
+        op: { enum: ['and', 'or', 'eq'] },
+        filters: { type: 'array', items: { $ref: '#/$defs/filter' } },
+        not: { $ref: '#/$defs/filter' },
+        group: { type: 'object', properties: { of: { $ref: '#/$defs/filter' }, label: { type: 'string' } }, required: ['of'] },
+      },
+      required: ['field', 'op', 'filters'],
+    };
+    const schemas = [
+      { type: 'object', $defs: { filter }, properties: { filter: { $ref: '#/$defs/filter' } }, required: ['filter'] },
+      // The same, with each level's list required non-empty down to a level that ends it.
+      { type: 'object', $defs: { filter, leaf: { type: 'object', properties: { field: { type: 'string' } }, required: ['field'] } }, properties: { filter: { $ref: '#/$defs/filter' }, chain: nested(12) }, required: ['filter', 'chain'] },
+    ];
+    for (const schema of schemas) {
+      for (const all of [false, true]) {
+        const model = new FormModel(schema);
+        const built = buildArguments(model, sampleDraft(model, model.root(), { all }));
+        expect({ all, issues: built.issues }).toEqual({ all, issues: [] });
+        expect({ all, outcome: compileSchemaSync(schema)(built.arguments) }).toEqual({ all, outcome: { valid: true } });
+      }
+    }
+    function nested(levels: number): Record<string, unknown> {
+      let inner: Record<string, unknown> = { $ref: '#/$defs/leaf' };
+      for (let level = 0; level < levels; level++) inner = { type: 'object', properties: { next: { type: 'array', items: inner, minItems: 1 }, note: { type: 'string' } }, required: ['next'] };
+      return inner;
+    }
+  });
 });
 
 /** The problems the form would show for a root draft: built, validated against the whole schema, refined. */

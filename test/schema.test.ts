@@ -4,7 +4,7 @@
  * and for `@cfworker/json-schema` plugged in with `useSchemaCompiler`.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fanOutSchema } from '../components/test-support/fixtures.js';
+import { fanOutSchema, graphLikeSchema } from '../components/test-support/fixtures.js';
 import { cfworkerCompiler } from '../src/schema/cfworker.js';
 import { compileSchema, compileSchemaSync, DEFAULT_SCHEMA_LIMITS, ensureValidator, McpClientError, schemaDialect, checkSchemaBounds, useSchemaCompiler, type SchemaCompiler } from '../src/index.js';
 import { startRawServer } from './support/servers.js';
@@ -315,6 +315,33 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
       // The budget is a limit like the others.
       const error = await compileSchema(fanOutSchema(6, 'anyOf'), { limits: { ...DEFAULT_SCHEMA_LIMITS, maxEvaluations: 100 } }).catch((e) => e);
       expect(error.message).toMatch(/more than 100 evaluations/);
+    });
+
+    test('a fan-out that compounds through a member (each branch applies the next level to the same member) is refused too', async () => {
+      const $defs: Record<string, unknown> = { n26: { type: 'string' } };
+      for (let level = 0; level < 26; level++) {
+        const branch = { type: 'object', properties: { a: { $ref: `#/$defs/n${level + 1}` } } };
+        $defs[`n${level}`] = { anyOf: [branch, { ...branch, required: ['a'] }] };
+      }
+      const error = await compileSchema({ $defs, $ref: '#/$defs/n0' }).catch((e) => e);
+      expect(error.message).toMatch(/^The schema is too costly to check safely/);
+    });
+
+    test('a large honest schema built like a Microsoft Graph tool\'s (about 88 KB, hundreds of shared definitions reached through $ref from many places) compiles and checks values (issue 30)', async () => {
+      // Regression: the estimate summed every path through members (each shared definition once per
+      // place that references it, recursion through members included) and refused it as too costly.
+      const schema = graphLikeSchema();
+      const text = JSON.stringify(schema);
+      expect(text.length).toBeGreaterThan(80_000);
+      expect(Object.keys(schema.$defs).length).toBeGreaterThanOrEqual(150);
+      expect(text.match(/"\$ref"/g)!.length).toBeGreaterThan(500);
+      const validate = await compileSchema(schema);
+      expect(validate({ 'site-id': 'root', body: { displayName: 'Tasks' } })).toEqual({ valid: true });
+      const entity = Object.entries(schema.$defs).find(([, def]) => (def as { allOf?: unknown }).allOf)![0].replace('graph.type', '');
+      const deep = { 'site-id': 'root', body: { displayName: 'Tasks', [`children${entity}`]: [] }, select: ['id'] };
+      expect(validate(deep).valid).toBe(true);
+      const bad = validate({ 'site-id': 5, body: { displayName: '' } });
+      expect(bad.valid ? [] : bad.issues.map((issue) => `${issue.path} ${issue.keyword}`).sort()).toEqual(['/body/displayName minLength', '/site-id type']);
     });
 
     test('a big flat schema is not a fan-out: 4,900 properties and a 50,000-value enum are checked, not refused as too costly', async () => {

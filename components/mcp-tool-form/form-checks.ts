@@ -49,6 +49,10 @@ export class FormChecks implements ReactiveController {
   /** A check was asked for: the problems are shown (and found again on each edit). */
   #attempted = false;
   #issues: FormIssue[] = [];
+  /** The draft the problems shown were found for. */
+  #checkedDraft: Draft | undefined;
+  /** Since the last whole check, only edited fields were checked (see `recheck`). */
+  #partial = false;
 
   constructor(host: ChecksHost, form: ChecksForm) {
     this.#host = host;
@@ -184,6 +188,8 @@ export class FormChecks implements ReactiveController {
 
   /** Builds the arguments and every problem with them (local and against the schema). */
   #check(): { arguments: JsonRecord; issues: FormIssue[] } {
+    this.#checkedDraft = this.#form.draft();
+    this.#partial = false;
     const model = this.#form.model();
     if (!model) return { arguments: {}, issues: [] };
     const unions: UnionChoice[] = [];
@@ -201,9 +207,35 @@ export class FormChecks implements ReactiveController {
     return checked;
   }
 
-  /** Finds the problems shown again (after an edit), once a check was asked for. */
-  recheck(): void {
-    if (this.#attempted) this.#show(true, this.#check().issues);
+  /**
+   * Finds the problems shown again after an edit, once a check was asked for.
+   * A keystroke (`final` false) that changed one control's value checks that
+   * field alone against its own subschema, and keeps every other problem
+   * shown (issue 30: the work of a key does not grow with the form); anything
+   * else, or a field the validator cannot check alone, checks the whole form.
+   * The whole form is checked again on the control's `change` ({@link settle})
+   * and on submit, which also bring what the field changes elsewhere (a
+   * condition, a union).
+   */
+  recheck(final = true): void {
+    if (!this.#attempted) return;
+    if (final || !this.#recheckEdited()) this.#show(true, this.#check().issues);
+  }
+
+  /** After keystrokes checked alone (a control's `change`, on blur): the whole form. */
+  settle(): void {
+    if (this.#partial) this.recheck();
+  }
+
+  #recheckEdited(): boolean {
+    const model = this.#form.model();
+    const draft = this.#form.draft();
+    const issues = model && parts && this.#validator && issueWording ? parts.editedIssues(model, this.#checkedDraft, draft, this.#issues, issueWording.formIssues) : undefined;
+    if (!issues) return false;
+    this.#checkedDraft = draft;
+    this.#partial = true;
+    this.#show(true, issues);
+    return true;
   }
 
   /** Shows no problems until the next check is asked for (a reset, another tool). */

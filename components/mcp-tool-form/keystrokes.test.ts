@@ -159,6 +159,51 @@ describe('problems shown move with the values', () => {
   });
 });
 
+describe('after a refused submit, a keystroke checks its field alone (issue 30)', () => {
+  test('what the key changes elsewhere (a member it makes required) shows on blur, not per key; the field\'s own problem shows at once', async () => {
+    const form = await mount({
+      tool: tool('span', {
+        type: 'object',
+        properties: { title: { type: 'string' }, from: { type: 'string', minLength: 3 }, to: { type: 'string' }, guests: { type: 'integer', minimum: 1 } },
+        required: ['title'],
+        dependentRequired: { from: ['to'] },
+      }),
+    });
+    await type(form, '/guests', '3');
+    // The problem "from" makes (at the arguments object: "to" is required when "from" is given).
+    const requiresTo = () => form.issues.some((issue) => issue.pointer === '' && issue.message.includes('"to"'));
+    expect(await submitted(form)).toBeUndefined();
+    expect(errorOf(form, '/title')).toBe('Required.');
+    expect(requiresTo()).toBe(false);
+    await userEvent.click(control(form, '/from'));
+    await userEvent.keyboard('R');
+    await form.updateComplete;
+    // Its own problem at once; checked alone, without a whole-form pass, so the member "from" makes
+    // required is not flagged yet, and the other problems stay.
+    expect(errorOf(form, '/from')).toMatch(/3/);
+    expect(requiresTo()).toBe(false);
+    expect(errorOf(form, '/title')).toBe('Required.');
+    await userEvent.keyboard('ome');
+    await form.updateComplete;
+    expect(errorOf(form, '/from')).toBeUndefined();
+    expect(requiresTo()).toBe(false);
+    expect(errorOf(form, '/title')).toBe('Required.');
+    // Blur: the whole form again.
+    await userEvent.click(control(form, '/guests'));
+    await form.updateComplete;
+    expect(requiresTo()).toBe(true);
+    expect(errorOf(form, '/title')).toBe('Required.');
+    await userEvent.keyboard('{Backspace}0');
+    await form.updateComplete;
+    expect(errorOf(form, '/guests')).toBe('Must be at least 1.');
+    expect(requiresTo()).toBe(true);
+    await type(form, '/title', 'Trip');
+    await type(form, '/to', 'Oslo');
+    await type(form, '/guests', '2');
+    expect(await submitted(form)).toEqual({ title: 'Trip', from: 'Rome', to: 'Oslo', guests: 2 });
+  });
+});
+
 describe('values set from outside, and another tool', () => {
   test('.arguments set while fields were typed into replaces them all; typing goes on from there', async () => {
     const form = await mount({ tool: trip });

@@ -13,7 +13,7 @@ import { McpClient, type Tool } from '../../src/index.js';
 import '../index.js';
 import type { McpToolCallEvent } from '../events.js';
 import { axeViolations } from '../test-support/dom.js';
-import { conditionalTool, fanOutSchema } from '../test-support/fixtures.js';
+import { conditionalTool, fanOutSchema, graphLikeSchema } from '../test-support/fixtures.js';
 import { chooseRadio, clear, click, control, errorOf, field, itemButton, mount, openPreview, ownButton, part, root, submitted, tool, type } from '../test-support/tool-form.js';
 import type { McpToolForm } from './mcp-tool-form.js';
 
@@ -429,6 +429,20 @@ describe('server patterns and costly schemas (issue "Hardening…", items 3 and 
     form.arguments = { name: 'x' };
     await form.updateComplete;
     expect(await submitted(form)).toEqual({ name: 'x' });
+  });
+  test('a large honest schema built like a Microsoft Graph tool\'s (about 88 KB, hundreds of shared definitions) is a checked form, not refused (issue 30)', async () => {
+    const schema = graphLikeSchema();
+    expect(JSON.stringify(schema).length).toBeGreaterThan(80_000);
+    const form = await mount({ tool: tool('create-list', schema) });
+    control(form, '/site-id').focus();
+    await type(form, '/site-id', 'root');
+    await type(form, '/body/displayName', 'Tasks');
+    expect(await submitted(form)).toEqual({ 'site-id': 'root', body: { displayName: 'Tasks' } });
+    // Checked: no notice that the schema cannot be checked, and a missing required member is an error.
+    expect(root(form).querySelector('[part~="notice"]')?.textContent ?? '').not.toMatch(/cannot be checked/);
+    await clear(form, '/body/displayName');
+    expect(await submitted(form)).toBeUndefined();
+    expect(errorOf(form, '/body/displayName')).toBeTruthy();
   });
 });
 

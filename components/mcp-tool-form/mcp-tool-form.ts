@@ -495,7 +495,7 @@ export class McpToolForm extends LitElement {
       this.#checks.want();
       parts?.holdSize(event.target);
     });
-    this.renderRoot.addEventListener('focusout', (event) => parts?.releaseSize(event.target));
+    this.renderRoot.addEventListener('focusout', (event) => void (parts?.releaseSize(event.target), this.#checks.settle())); // Blur: the whole form is checked.
   }
 
   /** True while a render is being committed to the DOM. */
@@ -525,7 +525,7 @@ export class McpToolForm extends LitElement {
     this._draft = next;
     this.#checks.want();
     this._status = '';
-    this.#checks.recheck();
+    this.#checks.recheck(final);
     // Written on input (not after a pause): a reload a moment later must not lose it.
     this.#drafts.changed();
     // A native control's `input` already crossed the shadow boundary (and its `change` is

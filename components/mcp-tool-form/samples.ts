@@ -15,7 +15,12 @@ import { jsonType, patternMatches } from './value-checks.js';
 export interface SampleOptions {
   /** Fill optional members too (default: only what is required). */
   all?: boolean;
-  /** Stop descending below this depth (recursive schemas). Default 8. */
+  /**
+   * Below this depth (recursive schemas) fill only what the schema requires:
+   * required members, and arrays with their `minItems` items (none when it
+   * allows an empty one), so that recursion stops where the schema lets it
+   * and nowhere else. Default 8.
+   */
   maxDepth?: number;
 }
 
@@ -41,6 +46,9 @@ const FORMAT_SAMPLES: Record<string, string> = {
   regex: '^a$',
   duration: 'P1D',
 };
+
+/** Levels past `maxDepth` at which a sample gives up: required members that never end (no finite value exists). */
+const ENDLESS = 64;
 
 const CANDIDATES = ['sample', 'abc', 'a', 'A1', '1', 'owner/repo', 'example.com', '2026-03-14', 'https://example.com', '#336699', 'x', '0'];
 
@@ -201,6 +209,9 @@ export function sampleNumber(field: NumberField): string {
  */
 export function sampleDraft(model: FormModel, field: Field, options: SampleOptions = {}, salt = 0): Draft | undefined {
   const maxDepth = options.maxDepth ?? 8;
+  // Past maxDepth only what is required; past this, a schema whose required members never end.
+  const deep = field.depth > maxDepth;
+  if (field.depth > maxDepth + ENDLESS) return undefined;
   if (field.default) return undefined; // The default pre-fills the field already.
   switch (field.kind) {
     case 'string': {
@@ -229,23 +240,21 @@ export function sampleDraft(model: FormModel, field: Field, options: SampleOptio
       return { k: 'json', text: JSON.stringify(example) };
     }
     case 'object': {
-      if (field.depth > maxDepth) return undefined;
       const p: Record<string, Draft> = {};
       for (const entry of field.properties) {
-        if (!entry.required && !options.all) continue;
+        if (!entry.required && (!options.all || deep)) continue;
         const member = memberField(model, field, entry.key, entry.schema, undefined);
-        const sub = sampleDraft(model, member, entry.required ? options : { ...options, all: options.all && member.depth <= maxDepth }, 0);
+        const sub = sampleDraft(model, member, options, 0);
         if (sub !== undefined) put(p, entry.key, sub);
       }
       return { k: 'obj', p };
     }
     case 'array': {
-      if (field.depth > maxDepth) return undefined;
       if (field.choices) {
-        const count = Math.max(field.minItems, options.all ? 1 : 0);
+        const count = Math.max(field.minItems, options.all && !deep ? 1 : 0);
         return { k: 'arr', items: field.choices.slice(0, count).map((option) => ({ k: 'v', v: option.value })) };
       }
-      const count = Math.max(field.minItems, field.prefix.length, options.all && field.items !== undefined ? 1 : 0);
+      const count = Math.max(field.minItems, field.prefix.length, options.all && !deep && field.items !== undefined ? 1 : 0);
       const items: (Draft | undefined)[] = [];
       for (let i = 0; i < count; i++) {
         const sub = itemField(model, field, i, undefined);

@@ -27,13 +27,16 @@ export interface SchemaLimits {
   /** Maximum number of subschema objects; default 5,000. */
   maxNodes: number;
   /**
-   * Maximum evaluations of subschemas one value can meet beyond evaluating
-   * each part of the schema once, counted along every path through references
-   * and applicators (a subschema reached two ways counts twice): what an
-   * exponential `$ref` fan-out adds; over it, the schema is refused as too
-   * costly. A big flat schema (thousands of properties, a long `enum`) adds
-   * nothing: `maxNodes` bounds it. Default 10,000 (the largest real tool
-   * schema measured needs about 1,000).
+   * Maximum evaluations of subschemas that one place of a value (the value,
+   * or one member or item at any depth) can meet beyond evaluating each part
+   * of the schema once, counted along every path through references and
+   * applicators (a subschema reached two ways counts twice, a definition
+   * shared by many members once per place): what an exponential `$ref`
+   * fan-out adds; over it, the schema is refused as too costly. A big flat
+   * schema (thousands of properties, a long `enum`) adds nothing: `maxNodes`
+   * bounds it; nor does a large schema of shared definitions (a Microsoft Graph
+   * tool's, about 90 KB). Default 10,000; how many places a value has is
+   * bounded by `maxCheckSteps`.
    */
   maxEvaluations?: number;
   /**

@@ -10,13 +10,20 @@
  * one subschema's keywords against one value (plus the per-item cost of
  * `enum`, `uniqueItems` and patterns), counted two ways:
  *
- * - {@link SchemaCost.perValue}, once per schema: the subschemas one value can
- *   meet, counted along every path through references and applicators (a
- *   subschema reached by two paths counts twice), as if every member and item
- *   the schema describes were present once. Exponential fan-out shows here,
- *   as the distance from {@link SchemaCost.size} (each part once): a big but
- *   flat schema (thousands of properties, a long `enum`) costs its size and no
- *   more, and its size is already bounded by the schema's part count.
+ * - {@link SchemaCost.perValue}, once per schema: the most subschemas that
+ *   one place of a value (the value itself, or one member or item at any
+ *   depth) can meet, counted along every path through references and
+ *   applicators (a subschema reached by two paths counts twice). Places are
+ *   told apart by what applies to them, so a definition shared by a hundred
+ *   members is counted once, and recursion through members ends where a place
+ *   repeats one already counted (issue 30: a large honest schema, hundreds of
+ *   shared definitions, was refused when every path through members was
+ *   summed). Exponential fan-out shows here wherever it sits, as the distance
+ *   from {@link SchemaCost.size} (each part once): at one place (`anyOf` of two
+ *   references to the next level) or compounding down (each branch applying the
+ *   next level to the same member). A big but flat schema (thousands of
+ *   properties, a long `enum`) stays within its size, which the schema's part
+ *   count bounds already; how many places a value has is the value's own size.
  * - {@link SchemaCost.measure}, per value: the same walk over the value
  *   itself, member by member and item by item, stopped as soon as it passes
  *   the budget. A schema that is cheap per member can still be costly for a
@@ -56,6 +63,8 @@ interface Node {
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf'];
 const SINGLE_IN_PLACE = ['not', 'if', 'then', 'else'];
 const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
+/** Evaluations counted over all the places of a value before the estimate gives up (and says: too costly). */
+const EXPLORATION = 1_000_000;
 
 /** The estimate for one schema (see the module comment). */
 export interface SchemaCost {
@@ -63,7 +72,7 @@ export interface SchemaCost {
   readonly circular: boolean;
   /** Evaluations of each reachable subschema once (the schema's own size in the same unit as {@link perValue}). */
   readonly size: number;
-  /** Evaluations one value can take, counted along every path; at most `size + limit + 1` (counting stops there). */
+  /** Evaluations one place of a value (the value, or a member or item at any depth) can meet, counted along every path; at most `size + limit + 1` (counting stops there, or when telling the places apart takes more than a million evaluations). */
   readonly perValue: number;
   /** Evaluations checking `value` takes, counted until `budget` is passed (then `budget + 1`). */
   measure(value: unknown, budget: number): number;
@@ -131,11 +140,17 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
     return node;
   };
 
-  const children = (node: Node): Target[] => {
-    const out = [...node.inPlace, ...node.properties.values(), ...node.patternProperties, ...node.prefixItems];
+  /** What applies to a member, an item or a member name rather than to the value itself (listed once per node). */
+  const memberLists = new Map<Node, Target[]>();
+  const members = (node: Node): Target[] => {
+    let out = memberLists.get(node);
+    if (out) return out;
+    out = [...node.properties.values(), ...node.patternProperties, ...node.prefixItems];
     for (const child of [node.additionalProperties, node.unevaluatedProperties, node.propertyNames, node.items, node.contains, node.unevaluatedItems]) if (child !== undefined) out.push(child);
+    memberLists.set(node, out);
     return out;
   };
+  const children = (node: Node): Target[] => [...node.inPlace, ...members(node)];
 
   // Every subschema reachable from the root (by references too), each once: the schema's own size.
   const reachable: object[] = typeof schema === 'object' ? [schema] : [];
@@ -151,42 +166,142 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
   const size = reachable.reduce((sum, record) => sum + nodeOf(record as Record<string, unknown>).weight, 0);
   const cap = size + limit;
 
-  // Paths per value: a post-order walk, memoized, iterative (reference chains can be long); a
-  // reference back to a subschema still being counted (recursion) adds nothing: its cost comes with
-  // the value's own depth, which `measure` counts.
-  const memo = new Map<object, number>();
+  // Work at one place of a value: what applies there in place (the subschema, and what its
+  // `allOf`, `anyOf`, references… apply to the same value), along every path, memoized per
+  // subschema, iterative (reference chains can be long). A reference back to a subschema still
+  // being counted is a cycle that never moves into a member (refused as `circular`): it adds nothing.
+  const here = new Map<object, number>();
   const active = new Set<object>();
-  const perValue = (root: Target): number => {
+  const inPlaceWork = (root: Target): number => {
     if (typeof root === 'boolean') return 1;
+    if (here.has(root)) return here.get(root)!;
     const stack: { record: Record<string, unknown>; pending: Target[]; sum: number }[] = [];
     const enter = (record: Record<string, unknown>) => {
       active.add(record);
       const node = nodeOf(record);
-      stack.push({ record, pending: children(node), sum: node.weight });
+      stack.push({ record, pending: [...node.inPlace], sum: node.weight });
     };
     enter(root);
     let result = 0;
     while (stack.length > 0) {
       const frame = stack.at(-1)!;
+      if (frame.sum > cap) frame.pending.length = 0;
       const child = frame.pending.pop();
       if (child === undefined) {
         stack.pop();
         active.delete(frame.record);
         const total = Math.min(frame.sum, cap + 1);
-        memo.set(frame.record, total);
+        here.set(frame.record, total);
         if (stack.length === 0) result = total;
         else stack.at(-1)!.sum += total;
-        continue;
-      }
-      if (frame.sum > cap) {
-        frame.pending.length = 0;
-        continue;
-      }
-      if (typeof child === 'boolean') frame.sum += 1;
-      else if (memo.has(child)) frame.sum += memo.get(child)!;
+      } else if (typeof child === 'boolean') frame.sum += 1;
+      else if (here.has(child)) frame.sum += here.get(child)!;
       else if (!active.has(child)) enter(child);
     }
     return result;
+  };
+
+  // The subschemas applied in place from `entries` (with repeats: one reached two ways is evaluated twice).
+  const applied = (entries: Target[]): Record<string, unknown>[] => {
+    const out: Record<string, unknown>[] = [];
+    const stack: { record: Record<string, unknown>; next: number }[] = [];
+    const onPath = new Set<object>();
+    for (const entry of entries) {
+      if (typeof entry === 'boolean') continue;
+      stack.push({ record: entry, next: 0 });
+      onPath.add(entry);
+      out.push(entry);
+      while (stack.length > 0) {
+        const frame = stack.at(-1)!;
+        const child = nodeOf(frame.record).inPlace[frame.next++];
+        if (child === undefined) {
+          stack.pop();
+          onPath.delete(frame.record);
+        } else if (typeof child === 'object' && !onPath.has(child)) {
+          stack.push({ record: child, next: 0 });
+          onPath.add(child);
+          out.push(child);
+        }
+      }
+    }
+    return out;
+  };
+
+  // What applies to each member and item of a value that `nodes` apply to: per member name the
+  // schema declares (and one for any other name), per position of `prefixItems` and for the items
+  // after them, and for member names (`propertyNames`). Over-counting, never under: every
+  // `patternProperties` entry is taken to match every name, and `additionalProperties` to apply to
+  // every name. Undefined when building them would pass `budget` entries.
+  const placesBelow = (nodes: Node[], budget: number): Target[][] | undefined => {
+    if (!nodes.some((node) => members(node).length > 0)) return [];
+    const declared = new Map<string, Target[]>();
+    const anyName: Target[] = [];
+    const anyItem: Target[] = [];
+    const rest: Target[] = [];
+    const names: Target[] = [];
+    let positions = 0;
+    for (const node of nodes) {
+      for (const [name, child] of node.properties) {
+        const list = declared.get(name);
+        if (list) list.push(child);
+        else declared.set(name, [child]);
+      }
+      anyName.push(...node.patternProperties);
+      for (const child of [node.additionalProperties, node.unevaluatedProperties]) if (child !== undefined) anyName.push(child);
+      for (const child of [node.contains, node.unevaluatedItems]) if (child !== undefined) anyItem.push(child);
+      if (node.items !== undefined) rest.push(node.items);
+      if (node.propertyNames !== undefined) names.push(node.propertyNames);
+      positions = Math.max(positions, node.prefixItems.length);
+    }
+    const size = (declared.size + 1) * (anyName.length + 1) + (positions + 1) * (rest.length + anyItem.length + 1) + nodes.length;
+    if (size > budget) return undefined;
+    const places: Target[][] = [];
+    for (const list of declared.values()) places.push([...list, ...anyName]);
+    places.push(anyName);
+    for (let position = 0; position < positions; position++) {
+      places.push([...nodes.flatMap((node) => (position < node.prefixItems.length ? [node.prefixItems[position]!] : [])), ...rest, ...anyItem]);
+    }
+    places.push([...rest, ...anyItem]);
+    places.push(names);
+    return places.filter((place) => place.length > 0);
+  };
+
+  // Evaluations per value: the most that any one place of a value (the value, or a member or item at
+  // any depth) can meet. Places are told apart by what applies to them, so a definition shared by a
+  // hundred members is counted once, and recursion through members ends where a place repeats one
+  // already counted; how many places a value has is the value's own size, which `measure` counts.
+  // Fan-out shows here wherever it is: two branches applying the same definition to a member make
+  // that member meet it twice, and so on down.
+  const ids = new Map<object, number>();
+  const idOf = (target: Target) => (typeof target === 'boolean' ? (target ? 't' : 'f') : (ids.get(target) ?? (ids.set(target, ids.size), ids.size - 1)));
+  const perValue = (root: Target): number => {
+    const seen = new Set<string>();
+    const queue: Target[][] = [];
+    const visit = (entries: Target[]) => {
+      const key = entries.length === 1 ? String(idOf(entries[0]!)) : entries.map(idOf).sort().join(',');
+      if (seen.has(key)) return;
+      seen.add(key);
+      queue.push(entries);
+    };
+    visit([root]);
+    let most = 0;
+    let steps = 0;
+    while (queue.length > 0) {
+      const entries = queue.pop()!;
+      let work = 0;
+      for (const entry of entries) work += inPlaceWork(entry);
+      most = Math.max(most, work);
+      steps += work;
+      // Over the limit, or a schema whose places take too long to tell apart: counting stops here.
+      if (most > cap || steps > EXPLORATION) return cap + 1;
+      const places = placesBelow(applied(entries).map(nodeOf), EXPLORATION - steps);
+      if (places === undefined) return cap + 1;
+      for (const place of places) {
+        steps += place.length;
+        visit(place);
+      }
+    }
+    return Math.min(most, cap + 1);
   };
 
   // A cycle of in-place edges (`{ "$ref": "#" }`, or definitions that `allOf` each other) applies

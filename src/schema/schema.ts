@@ -7,8 +7,8 @@
  * - `$ref` to a network URI is never fetched; a schema whose reference cannot be
  *   resolved locally is rejected, not treated as permissive.
  * - Work is bounded before compiling: nesting depth and number of subschemas,
- *   and the evaluations one value can take along every path through the
- *   schema's references; and before each check: the evaluations that value
+ *   and the evaluations one place of a value (the value, a member, an item)
+ *   can take along every path through the schema's references; and before each check: the evaluations that value
  *   takes (see `schema-cost.ts`).
  * - `pattern`s and `patternProperties` keys run on a linear-time engine
  *   (`linear-regexp.ts`), never on the backtracking one (see `pattern-check.ts`).
