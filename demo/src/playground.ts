@@ -11,6 +11,7 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
+import { repeat } from 'lit/directives/repeat.js';
 import '../../components/index.js';
 import { configureAppFrames, type McpProtocolLog } from '../../components/index.js';
 import { clip } from '../../components/internal/json.js';
@@ -643,7 +644,12 @@ function renderServers(): void {
       ${servers.length === 0
         ? html`<p class="muted">Servers you connect to are listed here.</p>`
         : html`<ul class="saved-list">
-            ${servers.map(
+            ${repeat(
+              servers,
+              // Keyed by URL: the list reorders (newest first) when a connection is recorded, and an
+              // unkeyed list would rebind the row under the pointer to another server, so a click aimed
+              // at "Open X" could open the server that just moved into X's place (issue 33).
+              (s) => s.url,
               (s) => html`<li>
                 <span class="saved-name">${s.name}</span>
                 <code class="saved-url">${maskUrlSecrets(s.url)}</code>
