@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { e2eEverythingUrl, e2ePrivateToken, e2ePrivateUrl, e2eServerUrl, e2eSiteDir } from '../playwright.config.js';
-import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
+import { answerElicitation, waitForConnection } from './helpers/index.js';
 import { serveStatic } from './support/static-server.js';
 
 const at = (url: string) => `/?server=${encodeURIComponent(url)}`;
@@ -143,8 +143,8 @@ test('two connections in two tabs, each with its own tools; the URL follows the 
   await expect(tabs(page)).toHaveCount(2);
   await expect(tabs(page).nth(1)).toHaveAttribute('aria-selected', 'true');
   await connectWith(page, { url: e2eEverythingUrl });
-  // The legacy server asks for the roots as soon as it is initialized.
-  await answerRoots(page, true);
+  // The legacy server may ask for the roots as soon as it is initialized: never in a modal (none are shared).
+  await expect(page.locator('mcp-elicitation-dialog dialog[open]')).toHaveCount(0);
   await expect(page.locator('mcp-connection:state(connected)')).toHaveCount(2);
   await expect(panel(page).getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Echo Tool' })).toBeVisible();
   await expect(panel(page).locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');
