@@ -17,7 +17,8 @@ test('a task started in the tool form is picked up after a reload, and its resul
   await waitForConnection(page);
   await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
   await form(page).getByRole('textbox', { name: 'Service' }).fill('checkout');
-  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('300');
+  // Steps long enough for the page's first poll to see one, even on a busy machine (three steps, then the approval).
+  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('2500');
   await form(page).getByRole('button', { name: 'Call tool' }).click();
   await expect(form(page).locator('[part="task-status"]')).toHaveText(/^Running as a task, started just now$/);
   await expect(form(page).locator('[part="task-message"]')).toContainText('checkout…');
