@@ -7,6 +7,7 @@
  */
 import type * as React from 'react';
 import type { McpAppFrame } from '../types/components/mcp-app-frame/mcp-app-frame.js';
+import type { McpCallHistory } from '../types/components/mcp-call-history/mcp-call-history.js';
 import type { McpConnection } from '../types/components/mcp-connection/mcp-connection.js';
 import type { McpElicitationDialog } from '../types/components/mcp-elicitation-dialog/mcp-elicitation-dialog.js';
 import type { McpPromptForm } from '../types/components/mcp-prompt-form/mcp-prompt-form.js';
@@ -15,7 +16,7 @@ import type { McpResourceList } from '../types/components/mcp-resource-list/mcp-
 import type { McpRootsEditor } from '../types/components/mcp-roots-editor/mcp-roots-editor.js';
 import type { McpToolForm } from '../types/components/mcp-tool-form/mcp-tool-form.js';
 import type { McpToolResult } from '../types/components/mcp-tool-result/mcp-tool-result.js';
-import type { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, McpAppReadyEvent, McpClientChangeEvent, McpConnectEvent, McpCopyEvent, McpDisconnectEvent, McpErrorEvent, McpInputRequiredEvent, McpPromptResultEvent, McpResourceReadEvent, McpResourceUpdatedEvent, McpRootsChangeEvent, McpToolCallEvent, McpToolResultEvent, McpToolsChangedEvent } from '../types/components/events.js';
+import type { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, McpAppReadyEvent, McpClientChangeEvent, McpConnectEvent, McpCopyEvent, McpDisconnectEvent, McpErrorEvent, McpHistoryEditEvent, McpHistoryRerunEvent, McpInputRequiredEvent, McpPromptResultEvent, McpResourceReadEvent, McpResourceUpdatedEvent, McpRootsChangeEvent, McpToolCallEvent, McpToolResultEvent, McpToolsChangedEvent } from '../types/components/events.js';
 
 type ReactElementProps<E extends HTMLElement, P> = Omit<React.DetailedHTMLProps<React.HTMLAttributes<E>, E>, keyof P> & P & { class?: string };
 
@@ -62,6 +63,15 @@ declare module 'react' {
         /** Loading failed, or the app sent something refused (`detail.during` is `app`). */
         'onmcp-error'?: (event: McpErrorEvent) => void;
       }>;
+      /** The calls, prompt gets and resource reads of a connection: listed, kept, shown again, re-run and edited. */
+      'mcp-call-history': ReactElementProps<McpCallHistory, {
+        client?: McpCallHistory['client'];
+        limit?: McpCallHistory['limit'];
+        /** Re-run was chosen; `detail.record` is the record. Cancelable. */
+        'onmcp-history-rerun'?: (event: McpHistoryRerunEvent) => void;
+        /** Edit was chosen (tool records); `detail.record` is the record. Cancelable. */
+        'onmcp-history-edit'?: (event: McpHistoryEditEvent) => void;
+      }>;
       /** A connection to one MCP server. */
       'mcp-connection': ReactElementProps<McpConnection, {
         serverUrl?: McpConnection['serverUrl'];
@@ -105,6 +115,7 @@ declare module 'react' {
         noSampling?: McpElicitationDialog['noSampling'];
         noRoots?: McpElicitationDialog['noRoots'];
         noResume?: McpElicitationDialog['noResume'];
+        reviewRequired?: McpElicitationDialog['reviewRequired'];
         inline?: McpElicitationDialog['inline'];
         'no-url'?: Extract<McpElicitationDialog['noUrl'], string | number | boolean>;
         'no-sampling'?: Extract<McpElicitationDialog['noSampling'], string | number | boolean>;

@@ -18,6 +18,8 @@ import type {
   Tool,
 } from '../src/index.js';
 
+import type { CallRecord } from './mcp-call-history/types.js';
+
 const DOMAIN = { bubbles: true, composed: true } as const;
 
 /** `<mcp-connection>` connected; `detail.server` describes the server. */
@@ -276,8 +278,36 @@ export class McpAppCloseEvent extends Event {
   }
 }
 
+/**
+ * `<mcp-call-history>`: Re-run was chosen for `detail.record`. Cancelable: a
+ * page that calls `preventDefault()` runs it its own way; otherwise the history
+ * sends it again (a tool through the connection's `<mcp-tool-form>`).
+ */
+export class McpHistoryRerunEvent extends Event {
+  readonly detail: { record: CallRecord };
+  constructor(record: CallRecord) {
+    super('mcp-history-rerun', { ...DOMAIN, cancelable: true });
+    this.detail = { record };
+  }
+}
+
+/**
+ * `<mcp-call-history>`: Edit was chosen for the tool call `detail.record`.
+ * Cancelable: otherwise the history puts its arguments into the connection's
+ * `<mcp-tool-form>`.
+ */
+export class McpHistoryEditEvent extends Event {
+  readonly detail: { record: CallRecord };
+  constructor(record: CallRecord) {
+    super('mcp-history-edit', { ...DOMAIN, cancelable: true });
+    this.detail = { record };
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
+    'mcp-history-rerun': McpHistoryRerunEvent;
+    'mcp-history-edit': McpHistoryEditEvent;
     'mcp-connect': McpConnectEvent;
     'mcp-client-change': McpClientChangeEvent;
     'mcp-disconnect': McpDisconnectEvent;

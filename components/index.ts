@@ -43,6 +43,7 @@ export type { McpPromptForm } from './mcp-prompt-form/mcp-prompt-form.js';
 export type { McpResourceList } from './mcp-resource-list/mcp-resource-list.js';
 export type { McpProtocolLog, LogRecord, SessionFile } from './mcp-protocol-log/mcp-protocol-log.js';
 export type { McpRootsEditor } from './mcp-roots-editor/mcp-roots-editor.js';
+export type { McpCallHistory, McpHistoryRerunEvent, McpHistoryEditEvent, CallRecord, CallKind, CallOutcome } from './mcp-call-history/mcp-call-history.js';
 // The app frame itself loads on demand (`<mcp-tool-result>` imports it for tools with an app,
 // or import 'mcp-web-elements/app-frame'): only its types and the small helpers are here.
 export type { McpAppFrame, AppToolPolicy, AppToolCall, AppDisplayMode } from './mcp-app-frame/mcp-app-frame.js';

@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { DEFAULT_ALLOWED_ORIGINS, startBridge, type Bridge, type BridgeEvent } from '../bridge/index.js';
 import { everything } from '../test/support/bridge.js';
-import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
+import { answerElicitation } from './helpers/index.js';
 
 let bridge: Bridge;
 const events: BridgeEvent[] = [];
@@ -42,12 +42,15 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
   // Connecting set up nothing twice: one dialog in the page.
   await expect(page.locator('dialog.stdio-choice')).toHaveCount(1);
 
-  await waitForConnection(page);
-  await expect(page.locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');
-  // The server asks for the roots as soon as it is initialized (the page declares them).
-  await answerRoots(page, true);
-  const tools = page.getByRole('region', { name: 'Tools' });
-  const form = page.locator('mcp-tool-form');
+  // In a new connection tab: the first one (the demo server in the browser) stays connected.
+  await expect(page.getByRole('tablist', { name: 'Open connections' }).getByRole('tab')).toHaveCount(2);
+  await expect(page.locator('mcp-connection:state(connected)')).toHaveCount(2);
+  const panel = page.locator('.workspace:not([hidden])');
+  await expect(panel.locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');
+  // The server asks for the roots as soon as it is initialized: none are shared, and the question waits beside the page.
+  await expect(panel.locator('.roots-ask')).toBeVisible();
+  const tools = panel.getByRole('region', { name: 'Tools' });
+  const form = panel.locator('mcp-tool-form');
 
   await tools.getByRole('button', { name: 'Echo Tool' }).click();
   await form.getByRole('textbox', { name: /message/i }).fill('hello over stdio');
@@ -56,7 +59,7 @@ test('calls a tool of a stdio server through the bridge and answers its elicitat
 
   await tools.getByRole('button', { name: 'Trigger Elicitation Request Tool' }).click();
   await form.getByRole('button', { name: 'Call tool' }).click();
-  await expect(page.locator('mcp-elicitation-dialog dialog[open] [part="server"]')).toContainText('Everything Reference Server');
+  await expect(panel.locator('mcp-elicitation-dialog dialog[open] [part="server"]')).toContainText('Everything Reference Server');
   await answerElicitation(page, { String: 'Ada Lovelace', 'String with email format': 'ada@example.org' });
   await expect(form.locator('[part="result"]')).toContainText('Ada Lovelace');
 

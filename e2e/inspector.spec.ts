@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { e2eEverythingUrl, e2ePrivateToken, e2ePrivateUrl, e2eServerUrl, e2eSiteDir } from '../playwright.config.js';
-import { answerElicitation, answerRoots, waitForConnection } from './helpers/index.js';
+import { answerElicitation, waitForConnection } from './helpers/index.js';
 import { serveStatic } from './support/static-server.js';
 
 const at = (url: string) => `/?server=${encodeURIComponent(url)}`;
@@ -118,6 +118,24 @@ test('the saved servers come back after a reload; credentials only when the user
   await expect.poll(() => new URL(page.url()).searchParams.get('server')).toBe(e2ePrivateUrl);
 });
 
+test('a saved server keeps its row when the list reorders: a button aimed at one server never opens another', async ({ page }) => {
+  await page.goto(at(e2eServerUrl));
+  await waitForConnection(page);
+  await connectWith(page, { url: e2ePrivateUrl, name: 'Private demo', token: e2ePrivateToken, remember: false });
+  await waitForConnection(page);
+  const saved = page.getByRole('region', { name: 'Saved servers' });
+  await expect(saved.locator('li').first()).toContainText('Private demo');
+  // The second row's Open button, held across the reorder that opening its server causes.
+  const second = (await saved.locator('li').nth(1).getByRole('button', { name: /^Open / }).first().elementHandle())!;
+  const label = await second.getAttribute('aria-label');
+  expect(label).toMatch(/^Open mcp-web-elements demo server/);
+  await saved.getByRole('button', { name: `${label} in a new tab`, exact: true }).click();
+  await expect(page.locator('mcp-connection:state(connected)')).toHaveCount(2);
+  await expect(saved.locator('li').first()).not.toContainText('Private demo');
+  // An unkeyed list rebinds this element to the server now in its place (Private demo).
+  expect(await second.getAttribute('aria-label')).toBe(label);
+});
+
 test('two connections in two tabs, each with its own tools; the URL follows the active tab', async ({ page }) => {
   await page.goto(at(e2eServerUrl));
   await waitForConnection(page);
@@ -125,8 +143,8 @@ test('two connections in two tabs, each with its own tools; the URL follows the 
   await expect(tabs(page)).toHaveCount(2);
   await expect(tabs(page).nth(1)).toHaveAttribute('aria-selected', 'true');
   await connectWith(page, { url: e2eEverythingUrl });
-  // The legacy server asks for the roots as soon as it is initialized.
-  await answerRoots(page, true);
+  // The legacy server may ask for the roots as soon as it is initialized: never in a modal (none are shared).
+  await expect(page.locator('mcp-elicitation-dialog dialog[open]')).toHaveCount(0);
   await expect(page.locator('mcp-connection:state(connected)')).toHaveCount(2);
   await expect(panel(page).getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Echo Tool' })).toBeVisible();
   await expect(panel(page).locator('mcp-connection [part="era"]')).toHaveText('legacy · 2025-11-25');

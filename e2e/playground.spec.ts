@@ -149,9 +149,12 @@ test('has no accessibility violations (light and dark), every panel open', async
   // a prompt chosen with suggestions open, a log entry opened.
   await page.locator('details.settings summary').click();
   await page.getByRole('button', { name: 'Add header' }).click();
+  const panes = page.getByRole('tablist', { name: 'Panes' });
+  await panes.getByRole('tab', { name: 'Resources' }).click();
   const resources = page.locator('mcp-resource-list');
   await resources.getByRole('button', { name: 'Read Read me' }).click();
   await expect(resources.locator('mcp-tool-result').first()).toContainText('Demo server');
+  await panes.getByRole('tab', { name: 'Prompts' }).click();
   const prompts = page.locator('mcp-prompt-form');
   await prompts.getByRole('combobox', { name: 'Prompt' }).selectOption('review_code');
   await prompts.getByRole('combobox', { name: 'language' }).fill('p');

@@ -7,7 +7,9 @@ import { e2eServerUrl } from '../playwright.config.js';
 import { answerElicitation, waitForConnection } from './helpers/index.js';
 
 const form = (page: Page) => page.locator('mcp-tool-form');
-const tasksPanel = (page: Page) => page.getByRole('region', { name: 'Tasks' });
+/** The Tasks pane (one of the panes beside the tool form; its text is checked whether or not it is the one open). */
+const tasksPanel = async (page: Page) => page.locator('.workspace:not([hidden]) .pane[data-pane="tasks"]');
+const toolPane = (page: Page) => page.getByRole('tablist', { name: 'Panes' }).getByRole('tab', { name: 'Tool' }).click();
 
 test('a task started in the tool form is picked up after a reload, and its result shown', async ({ page }) => {
   // The Node demo server: the static site's in-browser server has no task tool.
@@ -15,11 +17,12 @@ test('a task started in the tool form is picked up after a reload, and its resul
   await waitForConnection(page);
   await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
   await form(page).getByRole('textbox', { name: 'Service' }).fill('checkout');
-  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('300');
+  // Steps long enough for the page's first poll to see one, even on a busy machine (three steps, then the approval).
+  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('2500');
   await form(page).getByRole('button', { name: 'Call tool' }).click();
   await expect(form(page).locator('[part="task-status"]')).toHaveText(/^Running as a task, started just now$/);
   await expect(form(page).locator('[part="task-message"]')).toContainText('checkout…');
-  await expect(tasksPanel(page).locator('li')).toContainText('run_pipeline');
+  await expect((await tasksPanel(page)).locator('li')).toContainText('run_pipeline');
 
   // The page goes away while the task runs; the task does not (no tasks/cancel is sent).
   const cancels: string[] = [];
@@ -30,7 +33,7 @@ test('a task started in the tool form is picked up after a reload, and its resul
   await waitForConnection(page);
 
   // The Tasks panel lists it from storage; the form of its tool picks it up.
-  await expect(tasksPanel(page).locator('li').first()).toContainText('before a reload');
+  await expect((await tasksPanel(page)).locator('li').first()).toContainText('before a reload');
   await expect(form(page).getByRole('heading', { name: 'Run a pipeline' })).toBeVisible();
   await expect(form(page).locator('[part="task-status"]')).toHaveText(/^Still running, started (just now|1 min ago)$/);
 
@@ -38,6 +41,11 @@ test('a task started in the tool form is picked up after a reload, and its resul
   await answerElicitation(page, { 'Release note': 'after a reload' }, { message: /checkout passed its tests/ });
   await expect(form(page).locator('mcp-tool-result')).toContainText(/Deployed checkout build #\d+: after a reload\./);
   await expect(form(page).locator('[part="task"]')).toHaveCount(0);
-  await expect(tasksPanel(page).locator('li').first()).toContainText('completed');
+  await expect((await tasksPanel(page)).locator('li').first()).toContainText('completed');
+  // Its tab opens it.
+  await page.getByRole('tablist', { name: 'Panes' }).getByRole('tab', { name: /^Tasks/ }).click();
+  await expect(page.getByRole('tabpanel', { name: /^Tasks/ })).toContainText('run_pipeline');
+  await toolPane(page);
+  await expect(form(page).getByRole('heading', { name: 'Run a pipeline' })).toBeVisible();
   expect(cancels).toEqual([]);
 });

@@ -204,7 +204,7 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
     const all = chunks.flatMap(relative);
     // Not even as a lazy chunk: a page that only calls tools never downloads them.
-    expect(all.filter((id) => /^components\/(mcp-prompt-form|mcp-resource-list|mcp-protocol-log|mcp-roots-editor)\//.test(id))).toEqual([]);
+    expect(all.filter((id) => /^components\/(mcp-prompt-form|mcp-resource-list|mcp-protocol-log|mcp-roots-editor|mcp-call-history)\//.test(id))).toEqual([]);
     expect(eager.flatMap(relative).filter((id) => /^components\/mcp-tool-form\/completions\.ts$|^components\/internal\/(completion|uri-template)\.ts$/.test(id))).toEqual([]);
     expect(chunks.filter((c) => !eager.includes(c) && relative(c).includes('components/mcp-tool-form/completions.ts'))).toHaveLength(1);
   });

@@ -21,6 +21,7 @@ import { declareAppSupport } from '../mcp-app-frame/app-meta.js';
 import { defineElement } from '../define.js';
 import { McpClientChangeEvent, McpConnectEvent, McpDisconnectEvent, McpErrorEvent, McpRootsChangeEvent, McpToolsChangedEvent } from '../events.js';
 import { clip } from '../internal/json.js';
+import { maskUrlSecrets } from '../internal/url-secrets.js';
 import { explainFailure } from './diagnose.js';
 import { connectionStyles } from './mcp-connection.styles.js';
 
@@ -440,7 +441,7 @@ export class McpConnection extends LitElement {
       <slot name="status">
         <div part="status" role="status" aria-live="polite">
           <span part="indicator" aria-hidden="true"></span>
-          <span part="server-name" title=${this.serverUrl}>${name}</span>
+          <span part="server-name" title=${maskUrlSecrets(this.serverUrl)}>${name}</span>
           ${server ? html`<span part="era">${server.era} · ${server.protocolVersion}</span>` : nothing}
           <span part="status-text">${statusText}</span>
           ${this._authStatus === 'needs_sign_in' || (this._authStatus === 'authorizing' && this._status !== 'connected')
@@ -465,7 +466,7 @@ export class McpConnection extends LitElement {
     try {
       return new URL(this.serverUrl).host;
     } catch {
-      return this.serverUrl || 'No server';
+      return maskUrlSecrets(this.serverUrl) || 'No server';
     }
   }
 

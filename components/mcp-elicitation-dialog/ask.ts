@@ -25,6 +25,8 @@ export interface Ask {
   resolve(response: InputResponse): void;
   reject(error: unknown): void;
   step: 'fill' | 'review' | 'opened';
+  /** The host's policy marks this request sensitive (`reviewRequired`): a form answer goes through its review. */
+  mustReview?: boolean;
   fields?: Field[];
   formError?: string;
   /** A remark about checking the answer (schema not checkable, checks left out); does not block. */

@@ -184,6 +184,7 @@ export class DialogBody {
       // Removed from the page while the validator loaded: nobody would see the question.
       if (!this.#el.isConnected) return reject(new McpClientError('aborted', 'The elicitation dialog was removed from the page'));
       const ask = prepareAsk(client, request, context, resolve, reject, () => this.#host.roots());
+      ask.mustReview = this.#el.reviewRequired?.(request, context) === true;
       if (restoreAnswer(ask, this.#restored)) this.#store.saveAnswer(ask);
       const onAbort = () => {
         const index = this.#queue.indexOf(ask);
@@ -354,6 +355,10 @@ export class DialogBody {
     if (ask.kind === 'form' && ask.fields) {
       if (ask.step === 'fill') {
         if (this.#validate(ask)) {
+          // A valid form is accepted in one step (Accept, or Enter in a field); Review, or a request the host marks sensitive, shows the review first.
+          if ((event.submitter as HTMLElement | null)?.dataset.action === 'accept' && !ask.mustReview) {
+            return this.#finish(ask, { response: { action: 'accept', content: formContent(ask) } });
+          }
           ask.step = 'review';
           this.#el.requestUpdate();
           void this.#el.updateComplete.then(() => this.#el.renderRoot.querySelector<HTMLElement>('[data-action="accept"]')?.focus());

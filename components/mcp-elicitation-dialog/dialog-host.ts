@@ -34,6 +34,8 @@ export interface DialogElement extends ReactiveElement {
   readonly noResume: boolean;
   /** Show requests in the page flow (a non-modal dialog). */
   readonly inline: boolean;
+  /** Requests whose form answer must be reviewed before it is sent (the host's policy marks them sensitive). */
+  readonly reviewRequired: ((request: InputRequest, context: InputContext) => boolean) | undefined;
 }
 
 /** What the element lends its body: its state kept before the body loaded, and what only it may do. */

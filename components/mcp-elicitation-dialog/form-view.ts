@@ -61,7 +61,9 @@ export function renderForm(view: AskView, ask: Ask): TemplateResult {
         ? reviewing
           ? html`<button type="button" data-action="edit" @click=${() => ((ask.step = 'fill'), view.el.requestUpdate())}>Edit</button>
               <button type="submit" class="primary" data-action="accept">Accept</button>`
-          : html`<button type="submit" class="primary" data-action="review">Review</button>`
+          : // Accept first: Enter in a field accepts a valid form; Review stays, and is the only way on when the request must be reviewed.
+            html`${ask.mustReview ? nothing : html`<button type="submit" class="primary" data-action="accept">Accept</button>`}
+              <button type="submit" class=${ask.mustReview ? 'primary' : ''} data-action="review">Review</button>`
         : nothing}
       <button type="button" data-action="decline" @click=${() => view.dismiss(ask, 'decline')}>Decline</button>
       <button type="button" data-action="cancel" @click=${() => view.dismiss(ask, 'cancel')}>Cancel</button>
@@ -211,7 +213,7 @@ function renderField(view: AskView, ask: Ask, field: Field, index: number): Temp
             (option, i) => html`<label><input type="radio" name=${id} id=${i === 0 ? id : `${id}-${i}`} .checked=${value === option.value} aria-invalid=${invalid}
               @change=${() => setValue(view, ask, field, option.value)} />${clip(option.label, LABEL_CHARS)}</label>`,
           )}
-          ${field.required
+          ${field.required || field.default !== undefined
             ? nothing
             : html`<label><input type="radio" name=${id} .checked=${value === undefined} @change=${() => setValue(view, ask, field, undefined)} />No answer</label>`}
         </div>
@@ -221,7 +223,7 @@ function renderField(view: AskView, ask: Ask, field: Field, index: number): Temp
     return html`<div class="field" data-field=${field.key}>
       <label for=${id}>${label}</label>
       <select id=${id} aria-required=${required} aria-invalid=${invalid} aria-describedby=${describedBy} @change=${(e: Event) => setValue(view, ask, field, (e.target as HTMLSelectElement).value || undefined)}>
-        <option value="" ?selected=${value === undefined}>${field.required ? 'Choose…' : 'No answer'}</option>
+        ${field.default !== undefined && value !== undefined ? nothing : html`<option value="" ?selected=${value === undefined}>${field.required ? 'Choose…' : 'No answer'}</option>`}
         ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${clip(option.label, LABEL_CHARS)}</option>`)}
       </select>
       ${hint}${errorText}

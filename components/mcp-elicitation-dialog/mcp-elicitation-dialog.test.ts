@@ -632,3 +632,41 @@ describe('accessibility', () => {
     }
   });
 });
+
+describe('one step (issue 33)', () => {
+  test('a form that validates is accepted with Accept, with no review; a choice with a default offers no "No answer"', async () => {
+    await setup();
+    const booked = client.callTool('book_table', { restaurant: 'Casa Lisboa' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    await userEvent.fill(page.getByLabelText('Date'), '2026-12-24');
+    await userEvent.click(page.getByRole('button', { name: 'Accept', exact: true }));
+    await vi.waitFor(() => expect(shadow('[part="message"]')?.textContent).toContain('A table for 2 on 2026-12-24'));
+    expect(shadow('[part="review"]')).toBeNull();
+    // Area has a default (indoor): Indoors and Terrace only.
+    expect([...dialog.shadowRoot!.querySelectorAll('input[type="radio"]')].map((r) => r.parentElement!.textContent!.trim())).toEqual(['Indoors', 'Terrace']);
+    await userEvent.click(page.getByRole('radio', { name: 'Terrace' }));
+    await userEvent.click(page.getByRole('button', { name: 'Accept', exact: true }));
+    expect(textOf(await booked)).toBe('Booked Casa Lisboa for 2 on 2026-12-24, terrace.');
+  });
+
+  test('a request the host marks sensitive (reviewRequired) goes through Review; an invalid form is not accepted', async () => {
+    await setup();
+    dialog.reviewRequired = (request) => request.method === 'elicitation/create';
+    const booked = client.callTool('book_table', { restaurant: 'Casa Lisboa' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    expect(shadow('[data-action="accept"]')).toBeNull();
+    // Review with the date missing: the form says why, nothing is sent.
+    await userEvent.click(page.getByRole('button', { name: 'Review', exact: true }));
+    expect(shadow('[aria-invalid="true"]')).not.toBeNull();
+    expect(shadow('[part="review"]')).toBeNull();
+    await userEvent.fill(page.getByLabelText('Date'), '2027-01-02');
+    await userEvent.click(page.getByRole('button', { name: 'Review', exact: true }));
+    expect(shadow('[part="review"]')!.textContent).toContain('2027-01-02');
+    await userEvent.click(page.getByRole('button', { name: 'Accept', exact: true }));
+    await vi.waitFor(() => expect(shadow('[part="message"]')?.textContent).toContain('A table for 2 on 2027-01-02'));
+    dialog.reviewRequired = undefined;
+    await dialog.updateComplete;
+    await userEvent.click(page.getByRole('button', { name: 'Decline', exact: true }));
+    expect(textOf(await booked)).toContain('declined');
+  });
+});

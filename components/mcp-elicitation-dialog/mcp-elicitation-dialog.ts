@@ -142,6 +142,14 @@ export class McpElicitationDialog extends LitElement {
   @property({ attribute: 'no-roots', type: Boolean }) noRoots = false;
   /** Don't offer to resume a call left unanswered by a reload. */
   @property({ attribute: 'no-resume', type: Boolean }) noResume = false;
+  /**
+   * Form requests whose answer must be reviewed before it is sent — the host's
+   * policy marks them sensitive (a payment, credentials): they show Review
+   * only, and Accept on the review. Other forms that validate are accepted in
+   * one step (Accept on the form; Review stays available). URL mode and
+   * sampling always have their own confirmation step.
+   */
+  @property({ attribute: false }) reviewRequired: ((request: InputRequest, context: InputContext) => boolean) | undefined;
   /** Show requests in the page flow (a non-modal dialog) instead of as a modal — e.g. inline in a chat transcript. */
   @property({ type: Boolean, reflect: true }) inline = false;
 

@@ -90,6 +90,7 @@ function kindOf(event: TrafficEvent): RecordKind {
  * @event mcp-error - Setting the log level or importing a file failed; `detail.error`.
  *
  * @csspart toolbar - The controls above the list.
+ * @csspart view - The shown view (messages or notifications) around the list: a page that gives the log a fixed height makes it a flex column, so the list (part `entries`) takes the room left.
  * @csspart tabs - The view switch (Messages, Notifications).
  * @csspart tab - One view tab.
  * @csspart method-filter - The method filter (`<select>`).
@@ -210,6 +211,8 @@ export class McpProtocolLog extends LitElement {
     this.#unwatch();
     if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
     this.#frame = undefined;
+    this.#resizes?.disconnect();
+    this.#sized = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -229,7 +232,28 @@ export class McpProtocolLog extends LitElement {
     // Follow the newest rows while the reader is at the end (not while they scroll back).
     const list = this.renderRoot.querySelector<HTMLElement>('[part~="entries"]');
     if (list && this.#follow) list.scrollTop = list.scrollHeight;
+    // The list's own size changes too (a page lays the log out in a pane that grows or shrinks): a
+    // reader at the end stays there, else the newest rows end up below the fold with no render to follow them.
+    if (list !== this.#sized) {
+      this.#resizes ??= new ResizeObserver(() => {
+        const sized = this.#sized;
+        if (sized && this.#atEnd) sized.scrollTop = sized.scrollHeight;
+      });
+      if (this.#sized) this.#resizes.unobserve(this.#sized);
+      if (list) this.#resizes.observe(list);
+      this.#sized = list ?? undefined;
+    }
+    if (list) this.#atEnd = this.#follow;
   }
+
+  #sized: HTMLElement | undefined;
+  #resizes: ResizeObserver | undefined;
+  /** Whether the reader was at the end of the list when it last scrolled or rendered. */
+  #atEnd = true;
+  #onScroll = (event: Event): void => {
+    const list = event.currentTarget as HTMLElement;
+    this.#atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  };
 
   #unwatch(): void {
     for (const off of this.#off) off();
@@ -295,7 +319,8 @@ export class McpProtocolLog extends LitElement {
   #schedule(): void {
     if (this.#frame !== undefined) return;
     const list = this.renderRoot?.querySelector<HTMLElement>('[part~="entries"]');
-    this.#follow = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    // Where the reader was, as scrolling and resizing left it (geometry read now may predate a resize's catch-up).
+    this.#follow = !list || this.#atEnd;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = undefined;
       this._version++;
@@ -671,11 +696,11 @@ export class McpProtocolLog extends LitElement {
         ${this.#ring.capacity.toLocaleString()} messages kept${this.#ring.dropped > 0 ? `; ${this.#ring.dropped.toLocaleString()} older ones dropped` : ''}.
       </p>
       ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}
-      <div role="tabpanel" id="panel-${this._view}" aria-labelledby="tab-${this._view}">
+      <div part="view" role="tabpanel" id="panel-${this._view}" aria-labelledby="tab-${this._view}">
         ${shown.length < rows.length
           ? html`<button part="more-button" type="button" @click=${() => (this._rows += ROWS)}>Show ${Math.min(ROWS, rows.length - shown.length)} earlier</button>`
           : nothing}
-        <ol part="entries" tabindex="0" aria-label=${this._view === 'messages' ? 'Messages' : 'Notifications'}>
+        <ol part="entries" tabindex="0" @scroll=${this.#onScroll} aria-label=${this._view === 'messages' ? 'Messages' : 'Notifications'}>
           ${shown.map((row) => this.#row(row))}
         </ol>
         ${rows.length === 0 ? html`<p part="status">${records.length === 0 ? 'No messages yet.' : 'No messages match the filters.'}</p>` : nothing}

@@ -49,7 +49,7 @@ export function renderSelect(f: FieldScope, slot: Slot, field: EnumField): Templ
     aria-invalid=${ifDefined(errors.length > 0 ? 'true' : undefined)}
     @change=${onChange}
   >
-    <option value="" ?selected=${value === ''}>${slot.required ? '— choose —' : '— not set —'}</option>
+    ${field.default && value !== '' ? nothing : html`<option value="" ?selected=${value === ''}>${slot.required ? '— choose —' : '— not set —'}</option>`}
     ${field.nullable ? html`<option value=${NULL_OPTION} ?selected=${value === NULL_OPTION}>null</option>` : nothing}
     ${field.options.map((option, i) => html`<option value=${String(i)} ?selected=${value === String(i)}>${clip(option.label, LABEL_CHARS)}</option>`)}
   </select>`;
@@ -153,7 +153,8 @@ export function renderRadios(f: FieldScope, slot: Slot, field: EnumField): Templ
     checked: !isNull && selected === i,
     draft: { k: 'v', v: option.value },
   }));
-  if (!slot.required) choices.push({ key: 'unset', label: 'not set', checked: !isNull && selected === -1, draft: { k: 'clear' } });
+  // An enum with a default always has a value (issue 33): "not set" would send the default anyway.
+  if (!slot.required && !field.default) choices.push({ key: 'unset', label: 'not set', checked: !isNull && selected === -1, draft: { k: 'clear' } });
   if (field.nullable) choices.push({ key: 'null', label: 'null', checked: isNull, draft: { k: 'null' } });
   return html`<fieldset
     part="field field-enum fieldset"

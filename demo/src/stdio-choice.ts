@@ -3,7 +3,8 @@
  * so this explains the one command that serves a stdio server through the
  * kit's bridge (`npx mcp-web-elements bridge`), and takes the URL it prints, token
  * included. `npm start` runs such a bridge and passes its URL in
- * VITE_MCP_BRIDGE_URL, which is then offered here.
+ * VITE_MCP_BRIDGE_URL: then the button says so and connects to it at once (in
+ * a new connection tab), and its token is never shown.
  */
 import { html, nothing, render } from 'lit';
 import { DEFAULT_ALLOWED_ORIGINS } from '../../bridge/defaults.js';
@@ -24,11 +25,24 @@ function problemWith(text: string): string | undefined {
   return undefined;
 }
 
+/** The bridge `npm start` started for this page (with its token), if any. */
+export function startedBridgeUrl(): string | undefined {
+  return (import.meta.env.VITE_MCP_BRIDGE_URL as string | undefined) || undefined;
+}
+
 /**
- * Adds the choice to the page: a button (`#stdio-choice`) opens a dialog; a
- * valid URL is handed to `connect`.
+ * Adds the choice to the page: a button (`#stdio-choice`) connects to the
+ * bridge `npm start` started, or else opens a dialog with the command that
+ * starts one; a valid URL is handed to `connect`.
  */
 export function setupStdioChoice(button: HTMLButtonElement, connect: (url: string) => void): void {
+  const started = startedBridgeUrl();
+  if (started) {
+    button.textContent = 'Local server (stdio): open the bridge npm start runs';
+    button.title = 'server-everything over stdio, through the kit\'s bridge, in a new connection tab';
+    button.addEventListener('click', () => connect(started));
+    return;
+  }
   const dialog = document.createElement('dialog');
   dialog.className = 'stdio-choice';
   dialog.setAttribute('aria-labelledby', 'stdio-choice-heading');
@@ -61,7 +75,6 @@ export function setupStdioChoice(button: HTMLButtonElement, connect: (url: strin
           type="url"
           required
           placeholder="http://127.0.0.1:PORT/mcp?token=…"
-          .value=${(import.meta.env.VITE_MCP_BRIDGE_URL as string | undefined) ?? ''}
           aria-describedby=${problem ? 'bridge-url-problem' : nothing}
           aria-invalid=${problem ? 'true' : 'false'}
         />

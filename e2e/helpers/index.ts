@@ -30,10 +30,16 @@ export type AnswerValue = string | number | boolean | string[];
 
 /**
  * Answers a form-mode elicitation. With `action: 'accept'` (default) it fills each
- * field by its label, reviews, and accepts; otherwise it presses Decline or Cancel.
- * Choices (radio buttons, selects, checkbox groups) are given by their visible labels.
+ * field by its label and accepts (one click; `review: true` goes through Review
+ * first, as a request the host marks sensitive must); otherwise it presses
+ * Decline or Cancel. Choices (radio buttons, selects, checkbox groups) are given
+ * by their visible labels.
  */
-export async function answerElicitation(page: Page, values: Record<string, AnswerValue> = {}, options: { action?: 'accept' | 'decline' | 'cancel'; message?: string | RegExp } = {}): Promise<void> {
+export async function answerElicitation(
+  page: Page,
+  values: Record<string, AnswerValue> = {},
+  options: { action?: 'accept' | 'decline' | 'cancel'; message?: string | RegExp; review?: boolean } = {},
+): Promise<void> {
   const dialog = await waitForInputRequest(page, options.message);
   const action = options.action ?? 'accept';
   if (action !== 'accept') {
@@ -60,7 +66,7 @@ export async function answerElicitation(page: Page, values: Record<string, Answe
       else await field.fill(String(value));
     }
   }
-  await dialog.getByRole('button', { name: 'Review', exact: true }).click();
+  if (options.review) await dialog.getByRole('button', { name: 'Review', exact: true }).click();
   await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
 }
 
