@@ -21,6 +21,7 @@ import { toStrictSchema } from './schema-convert.js';
 
 export { runToolCall, runToolCalls, outcomeParts, outcomeText, isErrorOutcome, type ModelToolCall, type ModelPart, type RunToolCallsOptions, type ToolCallOutcome, type ToolHost } from './run.js';
 export { restoreArguments, toStrictSchema, type SchemaConversion } from './schema-convert.js';
+export { openAiSampling, samplingRequestBody, type OpenAiCompatibleConfig, type SamplingDraft } from './openai-sampling.js';
 
 /** Options of the OpenAI tool lists. */
 export interface OpenAiToolsOptions {
