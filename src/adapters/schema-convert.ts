@@ -37,6 +37,8 @@ const STRICT_KEPT = new Set(['type', 'description', 'title', 'enum', 'const', 'p
 const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 /** Keywords that say nothing a model needs and constrain nothing: dropped without a note. */
 const SILENT = new Set(['$schema', '$id', '$comment', '$anchor', '$dynamicAnchor', 'readOnly', 'writeOnly', 'deprecated']);
+/** Keywords outside strict mode's subset that only inform: moved into descriptions without a loss. */
+const ANNOTATIONS = new Set(['default', 'examples']);
 /** Longest text one moved keyword adds to a description. */
 const MAX_NOTE = 200;
 /** Deepest schema walked (the kit's schema bounds are far below; this only stops a cycle of objects). */
@@ -104,7 +106,9 @@ export function toStrictSchema(inputSchema: JsonSchema | JsonObject): SchemaConv
     const out: JsonObject = {};
     const notes: string[] = [];
     const moveOut = (key: string, value: unknown) => {
-      lose(key);
+      // Annotations constrain nothing: in the description they lose nothing (but are still reported as moved).
+      if (ANNOTATIONS.has(key)) moved.add(key);
+      else lose(key);
       notes.push(note(key, value));
     };
     for (const [key, value] of Object.entries(node)) {
@@ -132,6 +136,9 @@ export function toStrictSchema(inputSchema: JsonSchema | JsonObject): SchemaConv
       const converted: JsonObject = {};
       for (const [name, sub] of Object.entries(properties)) {
         const schema = convert(sub, depth + 1);
+        // An optional property that may also be null: the model's null can no longer say "left out"
+        // apart from "null" (restoreArguments keeps it, as the tool allows it).
+        if (!required.has(name) && allowsNull(schema)) lose('optional null');
         converted[name] = required.has(name) ? schema : nullable(schema);
       }
       out.type = 'object';
