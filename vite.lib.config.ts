@@ -22,6 +22,7 @@ export const browserEntries: Record<string, string> = {
   'app-frame': resolve(root, 'components/mcp-app-frame/mcp-app-frame.ts'),
   'app-sandbox': resolve(root, 'components/mcp-app-frame/sandbox-proxy.ts'),
   auth: resolve(root, 'src/auth/index.ts'),
+  host: resolve(root, 'src/host/index.ts'),
   'ai-sdk': resolve(root, 'src/adapters/ai-sdk.ts'),
   anthropic: resolve(root, 'src/adapters/anthropic.ts'),
   openai: resolve(root, 'src/adapters/openai.ts'),

@@ -5,8 +5,6 @@
  * @module
  */
 export { McpClient } from './client.js';
-export { McpHost, type AddServerOptions, type HostEvents, type HostServer, type HostTool, type McpHostOptions } from './host/host.js';
-export { serverKeyFromUrl, type NameStore } from './host/names.js';
 export { KIT_VERSION, type CallToolOptions, type ClientEvents, type ClientStatus, type McpClientOptions, type ProtocolPreference, type ToolCallResult } from './client/options.js';
 export type { ElicitationHandler, InputContext, InputHandlers, RootsHandler, SamplingHandler } from './rounds/handlers.js';
 export type { InputRequiredOptions, ListenOptions, RequestOptions, RoundEvent, Subscription } from './rounds/options.js';

@@ -8,7 +8,8 @@ import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anthropicTools, runAnthropicToolUses, toAnthropicSchema } from '../src/adapters/anthropic.js';
 import { chatCompletionsTools, responsesTools, restoreArguments, runChatCompletionsToolCalls, runResponsesToolCalls, toStrictSchema } from '../src/adapters/openai.js';
-import { McpClient, McpHost } from '../src/index.js';
+import { McpClient } from '../src/index.js';
+import { McpHost } from '../src/host/index.js';
 import { startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer, type ModernServer } from './support/servers.js';
 

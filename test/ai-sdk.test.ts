@@ -10,7 +10,8 @@ import { asSchema, generateText, jsonSchema, stepCountIs, type ModelMessage } fr
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { aiSdkTools } from '../src/adapters/ai-sdk.js';
-import { McpClient, McpHost } from '../src/index.js';
+import { McpClient } from '../src/index.js';
+import { McpHost } from '../src/host/index.js';
 import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer, type ModernServer } from './support/servers.js';

@@ -5,7 +5,8 @@
  * `toolsChanged` event, calls routed to the right server.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { McpClient, McpHost, serverKeyFromUrl, type FetchLike, type HostTool, type NameStore } from '../src/index.js';
+import { McpClient, type FetchLike } from '../src/index.js';
+import { McpHost, serverKeyFromUrl, type HostTool, type NameStore } from '../src/host/index.js';
 import { assignNames, sanitizeName } from '../src/host/names.js';
 import { startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer } from './support/servers.js';
