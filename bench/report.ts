@@ -45,6 +45,8 @@ export interface RunResult {
   cdn?: BundleSize & { formPage: Bytes & { files: string[] } };
   /** The `<mcp-app-frame>` chunk(s) the full kit loads on demand for a tool with an MCP App (absent from older runs). */
   appFrame?: Bytes & { files: string[] };
+  /** Each chat adapter entry (src/adapters/) built on its own: eager, and with what it loads on demand (absent from older runs). */
+  adapters?: Record<string, { entry: string; eager: Bytes; all: Bytes; eagerFiles: number; allFiles: number }>;
   calls?: { server: string; node?: CallsResult; chromium?: CallsResult };
   list?: ListResult;
   sse?: SseResult;
@@ -201,7 +203,7 @@ function table(head: string[], rows: (string | number)[][]): string {
 }
 
 /** The generated part of bench/README.md for one run. */
-export function renderSection(run: RunResult, file: string, validationRun?: { run: RunResult; file: string }): string {
+export function renderSection(run: RunResult, file: string, validationRun?: { run: RunResult; file: string }, adaptersRun?: { run: RunResult; file: string }): string {
   const m = run.machine;
   const out: string[] = [];
   // Runs written before the source was recorded have none.
@@ -253,6 +255,19 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     if (run.appFrame) {
       out.push('');
       out.push(`\`<mcp-app-frame>\` (MCP Apps) is not in the full kit's eager files: \`<mcp-tool-result>\` loads it when a tool has an app, ${run.appFrame.gzip} B gzip more (${run.appFrame.raw} B raw, ${files(run.appFrame.files.length)}).`);
+    }
+    const adapters = run.adapters ?? adaptersRun?.run.adapters;
+    if (adapters) {
+      const from = run.adapters || !adaptersRun ? '' : ` (run \`${adaptersRun.file}\`, of commit ${adaptersRun.run.source?.commit ?? 'unrecorded'})`;
+      out.push('');
+      out.push(`The chat adapters (docs/chat.md)${from}, each entry built on its own as a page that imports only it would be; "on demand" adds the validator the calls load to check arguments (ajv, shared with the tool form):`);
+      out.push('');
+      out.push(
+        table(
+          ['Entry', 'eager raw', 'eager gzip', 'eager brotli', 'with what it loads on demand (gzip)'],
+          Object.entries(adapters).map(([name, a]) => [`\`mcp-web-elements/${name}\``, a.eager.raw, a.eager.gzip, a.eager.brotli, `${a.all.gzip} (${files(a.allFiles)})`]),
+        ),
+      );
     }
   }
   for (const env of ['node', 'chromium'] as const) {

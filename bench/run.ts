@@ -100,14 +100,16 @@ function runs(): { file: string; run: RunResult }[] {
 }
 
 function writeReadme(): void {
-  // The newest run that measured sizes (a full run); the pattern and validation-cost section may come
-  // from a newer `--only schema` run.
+  // The newest full run (sizes and calls); the pattern and validation-cost section may come from a
+  // newer `--only schema` run, and the adapters' sizes from a newer `--only size` run.
   const all = runs();
-  const latest = all.find((r) => r.run.size) ?? all[0];
+  const latest = all.find((r) => r.run.size && r.run.calls) ?? all.find((r) => r.run.size) ?? all[0];
   if (!latest) throw new Error('No results in bench/results yet: run `npm run bench` first');
   const validation = all.find((r) => r.run.validation);
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file, validation)));
-  log(`bench/README.md regenerated from bench/results/${latest.file}${validation && validation !== latest ? ` and ${validation.file}` : ''}`);
+  const adapters = all.find((r) => r.run.adapters);
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file, validation, adapters)));
+  const others = [validation, adapters].filter((r) => r && r !== latest).map((r) => r!.file);
+  log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 
 /** The commit measured, and the measured files that differ from it (the tree is shared and often mid-change). */
@@ -164,6 +166,16 @@ async function main(): Promise<void> {
     const form = withDynamicImport(cdn, 'chunks/form-parts-', 'chunks/eval-policy-', 'chunks/schema-ajv-', 'chunks/issues-');
     run.cdn = { ...cdn, formPage: { raw: form.reduce((s, c) => s + c.raw, 0), gzip: form.reduce((s, c) => s + c.gzip, 0), brotli: form.reduce((s, c) => s + c.brotli, 0), files: form.map((c) => c.file) } };
     log(`  dist/cdn/elements.js (no bundler): eager ${cdn.eager.gzip} B gzip (${cdn.chunks.filter((c) => c.eager).length} files); form page ${run.cdn.formPage.gzip} B gzip; all it can load ${cdn.all.gzip} B gzip (${cdn.chunks.length} files)`);
+  }
+
+  if (only.has('size')) {
+    // The chat adapters: separate entries a page loads only when it uses them.
+    run.adapters = {};
+    for (const name of ['openai', 'anthropic', 'ai-sdk']) {
+      const size = await buildAndMeasure(root, `src/adapters/${name}.ts`, join(www, `adapter-${name}`), `/adapter-${name}/`);
+      run.adapters[name] = { entry: size.entry, eager: size.eager, all: size.all, eagerFiles: size.chunks.filter((c) => c.eager).length, allFiles: size.chunks.length };
+      log(`  mcp-web-elements/${name}: eager ${size.eager.gzip} B gzip; with what it loads on demand ${size.all.gzip} B gzip`);
+    }
   }
 
   const fullKit = sizes.get('fullKit');

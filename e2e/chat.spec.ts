@@ -27,9 +27,17 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
   await waitForConnection(page);
   await say(page, 'Book a table at Casa Azul');
   await expect(transcript(page)).toContainText('the restaurant needs a few details');
-  // The dialog appears inline, in the conversation.
+  // The dialog appears inline, in the conversation, above the message box and in view (issue 33),
+  // for each round.
+  const inline = page.locator('mcp-elicitation-dialog[inline]');
+  const composer = page.locator('form.composer');
   await expect(page.locator('mcp-elicitation-dialog[inline] dialog[open]')).toBeVisible();
+  await expect.poll(() => gapAbove(composer, inline)).toBeGreaterThanOrEqual(0);
+  await expect(inline).toBeInViewport({ ratio: 1 });
   await answerElicitation(page, { Date: '2026-11-30', Guests: '4' });
+  await expect(page.getByRole('group', { name: 'Area' }).or(page.getByText('Area')).first()).toBeVisible();
+  await expect.poll(() => gapAbove(composer, inline)).toBeGreaterThanOrEqual(0);
+  await expect(inline).toBeInViewport({ ratio: 1 });
   await answerElicitation(page, { Area: 'Terrace' });
   await expect(transcript(page).locator('mcp-tool-result')).toContainText('Booked Casa Azul for 4 on 2026-11-30, terrace.');
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);

@@ -15,6 +15,9 @@
  *   linear-time engine, natively after the shape check, or not at all; and the
  *   most evaluations one value can take along the schema's references (the
  *   validator refuses more than `maxEvaluations`).
+ * - per chat format (OpenAI strict mode, Anthropic, the AI SDK): how many tools
+ *   convert without loss and which keywords were moved into descriptions, and
+ *   the strict-mode round trip of the sample arguments (scripts/corpus-formats.ts).
  *
  * Options: `--json <file>` writes the full results; `--verbose` lists every
  * fallback and failure; `--validator cfworker` checks with `@cfworker/json-schema`
@@ -36,6 +39,7 @@ import { buildArguments, itemField, memberField, rowField, variantField } from '
 import { hasRequired, sampleDraft } from '../components/mcp-tool-form/samples.js';
 import { isRecord } from '../components/internal/json.js';
 import type {} from './corpus-page.js';
+import { formatsFailed, formatsReport, printFormats, type FormatsReport } from './corpus-formats.js';
 
 interface ToolEntry {
   server: string;
@@ -66,6 +70,8 @@ interface ToolReport {
   patterns: Record<'linear' | 'native' | 'skip' | 'invalid', number>;
   /** Evaluations one place of a value can take, counted along every path (see src/schema/schema-cost.ts). */
   evaluations: number;
+  /** The schema in the chat formats (scripts/corpus-formats.ts). */
+  formats?: FormatsReport;
   error?: string;
 }
 
@@ -224,6 +230,8 @@ async function main(): Promise<void> {
         if (report.required) report.fill.required = fill(new FormModel(tool.inputSchema), tool.inputSchema, false);
         report.fill.all = fill(new FormModel(tool.inputSchema), tool.inputSchema, true);
         if (report.fill.all?.ok) samples.set(`${tool.server}/${tool.name}`, report.fill.all.arguments!);
+        const accepted = [report.fill.required, report.fill.all].filter((outcome) => outcome?.ok).map((outcome) => outcome!.arguments!);
+        report.formats = formatsReport(tool.inputSchema, accepted);
       }
     } catch (error) {
       report.error = (error as Error).stack ?? String(error);
@@ -241,7 +249,7 @@ async function main(): Promise<void> {
     mkdirSync(resolve(out, '..'), { recursive: true });
     writeFileSync(out, JSON.stringify({ reports, browser }, null, 2));
   }
-  const failed = reports.some((r) => r.error || r.fill.required?.ok === false || r.fill.all?.ok === false) || (browser !== undefined && browser.failures.length > 0);
+  const failed = reports.some((r) => r.error || r.fill.required?.ok === false || r.fill.all?.ok === false || formatsFailed(r.formats)) || (browser !== undefined && browser.failures.length > 0);
   process.exitCode = failed ? 1 : 0;
 }
 
@@ -381,6 +389,7 @@ function print(reports: ToolReport[], extra: { files: string[]; elicitationSchem
   const errors = reports.filter((r) => r.error);
   lines.push(`Exceptions: ${errors.length}`);
   for (const r of errors) lines.push(`  ✗ ${r.server}/${r.tool}: ${r.error}`);
+  lines.push(...printFormats(reports, flag('--verbose')));
   if (extra.browser) {
     lines.push(
       `Chromium: ${extra.browser.rendered}/${reports.length} forms rendered, filled with their sample arguments and submitted back unchanged, without an exception or console error (${Math.ceil(extra.browser.ms / 1000)} s in all, slowest tool ${Math.ceil(extra.browser.slowestMs)} ms); raw-JSON fallback fields in the DOM: ${extra.browser.fallbackFields}`,

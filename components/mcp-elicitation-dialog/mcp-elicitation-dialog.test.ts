@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, inject, test, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { openAiSampling } from '../../src/adapters/openai.js';
 import { McpClient, type ElicitResult, type JsonRpcRequest, type ToolCallResult } from '../../src/index.js';
 import '../index.js';
 import type { McpConnection } from '../mcp-connection/mcp-connection.js';
@@ -405,6 +406,25 @@ describe('sampling and roots', () => {
     await userEvent.click(page.getByRole('button', { name: 'Send' }));
     expect(textOf(await call)).toBe('Summary: Models use tools.');
     expect(retryResponses('summarize')).toEqual([{ summary: { role: 'assistant', content: { type: 'text', text: 'Models use tools.' }, model: 'host-model', stopReason: 'endTurn' } }]);
+  });
+
+  test("sampling: a draft from the page's model (an OpenAI-compatible endpoint) is shown, and sent only on approval", async () => {
+    await setup();
+    const modelBase = inject('openAiStandInUrl');
+    const asked = async () => (await (await fetch(`${new URL(modelBase).origin}/__requests`)).json()) as { model: string; messages: unknown[] }[];
+    const before = (await asked()).length;
+    dialog.samplingHandler = openAiSampling({ baseUrl: modelBase, model: 'page-model' });
+    const call = client.callTool('summarize', { text: 'Tools let models act.' });
+    await vi.waitFor(() => expect(dialogOpen()).toBe(true));
+    const reply = page.getByRole('textbox', { name: /Reply/ });
+    // The stand-in echoes the last user message: the draft is the model's answer to the server's request.
+    await vi.waitFor(() => expect((reply.element() as HTMLTextAreaElement).value).toBe('Echo: Summarise in one sentence: Tools let models act.'));
+    expect((await asked()).slice(before).map((request) => request.model)).toEqual(['page-model']);
+    // Nothing went back to the server yet: only the first round of the call.
+    expect(calls('summarize')).toHaveLength(1);
+    await userEvent.click(page.getByRole('button', { name: 'Send' }));
+    expect(textOf(await call)).toBe('Summary: Echo: Summarise in one sentence: Tools let models act.');
+    expect(retryResponses('summarize')).toEqual([{ summary: expect.objectContaining({ role: 'assistant', content: { type: 'text', text: 'Echo: Summarise in one sentence: Tools let models act.' }, model: 'page-model' }) }]);
   });
 
   test('sampling: rejecting ends the call without a retry', async () => {

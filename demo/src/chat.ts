@@ -56,8 +56,15 @@ content.className = 'chat';
 const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
 dialog.inline = true;
 dialog.samplingHandler = deterministicDraft;
-connection.append(content, dialog);
+// The dialog is rendered in the conversation, between the transcript and the message box (see
+// update()), so a request shows above the sticky message box, never under it (issue 33).
+connection.append(content);
 app.append(connection);
+// Each request it shows (a new round changes its size) is scrolled into view: above the message
+// box, which html's scroll-padding-bottom keeps clear.
+new ResizeObserver(() => {
+  if (dialog.open) dialog.scrollIntoView({ block: 'nearest' });
+}).observe(dialog);
 
 /** Settles once the connection has listed its tools, or failed: a message sent before waits for it. */
 let markListed!: () => void;
@@ -177,6 +184,7 @@ function update(): void {
           ${messages.map(renderMessage)}
         </ol>
       </section>
+      ${dialog}
       <form class="composer" @submit=${onSubmit}>
         <label class="visually-hidden" for="tool-menu">Use a tool</label>
         <select id="tool-menu" @change=${onPickTool} ?disabled=${tools.length === 0}>

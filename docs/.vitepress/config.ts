@@ -54,6 +54,7 @@ export default defineConfig({
           { text: 'The elements', link: '/elements' },
           { text: 'React, Vue and Svelte', link: '/frameworks' },
           { text: 'The client core', link: '/client' },
+          { text: 'Chat UIs', link: '/chat' },
           { text: 'OAuth', link: '/oauth' },
           { text: 'The bridge', link: '/bridge' },
           { text: 'MCP Apps', link: '/apps' },

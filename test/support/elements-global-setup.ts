@@ -17,7 +17,9 @@
  * - `wireLab`: servers behind particular CORS configurations and redirects
  *   (`wire-lab.ts`), for CORS diagnosis, era fallback and redirect tests;
  * - `hostileServerUrl`, `hugeServerUrl`: a raw server that floods rounds with
- *   input requests and sends megabytes of names (issue 19; hostile-server.ts).
+ *   input requests and sends megabytes of names (issue 19; hostile-server.ts);
+ * - `openAiStandInUrl`: a local OpenAI-compatible endpoint (its API base; scripted over
+ *   HTTP, openai-stand-in.ts), the page's model for sampling drafts.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -46,7 +48,11 @@ export default async function setup(project: TestProject) {
   const hostile = await startHostileServer();
   project.provide('hostileServerUrl', hostile.url);
   project.provide('hugeServerUrl', hostile.hugeUrl);
+  const { startOpenAiStandIn } = await import('./openai-stand-in.js');
+  const standIn = await startOpenAiStandIn();
+  project.provide('openAiStandInUrl', standIn.baseUrl);
   return async () => {
+    await standIn.close();
     await second.close();
     await urlElicitation.close();
     await lab.close();
@@ -69,5 +75,6 @@ declare module 'vitest' {
     wireLab: Omit<import('./wire-lab.js').WireLab, 'close'>;
     hostileServerUrl: string;
     hugeServerUrl: string;
+    openAiStandInUrl: string;
   }
 }

@@ -1,0 +1,57 @@
+/**
+ * Small official-SDK servers (2026-07-28, loopback, port 0) for the host and
+ * adapter tests: each names itself in its answers, so a test sees which
+ * server a call reached. `echo` is on every one (the clash the host names).
+ */
+import { createServer } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { closeServer, listen, readJsonBody } from './http.js';
+
+export interface ToolServer {
+  url: string;
+  /** Names of the tools called, in order. */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
+
+/** A server named `label` with `echo` and `lookup_<label>` (a string `id`, required), plus `extra` tools. */
+export async function startToolServer(label: string, extra: (server: McpServer, calls: string[]) => void = () => {}): Promise<ToolServer> {
+  const calls: string[] = [];
+  const build = () => {
+    const server = new McpServer({ name: `${label}-server`, version: '1.0.0' }, { capabilities: {} });
+    server.registerTool(
+      'echo',
+      { description: `Echoes text (${label})`, inputSchema: schema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
+      async (args: any) => {
+        calls.push('echo');
+        return text(`${label} echo: ${args.text}`);
+      },
+    );
+    server.registerTool(
+      `lookup_${label}`,
+      { description: `Looks an id up on ${label}`, inputSchema: schema({ type: 'object', properties: { id: { type: 'string', minLength: 2 }, verbose: { type: 'boolean' } }, required: ['id'] }) },
+      async (args: any) => {
+        calls.push(`lookup_${label}`);
+        return text(`${label} record ${args.id}${args.verbose === undefined ? '' : ` verbose=${args.verbose}`}`);
+      },
+    );
+    extra(server, calls);
+    return server;
+  };
+  const handler = createMcpHandler(build, { legacy: 'reject' });
+  const node = toNodeHandler(handler);
+  const http = createServer(async (req, res) => node(req as never, res as never, await readJsonBody(req)));
+  const origin = await listen(http);
+  return {
+    url: `${origin}/mcp`,
+    calls,
+    async close() {
+      await handler.close();
+      await closeServer(http);
+    },
+  };
+}
