@@ -44,6 +44,17 @@ export function jsonLength(value: unknown, budget: number): number {
   return total;
 }
 
+/** Sizes of pages measured before (exact, within budget): a page served again from the cache is not walked again. */
+const measured = new WeakMap<object, number>();
+
+function pageLength(page: object, budget: number): number {
+  const known = measured.get(page);
+  if (known !== undefined) return known;
+  const length = jsonLength(page, budget);
+  if (length <= budget) measured.set(page, length);
+  return length;
+}
+
 /** The UTF-8 length of `text`, or some number over `limit` when it is surely longer. */
 function utf8Length(text: string, limit: number): number {
   // A UTF-16 code unit is 1 to 3 UTF-8 bytes: only a string near the limit is encoded.
@@ -90,7 +101,7 @@ export async function listAll<T>(host: ListingHost, method: string, key: string,
     if (!Array.isArray(list)) {
       throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: host.url, method });
     }
-    bytes += jsonLength(result, maxBytes - bytes);
+    bytes += pageLength(result, maxBytes - bytes);
     if (bytes > maxBytes) {
       throw new McpClientError('too_large', `${method} sent more than ${maxBytes} bytes of JSON in ${page + 1} page(s) (see maxListBytes); stopped following it`, {
         url: host.url,
