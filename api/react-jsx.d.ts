@@ -85,11 +85,13 @@ declare module 'react' {
         roots?: McpConnection['roots'];
         auth?: McpConnection['auth'];
         oauthRedirectUri?: McpConnection['oauthRedirectUri'];
+        requireIss?: McpConnection['requireIss'];
         client?: McpConnection['client'];
         'server-url'?: Extract<McpConnection['serverUrl'], string | number | boolean>;
         'no-auto-connect'?: Extract<McpConnection['noAutoConnect'], string | number | boolean>;
         'no-listen'?: Extract<McpConnection['noListen'], string | number | boolean>;
         'oauth-redirect-uri'?: Extract<McpConnection['oauthRedirectUri'], string | number | boolean>;
+        'require-iss'?: Extract<McpConnection['requireIss'], string | number | boolean>;
         /** A new client was created (before it connects); `detail.client`. */
         'onmcp-client-change'?: (event: McpClientChangeEvent) => void;
         /** Connected; `detail.server` describes the server. */

@@ -76,6 +76,7 @@ declare module 'vue' {
       roots?: McpConnection['roots'];
       auth?: McpConnection['auth'];
       oauthRedirectUri?: McpConnection['oauthRedirectUri'];
+      requireIss?: McpConnection['requireIss'];
       client?: McpConnection['client'];
       /** A new client was created (before it connects); `detail.client`. */
       'onMcpClientChange'?: (event: McpClientChangeEvent) => void;

@@ -32,7 +32,7 @@ import { ToolCatalogue } from './client/tools.js';
 import { Declarations } from './client/declarations.js';
 import { openSubscription, type ListenHost } from './client/listen.js';
 import { withInputs, type CallHost } from './client/calls.js';
-import { maskUrlSecrets, McpClientError, McpError } from './protocol/errors.js';
+import { maskUrlSecrets, McpClientError, McpError, McpRpcError } from './protocol/errors.js';
 import { eraCacheKey } from './protocol/era.js';
 import {
   TASKS_EXTENSION,
@@ -101,6 +101,8 @@ export class McpClient {
   readonly #inflight = new Set<AbortController>();
   readonly #subscriptions = new Set<Subscription>();
   readonly #warned = new Set<string>();
+  /** Sessions whose server answered `completion/complete` with -32601: not asked again while they last. */
+  readonly #noCompletions = new WeakSet<Session>();
   #session: Session | undefined;
   #connecting: Promise<ServerDescription> | undefined;
   #status: ClientStatus = 'idle';
@@ -609,9 +611,26 @@ export class McpClient {
     return (await withInputs(this.#parts, 'prompts/get', { name, arguments: args }, name, options)) as GetPromptResult | InputRequiredResult;
   }
 
-  /** Argument completion (server/utilities/completion). */
+  /**
+   * Argument completion (server/utilities/completion).
+   *
+   * @throws McpRpcError `-32601` when the server has no completions: after its
+   *   first `-32601` the server is not asked again for the rest of the session
+   *   (until {@link reconnect} or a new session); later calls fail at once with
+   *   the same code and no request.
+   */
   async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }, options: RequestOptions = {}): Promise<CompleteResult> {
-    return (await this.request('completion/complete', { ref, argument, ...(context ? { context } : {}) }, options)) as CompleteResult;
+    const session = await this.#ready(options.signal);
+    if (this.#noCompletions.has(session)) {
+      throw new McpRpcError(-32601, `${this.url.href} answered completion/complete with "method not found" earlier in this session; not asked again`, undefined, { url: this.url.href });
+    }
+    try {
+      return (await sendRequest(this.#parts, session, 'completion/complete', { ref, argument, ...(context ? { context } : {}) }, options)) as CompleteResult;
+    } catch (error) {
+      // Method not found is a property of the server, not of this argument: every other ref and argument would get it too.
+      if (McpRpcError.isInstance(error) && error.code === -32601) this.#noCompletions.add(session);
+      throw error;
+    }
   }
 
   // --- tasks -----------------------------------------------------------------------------------------

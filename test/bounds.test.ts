@@ -120,6 +120,59 @@ describe('listings are bounded (issue 19, item 2)', () => {
   });
 });
 
+describe('cursors and a listing\'s bytes are bounded (issue 29, item 3)', () => {
+  const MiB = 1024 * 1024;
+
+  test('200 pages each with a fresh 1 MiB nextCursor: the first is refused, typed and naming maxCursorBytes; no second page is asked', async () => {
+    let n = 0;
+    const raw = await serverWith((request, res) => json(res, request.id, { tools: [tool(`t${n}`)], nextCursor: `${n++}`.padEnd(MiB, 'x') }));
+    try {
+      const error = await new McpClient(raw.url, collect().options).listTools().catch((e) => e);
+      expect(error).toMatchObject({ name: 'McpClientError', code: 'too_large', data: { option: 'maxCursorBytes', limit: 65_536, method: 'tools/list' } });
+      expect(error.message).toMatch(/nextCursor of tools\/list is over 65536 bytes .*maxCursorBytes/);
+      expect(raw.bodies().filter((b) => b?.method === 'tools/list')).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('a cursor of exactly 64 KiB is followed, one UTF-8 byte more is not (multi-byte characters counted as bytes); maxCursorBytes moves the line', async () => {
+    const cursors = ['a'.repeat(65_536), 'é'.repeat(32_768), 'é'.repeat(32_768) + 'a'];
+    const raw = await serverWith((request, res) => {
+      const at = request.params?.cursor === undefined ? 0 : cursors.indexOf(request.params.cursor) + 1;
+      json(res, request.id, { tools: [tool(`t${at}`)], ...(at < cursors.length ? { nextCursor: cursors[at] } : {}) });
+    });
+    try {
+      const error = await new McpClient(raw.url, { ...collect().options, cache: false }).listTools().catch((e) => e);
+      expect(error).toMatchObject({ code: 'too_large', data: { option: 'maxCursorBytes', limit: 65_536 } });
+      // The first two cursors (65,536 bytes each) were followed.
+      expect(raw.bodies().filter((b) => b?.method === 'tools/list').map((b) => b.params?.cursor?.length)).toEqual([undefined, 65_536, 32_768]);
+      const tools = await new McpClient(raw.url, { ...collect().options, cache: false, maxCursorBytes: 65_537 }).listTools();
+      expect(tools.map((t) => t.name)).toEqual(['t0', 't1', 't2', 't3']);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  test('pages of 1 MiB each with fresh small cursors forever: the listing stops at 64 MiB (maxListBytes) with a typed error, not at 500 pages', async () => {
+    let n = 0;
+    const description = 'd'.repeat(MiB);
+    const raw = await serverWith((request, res) => json(res, request.id, { tools: [tool(`t${n}`, { description })], nextCursor: `next-${n++}` }));
+    try {
+      const error = await new McpClient(raw.url, collect().options).listTools().catch((e) => e);
+      expect(error).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 64 * MiB, method: 'tools/list' } });
+      expect(error.message).toMatch(/more than 67108864 bytes of JSON in 64 page\(s\) \(see maxListBytes\)/);
+      expect(raw.bodies().filter((b) => b?.method === 'tools/list')).toHaveLength(64);
+      // A lower cap stops sooner.
+      const small = await new McpClient(raw.url, { ...collect().options, cache: false, maxListBytes: 3 * MiB }).listTools().catch((e) => e);
+      expect(small).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 3 * MiB } });
+      expect(small.message).toMatch(/in 3 page\(s\)/);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
 describe('a round that asks for input a thousand times (issue 19, item 6)', () => {
   const ask = (i: number) => ({ method: 'elicitation/create', params: { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
   const flood = (count: number) => {

@@ -8,7 +8,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { McpClient, type McpWarning, type ToolCallResult } from '../src/index.js';
+import { McpClient, MemoryEraCache, type McpWarning, type ToolCallResult } from '../src/index.js';
+import { eraCacheKey } from '../src/protocol/era.js';
 import { startRawServer, type RunningServer } from './support/servers.js';
 
 const open: RunningServer[] = [];
@@ -136,5 +137,61 @@ describe('initialize refused for its protocol version: each older version once, 
     expect(text(await mcp.callTool('echo', { text: 'again' }))).toBe('echo: again');
     expect(server.offers).toEqual(['2025-11-25', '2025-06-18', '2025-06-18']);
     await mcp.close();
+  });
+});
+
+describe('version step-down (issue 29 item 12): down in order, each version once, never back up', () => {
+  const json400 = (res: ServerResponse, id: number, message: string) =>
+    res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } }));
+
+  test('refused for its version at 2025-11-25, then plain 400s: steps on down to 2025-03-26 and 2024-11-05', async () => {
+    const server = await pickyServer(['2024-11-05'], (res, id, offered) =>
+      json400(res, id, offered === '2025-11-25' ? 'Bad Request: unsupported protocol version' : 'Bad Request'),
+    );
+    const { mcp } = client(server.url);
+    expect(await mcp.connect()).toMatchObject({ era: 'legacy', protocolVersion: '2024-11-05' });
+    expect(server.offers).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+    await mcp.close();
+  });
+
+  test('a refusal naming a newer version than the last offer does not bring the offer back up', async () => {
+    const server = await pickyServer(['2024-11-05'], (res, id, offered) =>
+      json400(res, id, offered === '2025-11-25' ? `Unsupported protocol version ${offered}; supported: 2025-03-26` : `Unsupported protocol version ${offered}; try 2025-06-18`),
+    );
+    const { mcp } = client(server.url);
+    expect(await mcp.connect()).toMatchObject({ protocolVersion: '2024-11-05' });
+    expect(server.offers).toEqual(['2025-11-25', '2025-03-26', '2024-11-05']);
+    await mcp.close();
+  });
+
+  test('the server\'s supported list is followed: versions it does not list are skipped, and a list with nothing older ends the handshake', async () => {
+    const server = await pickyServer([], supportedInData(['2025-11-25', '2025-03-26']));
+    const { mcp } = client(server.url);
+    const error = await mcp.connect().catch((e) => e);
+    // 2025-03-26 (listed, yet refused) then nothing older is listed: no going back to 2025-11-25.
+    expect(server.offers).toEqual(['2025-11-25', '2025-03-26']);
+    expect(error.message).toContain('initialize offered 2025-11-25, 2025-03-26 in turn');
+  });
+
+  test('a new session of the client starts at the version that worked, not back at the refused one', async () => {
+    const server = await pickyServer(['2024-11-05'], (res, id, offered) =>
+      json400(res, id, `Bad Request: Unsupported protocol version: ${offered} (supported versions: 2024-11-05)`),
+    );
+    const { mcp } = client(server.url);
+    await mcp.connect();
+    expect(server.offers).toEqual(['2025-11-25', '2024-11-05']);
+    expect(await mcp.reconnect()).toMatchObject({ protocolVersion: '2024-11-05' });
+    expect(server.offers).toEqual(['2025-11-25', '2024-11-05', '2024-11-05']);
+    await mcp.close();
+  });
+
+  test('a remembered legacy verdict that fails is not followed by the same handshake again after the probe', async () => {
+    const server = await pickyServer([], plainText);
+    const cache = new MemoryEraCache();
+    cache.set(eraCacheKey(new URL(server.url)), 'legacy');
+    const mcp = new McpClient(server.url, { eraCache: cache, onWarning: () => {} });
+    const error = await mcp.connect().catch((e) => e);
+    expect(server.offers).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+    expect(error.message).toContain('initialize offered 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 in turn');
   });
 });

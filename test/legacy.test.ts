@@ -241,6 +241,26 @@ describe('official SDK pinned to legacy serving, with sessions', () => {
     await client.close();
   });
 
+  test('URL elicitation (issue 29, item 4): the server\'s completion before any answer ends the wait with accept and aborts the handler; the handler is told to answer on open', async () => {
+    const client = newClient(server.url);
+    const seen: { urlAnswer?: string; aborted?: boolean } = {};
+    client.setInputHandler('elicitation/create', {
+      modes: ['form', 'url'],
+      // A user who never comes back to the dialog: only the signal ends this.
+      handle: (_params, context) =>
+        new Promise((_resolve, reject) => {
+          seen.urlAnswer = context.urlAnswer;
+          context.signal.addEventListener('abort', () => {
+            seen.aborted = true;
+            reject(context.signal.reason);
+          });
+        }),
+    });
+    expect(texts(await client.callTool('link_done_elsewhere', {}))).toBe('url answer: accept');
+    expect(seen).toEqual({ urlAnswer: 'on-open', aborted: true });
+    await client.close();
+  });
+
   test('sampling and roots through the handlers; a later roots handler announces notifications/roots/list_changed', async () => {
     const client = newClient(server.url);
     client.setInputHandler('sampling/createMessage', { handle: async () => ({ role: 'assistant', content: { type: 'text', text: 'hello there' }, model: 'm1' }) });

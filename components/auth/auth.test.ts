@@ -16,6 +16,8 @@ import { completeAuthorizationCallback } from './callback.js';
 import { DEFAULT_CHANNEL } from './messages.js';
 import { popupAuthorization } from './popup.js';
 import { completeRedirectAuthorization, redirectAuthorization } from './redirect.js';
+import { cleanup, mount, nextEvent } from '../test-support/dom.js';
+import type { McpConnection } from '../mcp-connection/mcp-connection.js';
 
 const serverUrl = inject('protectedServerUrl');
 const redirectUri = new URL('/components/auth/test-callback.html', location.origin).href;
@@ -178,5 +180,32 @@ describe('DPoP keys in IndexedDB', () => {
     await expect(crypto.subtle.exportKey('jwk', pair.privateKey)).rejects.toThrow();
     const proof = await createDpopProof(pair, { method: 'POST', url: serverUrl, accessToken: 'token' });
     expect(proof.split('.')).toHaveLength(3);
+  });
+});
+
+describe('<mcp-connection require-iss> (OAuth strict mode, issue 29 item 1)', () => {
+  test('the turnkey OAuth is strict, and signing in with a server that sends iss (oidc-provider) works from the Sign in button', async () => {
+    await import('../index.js');
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${serverUrl}" oauth-redirect-uri="${redirectUri}" require-iss no-listen></mcp-connection>`);
+    cleanups.push(() => cleanup());
+    await expect.poll(() => connection.oauth?.status, { timeout: 15_000 }).toBe('needs_sign_in');
+    expect(connection.oauth!.requireIss).toBe(true);
+    const connected = nextEvent(connection, 'mcp-connect', 30_000);
+    await userEvent.click(page.getByRole('button', { name: 'Sign in' }));
+    await connected;
+    expect(connection.status).toBe('connected');
+    await connection.oauth!.signOut();
+  });
+
+  test('an .auth created without requireIss is refused rather than used less strictly than asked', async () => {
+    await import('../index.js');
+    const { storage } = freshStorage();
+    const connection = mount<McpConnection>(`<mcp-connection no-auto-connect require-iss no-listen></mcp-connection>`);
+    cleanups.push(() => cleanup());
+    connection.auth = createOAuth({ resourceUrl: serverUrl, redirectUri, storage, openAuthorizationUrl: popupAuthorization() });
+    connection.serverUrl = serverUrl;
+    const error = await connection.connect().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'auth', message: expect.stringMatching(/without requireIss/) });
+    expect(connection.status).toBe('error');
   });
 });

@@ -118,6 +118,15 @@ export class McpConnection extends LitElement {
    * itself (popup sign-in, tokens in IndexedDB) unless `.auth` is set.
    */
   @property({ attribute: 'oauth-redirect-uri' }) oauthRedirectUri = '';
+  /**
+   * OAuth strict mode (`requireIss`, RFC 9207): sign in only with authorization
+   * servers that declare `authorization_response_iss_parameter_supported`;
+   * another is refused (`McpAuthError` `iss_unsupported`) before any page opens.
+   * Applies to the turnkey OAuth; an `.auth` given without `requireIss` is
+   * refused with a connect error rather than used less strictly than asked.
+   * Turn it on where users may add servers you do not control (docs/oauth.md).
+   */
+  @property({ attribute: 'require-iss', type: Boolean }) requireIss = false;
 
   /** The client of this connection (provided to the elements inside). */
   @provide({ context: clientContext })
@@ -214,6 +223,10 @@ export class McpConnection extends LitElement {
     await this.#teardown();
     if (attempt !== this.#attempt) return;
     let client: McpClient;
+    if (this.requireIss && this.auth && !this.auth.requireIss) {
+      this.#fail(new McpClientError('auth', '<mcp-connection require-iss> was given an .auth created without requireIss: pass requireIss: true to createOAuth()', { url: this.serverUrl }), 'connect');
+      throw this._error;
+    }
     try {
       const auth = await this.#resolveAuth();
       if (attempt !== this.#attempt) return;
@@ -261,7 +274,7 @@ export class McpConnection extends LitElement {
   async #resolveAuth(): Promise<OAuth | undefined> {
     let auth = this.auth;
     if (!auth && this.oauthRedirectUri) {
-      const key = `${this.serverUrl} ${this.oauthRedirectUri}`;
+      const key = `${this.serverUrl} ${this.oauthRedirectUri} ${this.requireIss}`;
       if (this.#turnkey?.key !== key) {
         const [{ createOAuth }, { popupAuthorization }] = await Promise.all([import('../../src/auth/index.js'), import('../auth/popup.js')]);
         // Sign-in waits for the user's click (a popup outside a gesture would be blocked).
@@ -270,6 +283,7 @@ export class McpConnection extends LitElement {
           redirectUri: new URL(this.oauthRedirectUri, document.baseURI).href,
           openAuthorizationUrl: popupAuthorization(),
           autoSignIn: false,
+          ...(this.requireIss ? { requireIss: true } : {}),
           // OAuth's developer warnings go where the client's go.
           ...(this.clientOptions?.onWarning ? { onWarning: this.clientOptions.onWarning } : {}),
         });

@@ -24,6 +24,12 @@ export interface Ask {
   context: InputContext;
   resolve(response: InputResponse): void;
   reject(error: unknown): void;
+  /**
+   * Answers the request while it stays shown (URL mode, `urlAnswer: 'on-open'`:
+   * `accept` goes out when the page opens); the ask still ends with `resolve`,
+   * or when its signal aborts (the server reported the step complete).
+   */
+  answerEarly?(response: InputResponse): void;
   step: 'fill' | 'review' | 'opened';
   /** The host's policy marks this request sensitive (`reviewRequired`): a form answer goes through its review. */
   mustReview?: boolean;

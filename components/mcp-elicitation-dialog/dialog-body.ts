@@ -199,6 +199,8 @@ export class DialogBody {
         done();
         resolve(value);
       };
+      // The abort listener stays: a completion from the server still takes the ask off the dialog.
+      ask.answerEarly = (value) => resolve(value);
       ask.reject = (error) => {
         done();
         reject(error);

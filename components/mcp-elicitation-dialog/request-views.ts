@@ -136,6 +136,9 @@ function openUrl(view: AskView, ask: Ask): void {
   if (!ask.url?.ok) return;
   // A new top-level tab the page cannot script or read (client/elicitation "Safe URL Handling").
   window.open(ask.url.href, '_blank', 'noopener,noreferrer');
+  // A 2025-11-25 server's own request: accept is consent to open, so it is sent now, not after Continue
+  // (the server is blocked until it arrives); the dialog stays until the server reports completion or Continue.
+  if (ask.context.urlAnswer === 'on-open') ask.answerEarly?.({ action: 'accept' });
   ask.step = 'opened';
   view.el.requestUpdate();
   void view.el.updateComplete.then(() => view.el.renderRoot.querySelector<HTMLElement>('[data-action="continue"]')?.focus());
@@ -153,7 +156,11 @@ export function renderUrl(view: AskView, ask: Ask): TemplateResult {
     ${review.parts.host ? html`<p>This opens <strong>${review.unicodeHost ?? review.parts.host}</strong> in a new tab.</p>` : nothing}
     ${review.warnings.map((warning) => html`<p part="warning">${warning}</p>`)}
     ${review.refusal ? html`<p part="error" role="alert">${review.refusal}</p>` : nothing}
-    ${opened ? html`<p>When you have finished there, continue here. The server will check whether the step is complete.</p>` : nothing}
+    ${opened
+      ? ask.context.urlAnswer === 'on-open'
+        ? html`<p>The server was told you opened the page. This closes when the server reports the step done, or continue here when you have finished.</p>`
+        : html`<p>When you have finished there, continue here. The server will check whether the step is complete.</p>`
+      : nothing}
     ${renderTimeline(view, ask)}
     <div part="actions">
       ${opened

@@ -72,13 +72,18 @@ export async function answerElicitation(
 
 /**
  * Answers a URL-mode elicitation: `open` opens the page (a new tab) and then
- * continues; `decline` and `cancel` press those buttons.
+ * continues (unless the server's completion already closed the dialog: a
+ * 2025-11-25 request is answered on open); `decline` and `cancel` press those buttons.
  */
 export async function answerUrlElicitation(page: Page, action: 'open' | 'decline' | 'cancel' = 'open'): Promise<void> {
   const dialog = await waitForInputRequest(page);
   if (action === 'open') {
     await dialog.getByRole('button', { name: /^Open / }).click();
-    await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
+    // A 2025-11-25 server's request was answered on Open, and its completion may close the dialog first.
+    const next = dialog.getByRole('button', { name: 'Continue', exact: true });
+    await next.click({ timeout: 10_000 }).catch(async (error: unknown) => {
+      if ((await next.count()) > 0) throw error;
+    });
   } else {
     await dialog.getByRole('button', { name: action === 'decline' ? 'Decline' : 'Cancel', exact: true }).click();
   }

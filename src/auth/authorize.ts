@@ -99,12 +99,12 @@ export function callbackParams(callback: URL): URLSearchParams {
  * have arrived at the redirect URI of this flow, per-issuer tag included
  * (RFC 9700 §4.4.2: mix-up defence that works without `iss`); a present `iss`
  * must equal the recorded issuer by plain string comparison, and an absent one
- * is refused when the server promised it — all before any `error` in the
- * response is looked at or shown.
+ * is refused when the server promised it or `options.requireIss` (strict mode)
+ * is on — all before any `error` in the response is looked at or shown.
  *
  * @throws McpAuthError `state_mismatch`, `iss_mismatch`, `authorization_error`, `invalid_response`.
  */
-export function checkCallback(pending: PendingAuthorization, callbackUrl: string | URL): string {
+export function checkCallback(pending: PendingAuthorization, callbackUrl: string | URL, options: { requireIss?: boolean } = {}): string {
   const callback = new URL(callbackUrl, pending.redirectUri);
   // Errors name the callback without its query: it carries the one-time code.
   const where = `${callback.origin}${callback.pathname}`;
@@ -135,8 +135,9 @@ export function checkCallback(pending: PendingAuthorization, callbackUrl: string
       issuer: pending.issuer,
     });
   }
-  if (iss === null && pending.issParameterSupported) {
-    throw new McpAuthError('iss_mismatch', `The authorization response has no iss although ${pending.issuer} promises one; it was discarded (RFC 9207)`, {
+  if (iss === null && (pending.issParameterSupported || options.requireIss)) {
+    const why = pending.issParameterSupported ? `although ${pending.issuer} promises one` : 'and requireIss is on';
+    throw new McpAuthError('iss_mismatch', `The authorization response has no iss ${why}; it was discarded (RFC 9207)`, {
       url: where,
       endpoint: 'authorization',
       issuer: pending.issuer,

@@ -36,6 +36,13 @@ export type McpAuthErrorReason =
   | 'state_mismatch'
   /** The callback's `iss` does not equal the recorded issuer, or is missing although promised (RFC 9207). */
   | 'iss_mismatch'
+  /**
+   * Strict mode (`requireIss`): the authorization server's metadata does not declare
+   * `authorization_response_iss_parameter_supported: true` (RFC 9207 §3), so its
+   * responses could not be told apart from another server's; no authorization was
+   * started there (nothing registered, no page opened). `data.issuer` names it.
+   */
+  | 'iss_unsupported'
   /** The authorization server answered the authorization request with an error (e.g. `access_denied`). */
   | 'authorization_error'
   /** The token endpoint (or, for enterprise-managed authorization, the identity provider) refused the code, the grant or the credentials. */

@@ -126,6 +126,11 @@ export class OAuth {
     return binding && this.#tokens ? hashKey(`${binding.issuer} ${binding.resource} ${binding.grantId}`) : undefined;
   };
 
+  /** Whether strict mode is on (`requireIss` option): only authorization servers that send `iss` are used. */
+  get requireIss(): boolean {
+    return this.#options.requireIss === true;
+  }
+
   /** Current status (see {@link OAuthStatus}). */
   get status(): OAuthStatus {
     return this.#status;
@@ -431,6 +436,14 @@ export class OAuth {
         const { tokens, client } = await requestGrant(ctx, { grant, as, resource: prm.resource, scopes: selected, clientIssuer: this.#options.clientIssuer });
         return await this.#adopt({ issuer: as.issuer, resource: prm.resource, prmUrl, as, client, scopes: selected, grantId: randomToken(12), dpop: false }, tokens);
       }
+      if (this.#options.requireIss && as.authorization_response_iss_parameter_supported !== true) {
+        // Checked before registering or opening anything: in strict mode, a response from this server could not be told from another's.
+        throw new McpAuthError(
+          'iss_unsupported',
+          `${as.issuer} does not declare authorization_response_iss_parameter_supported (RFC 9207), and requireIss is on: its authorization responses could not be told apart from another server's (mix-up), so no authorization was started there`,
+          { url: as.issuer, endpoint: 'authorization-server-metadata', issuer: as.issuer },
+        );
+      }
       // A stored registration the token endpoint refuses is replaced once (see #finish); never more.
       for (let attempt = 0; ; attempt++) {
         const rejected = this.#rejected.get(as.issuer);
@@ -492,7 +505,7 @@ export class OAuth {
    */
   async #finish(flow: Flow, pending: PendingAuthorization, callback: string | URL, ctx: FlowContext): Promise<void> {
     try {
-      const code = flow.checkCallback(pending, callback);
+      const code = flow.checkCallback(pending, callback, { requireIss: this.#options.requireIss === true });
       const dpopKey = pending.dpop ? await this.#dpopKey(pending.issuer, pending.resource, false) : undefined;
       if (pending.dpop && !dpopKey) throw new McpAuthError('dpop_failed', `The DPoP key of this authorization is gone`, { url: pending.as.token_endpoint });
       let tokens: TokenSet;

@@ -65,6 +65,21 @@ export interface OAuthOptions {
    * `redirectUri` as configured.
    */
   perIssuerRedirectUri?: boolean;
+  /**
+   * Strict mix-up defence (RFC 9207, RFC 9700 §4.4): authorize only with
+   * authorization servers whose metadata declares
+   * `authorization_response_iss_parameter_supported: true`, and accept only
+   * responses whose `iss` names the server the request went to. Another server
+   * is refused with `McpAuthError` `iss_unsupported` before anything is sent to
+   * it beyond its metadata request (no registration, no authorization page).
+   * Default false (the MCP authorization spec does not require `iss`). Turn it on
+   * when the app lets users add servers they do not control: without `iss`, a
+   * malicious server's authorization server can relay the user to an honest one
+   * with open dynamic registration and receive the honest code with its PKCE
+   * verifier (see docs/oauth.md, "Strict mode"). Authorization code flow only;
+   * machine-to-machine grants have no authorization response.
+   */
+  requireIss?: boolean;
   /** DCR `application_type`; default `native` for a loopback redirect URI, else `web`. */
   applicationType?: 'web' | 'native';
   /** Scopes to request in addition to the ones the server asks for. */

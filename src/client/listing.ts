@@ -8,32 +8,80 @@
 import { McpClientError } from '../protocol/errors.js';
 import type { ResultBase } from '../protocol/types.js';
 import type { RequestOptions } from '../rounds/options.js';
-import { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_PAGES, type McpClientOptions } from './options.js';
+import { DEFAULT_MAX_CURSOR_BYTES, DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_PAGES, type McpClientOptions } from './options.js';
 
 /** What a listing needs from its client. */
 export interface ListingHost {
   /** The endpoint, for errors. */
   url: string;
-  options: Pick<McpClientOptions, 'maxPages' | 'maxListItems'>;
+  options: Pick<McpClientOptions, 'maxPages' | 'maxListItems' | 'maxCursorBytes' | 'maxListBytes'>;
   /** Fetches one page (from the cache while fresh). */
   page(method: string, params: { cursor?: string }, options: RequestOptions): Promise<ResultBase>;
   warn(code: string, message: string): void;
 }
 
 /**
+ * The length of `value`'s JSON text (UTF-16 code units), counted until it passes
+ * `budget` (then some number over it): no string the size of the page is built.
+ */
+export function jsonLength(value: unknown, budget: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= budget) {
+    const item = stack.pop();
+    if (typeof item === 'string') total += item.length + 2;
+    else if (Array.isArray(item)) {
+      total += 2 + item.length;
+      for (const element of item) stack.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [name, member] of Object.entries(item)) {
+        total += name.length + 4;
+        stack.push(member);
+      }
+      total += 2;
+    } else total += String(item).length;
+  }
+  return total;
+}
+
+/** Sizes of pages measured before (exact, within budget): a page served again from the cache is not walked again. */
+const measured = new WeakMap<object, number>();
+
+function pageLength(page: object, budget: number): number {
+  const known = measured.get(page);
+  if (known !== undefined) return known;
+  const length = jsonLength(page, budget);
+  if (length <= budget) measured.set(page, length);
+  return length;
+}
+
+/** The UTF-8 length of `text`, or some number over `limit` when it is surely longer. */
+function utf8Length(text: string, limit: number): number {
+  // A UTF-16 code unit is 1 to 3 UTF-8 bytes: only a string near the limit is encoded.
+  if (text.length > limit) return text.length;
+  if (text.length * 3 <= limit) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+/**
  * Follows `nextCursor` through every page of a list method (spec: server/utilities/pagination).
  * Bounded: stops when a cursor repeats (warning `pagination-stuck`), after
  * `maxListItems` items (the first ones are returned, warning `list-truncated`)
- * and throws `pagination` after `maxPages` pages. Repeated items are dropped
- * (one `duplicate-list-item` warning per listing).
+ * and throws `pagination` after `maxPages` pages, `too_large` on a cursor over
+ * `maxCursorBytes` or when the pages together pass `maxListBytes` (before the
+ * next page is asked for). Repeated items are dropped (one
+ * `duplicate-list-item` warning per listing).
  * @param key - the member holding the page's items (`tools`, `resources`…).
  * @param identity - what makes two items the same one (a tool's name, a resource's URI).
  * @param pages - receives every page as it arrives (the tool listing screens them).
- * @throws McpClientError `pagination`, `protocol` (no `key` array, a non-string cursor).
+ * @throws McpClientError `pagination`, `too_large` (`data.option` names the limit), `protocol` (no `key` array, a non-string cursor).
  */
 export async function listAll<T>(host: ListingHost, method: string, key: string, options: RequestOptions, identity: (item: T) => string, pages: object[] = []): Promise<T[]> {
   const maxPages = host.options.maxPages ?? DEFAULT_MAX_PAGES;
   const maxItems = host.options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
+  const maxCursor = host.options.maxCursorBytes ?? DEFAULT_MAX_CURSOR_BYTES;
+  const maxBytes = host.options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+  let bytes = 0;
   const items: T[] = [];
   const seenItems = new Set<string>();
   const seenCursors = new Set<string>();
@@ -53,6 +101,15 @@ export async function listAll<T>(host: ListingHost, method: string, key: string,
     if (!Array.isArray(list)) {
       throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: host.url, method });
     }
+    bytes += pageLength(result, maxBytes - bytes);
+    if (bytes > maxBytes) {
+      throw new McpClientError('too_large', `${method} sent more than ${maxBytes} bytes of JSON in ${page + 1} page(s) (see maxListBytes); stopped following it`, {
+        url: host.url,
+        method,
+        limit: maxBytes,
+        option: 'maxListBytes',
+      });
+    }
     for (const item of list as T[]) {
       const id = identity(item);
       if (seenItems.has(id)) {
@@ -66,6 +123,14 @@ export async function listAll<T>(host: ListingHost, method: string, key: string,
     const next = result.nextCursor;
     if (next === undefined || next === null) return done();
     if (typeof next !== 'string') throw new McpClientError('protocol', `nextCursor of ${method} is not a string`, { url: host.url, method });
+    if (utf8Length(next, maxCursor) > maxCursor) {
+      throw new McpClientError('too_large', `nextCursor of ${method} is over ${maxCursor} bytes (${next.length.toLocaleString('en')} characters; see maxCursorBytes); not followed`, {
+        url: host.url,
+        method,
+        limit: maxCursor,
+        option: 'maxCursorBytes',
+      });
+    }
     // Cursors are opaque ("" included); only a repeat tells us the server is stuck.
     if (next === cursor || seenCursors.has(next)) {
       host.warn('pagination-stuck', `${method} returned cursor ${JSON.stringify(next)} again; stopped following it`);

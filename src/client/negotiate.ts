@@ -50,6 +50,8 @@ export async function openSession(host: NegotiationHost, signal: AbortSignal | u
   const key = host.eraKey;
   const cached = preference === 'auto' ? await eraCache.get(key) : undefined;
 
+  /** Why the remembered legacy verdict failed: when the probe says legacy again, that handshake is not run twice. */
+  let legacyFailure: { error: unknown } | undefined;
   if (preference === 'legacy' || cached === 'legacy') {
     try {
       const session = await host.openLegacy(host.withTimeout(signal));
@@ -58,6 +60,7 @@ export async function openSession(host: NegotiationHost, signal: AbortSignal | u
     } catch (error) {
       // The remembered verdict may be stale (server upgraded): probe again.
       if (preference !== 'auto') throw error;
+      legacyFailure = { error };
       await eraCache.delete(key);
     }
   }
@@ -88,6 +91,8 @@ export async function openSession(host: NegotiationHost, signal: AbortSignal | u
     // of the modern headers (Mcp-Method, Mcp-Name…): the legacy handshake does not send them.
     const cors = McpClientError.isInstance(error) ? (error.data.cors as { requestHeaders: string[] } | undefined) : undefined;
     if (verdict !== 'legacy' && !cors) throw error;
+    // The legacy handshake just failed here (every version it offers offered once): its error says why.
+    if (legacyFailure && verdict === 'legacy') throw legacyFailure.error;
     // What follows loads with the legacy era (it is in the same chunk). When that chunk cannot load (offline, a
     // deploy replaced it), a refusal by CORS is still the error that explains most, as a failed legacy handshake is.
     const legacy = await import('../legacy/session.js').catch((loadError: unknown) => {

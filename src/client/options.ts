@@ -27,6 +27,10 @@ export type ProtocolPreference = 'auto' | 'modern' | 'legacy';
 export const DEFAULT_MAX_PAGES = 500;
 /** Default of {@link McpClientOptions.maxListItems}. */
 export const DEFAULT_MAX_LIST_ITEMS = 10_000;
+/** Default of {@link McpClientOptions.maxCursorBytes}: 64 KiB. */
+export const DEFAULT_MAX_CURSOR_BYTES = 64 * 1024;
+/** Default of {@link McpClientOptions.maxListBytes}: 64 MiB, the default cap on one response body. */
+export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link McpClient}. Times are in milliseconds, sizes in bytes. */
 export interface McpClientOptions {
@@ -65,6 +69,25 @@ export interface McpClientOptions {
    * unbounded list.
    */
   maxListItems?: number;
+  /**
+   * Cap on one `nextCursor`, in UTF-8 bytes; default 64 KiB (65,536). Cursors are
+   * opaque tokens (server/utilities/pagination); real ones are tens to hundreds of
+   * bytes, and a listing keeps every cursor it followed (to notice a stuck
+   * server), so a server sending huge ones would make the client hold them all.
+   * A longer cursor fails the listing with `McpClientError` `too_large`
+   * (`data.limit` = this number, `data.option` = `'maxCursorBytes'`).
+   */
+  maxCursorBytes?: number;
+  /**
+   * Cap on the size of one listing, all pages together, measured as the length
+   * of their JSON text (items and cursors; UTF-16 code units, which is bytes for
+   * ASCII text); default 64 MiB (67,108,864), as much as one response body may
+   * hold (`maxBodyBytes`): paging must not let a server make the client hold more
+   * than one unpaged answer could. Real catalogues are a few MiB at most. Over
+   * it the listing fails with `McpClientError` `too_large` (`data.limit` = this
+   * number, `data.option` = `'maxListBytes'`).
+   */
+  maxListBytes?: number;
   /**
    * Capabilities to declare in addition to those of the registered input handlers —
    * for apps that answer input requests themselves (`inputRequired: 'manual'`).

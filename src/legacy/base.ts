@@ -284,6 +284,8 @@ export abstract class LegacySessionBase implements Session {
   readonly #serverRequests = new Map<RequestId, AbortController>();
   readonly #listeners = new Set<Listener>();
   readonly #elicitations = new Map<string, 'open' | 'complete'>();
+  /** Per open URL-mode elicitation the server sent: what its `notifications/elicitation/complete` ends (the answer, or the handler's wait after it). */
+  readonly #onComplete = new Map<string, () => void>();
   #unwatch: (() => void) | undefined;
   #rootsNoticePending = false;
 
@@ -408,7 +410,11 @@ export abstract class LegacySessionBase implements Session {
   }
 
   #rememberElicitation(id: string): void {
-    if (this.#elicitations.size >= MAX_ELICITATIONS) this.#elicitations.delete(this.#elicitations.keys().next().value!);
+    if (this.#elicitations.size >= MAX_ELICITATIONS) {
+      const oldest = this.#elicitations.keys().next().value!;
+      this.#elicitations.delete(oldest);
+      this.#onComplete.delete(oldest);
+    }
     if (!this.#elicitations.has(id)) this.#elicitations.set(id, 'open');
   }
 
@@ -456,6 +462,8 @@ export abstract class LegacySessionBase implements Session {
         const id = params.elicitationId;
         if (typeof id !== 'string' || this.#elicitations.get(id) !== 'open') return;
         this.#elicitations.set(id, 'complete');
+        this.#onComplete.get(id)?.();
+        this.#onComplete.delete(id);
         break;
       }
       case 'notifications/progress': {
@@ -506,6 +514,35 @@ export abstract class LegacySessionBase implements Session {
     }
   }
 
+  /**
+   * A URL-mode `elicitation/create` with an id: the handler answers (on open,
+   * see `urlAnswer`), unless the server's `notifications/elicitation/complete`
+   * for it comes first, which answers `accept` (the interaction is done). The
+   * completion also aborts the handler's signal, later too, so a dialog still
+   * showing "finish on the other page" closes.
+   */
+  async #answerUrl(params: JsonObject, context: LegacyInputContext): Promise<JsonObject> {
+    const id = params.elicitationId as string;
+    this.#rememberElicitation(id);
+    const wait = new AbortController();
+    const outer = context.signal;
+    const stop = () => wait.abort(outer.reason);
+    if (outer.aborted) stop();
+    else outer.addEventListener('abort', stop, { once: true });
+    let completed!: (result: JsonObject) => void;
+    const completion = new Promise<JsonObject>((resolve) => (completed = resolve));
+    this.#onComplete.set(id, () => {
+      completed({ action: 'accept' });
+      wait.abort(new McpClientError('aborted', `${this.host.url.href} completed URL elicitation ${JSON.stringify(id)}`, { url: this.host.url.href }));
+    });
+    const answer = this.host.answerInput({ method: 'elicitation/create', params } as InputRequest, { ...context, signal: wait.signal }) as Promise<JsonObject>;
+    try {
+      return await Promise.race([answer, completion]);
+    } finally {
+      outer.removeEventListener('abort', stop);
+    }
+  }
+
   async #handle(request: JsonRpcRequest, signal: AbortSignal, via: PendingRequest | undefined): Promise<JsonObject> {
     const params = request.params ?? {};
     const related = (params._meta as JsonObject | undefined)?.[MetaKey.relatedTask];
@@ -521,7 +558,7 @@ export abstract class LegacySessionBase implements Session {
           throw rpcError(ErrorCode.InvalidParams, `This client did not declare ${typeof mode === 'string' ? `${mode}-mode` : 'this'} elicitation`);
         }
         if (!this.host.hasInputHandler(request.method, mode)) throw rpcError(ErrorCode.InvalidParams, `This client has no handler for ${mode}-mode elicitation any more`);
-        if (mode === 'url' && typeof params.elicitationId === 'string') this.#rememberElicitation(params.elicitationId);
+        if (mode === 'url' && typeof params.elicitationId === 'string') return this.#answerUrl(params, context);
         return (await this.host.answerInput({ method: 'elicitation/create', params } as InputRequest, context)) as JsonObject;
       }
       case 'sampling/createMessage': {

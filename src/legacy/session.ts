@@ -84,6 +84,8 @@ function legacyHost(client: LegacyClient, self: () => Session | undefined): Lega
         signal: context.signal,
         server: client.description() ?? { era: 'legacy', protocolVersion: '', supportedVersions: [], capabilities: {} },
         url: url.href,
+        // The server's own URL-mode request: accept is consent to open the page, due when it opens.
+        ...(request.method === 'elicitation/create' && (request.params as { mode?: unknown }).mode === 'url' ? { urlAnswer: 'on-open' as const } : {}),
       });
     },
     hasInputHandler: (method, mode) => {

@@ -22,6 +22,7 @@ import type { SessionRequestOptions, SessionResponse } from '../transport/sessio
 import { isMessageEvent, readSse, sseFrame } from '../transport/sse.js';
 import { fetchFailure, readFailure, type Exchange, type SendOptions } from '../transport/transport.js';
 import { LEGACY_PROTOCOL_VERSIONS, type ClientCapabilities, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/types.js';
+import { firstOffer, nextVersion, refusedForVersion, rememberOffer } from './versions.js';
 import { LegacySessionBase, buildRequest, isModernSignature, legacyCapabilities, sleep, versionHeaderDefined, type LegacyHost, type PendingRequest } from './base.js';
 
 /** Versions accepted from a Streamable HTTP server's `initialize` answer. */
@@ -57,25 +58,6 @@ function sessionGone(error: unknown): boolean {
 /** A stream that ended (or dropped) before the response, which legacy servers let clients resume. */
 function resumable(error: unknown): boolean {
   return McpClientError.isInstance(error) && error.data.streamEnded === true && (error.code === 'protocol' || error.code === 'network');
-}
-
-/**
- * The versions to offer after `initialize` was refused, or undefined when the
- * refusal is not about the version. A refusal is about the version when it
- * lists versions in `data.supported` (then only those are worth offering) or
- * is a 4xx or JSON-RPC error whose text says "version" (then the dates it
- * names come first, then every other legacy version, newest first).
- */
-function versionsToOffer(error: unknown): readonly string[] | undefined {
-  let text: string;
-  if (McpRpcError.isInstance(error)) {
-    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-    if (Array.isArray(supported)) return supported.filter((v): v is string => typeof v === 'string');
-    text = `${error.message} ${JSON.stringify(error.data ?? '')}`;
-  } else if (McpClientError.isInstance(error) && error.code === 'http' && (error.data.status as number) < 500) {
-    text = String(error.data.bodyText ?? '');
-  } else return undefined;
-  return /version/i.test(text) ? [...(text.match(/\d{4}-\d{2}-\d{2}/g) ?? []), ...ACCEPTED] : undefined;
 }
 
 /** The refusal of the first `initialize`, its message naming every version offered. */
@@ -141,6 +123,8 @@ export class StreamableLegacySession extends LegacySessionBase {
     const tried: string[] = [];
     let refusal: unknown;
     let exchange: { result: JsonObject; sessionId: string | null };
+    // A new session starts at the version this client's endpoint last accepted; a restarted one where it was.
+    if (this.generation === 0) this.offered = firstOffer(host.transport);
     for (;;) {
       tried.push(this.offered);
       try {
@@ -149,10 +133,13 @@ export class StreamableLegacySession extends LegacySessionBase {
       } catch (error) {
         // A server that speaks only older revisions should answer with one of them
         // (2025-11-25 basic/lifecycle "Version Negotiation"); some refuse instead.
-        // Offer each older version once, those the refusal names first (versionsToOffer).
-        const next = versionsToOffer(error)?.find((v) => ACCEPTED.includes(v) && !tried.includes(v));
-        if (!next || signal?.aborted) throw tried.length > 1 ? withTried(refusal ?? error, tried) : error;
-        refusal ??= error;
+        // Step down, each older version once, never back up (./versions.ts).
+        const next = nextVersion(error, tried, refusal !== undefined);
+        if (!next || signal?.aborted) {
+          rememberOffer(host.transport, undefined);
+          throw tried.length > 1 ? withTried(refusal ?? error, tried) : error;
+        }
+        if (refusedForVersion(error)) refusal ??= error;
         this.offered = next;
       }
     }
@@ -164,6 +151,7 @@ export class StreamableLegacySession extends LegacySessionBase {
     }
     const { result, sessionId } = exchange;
     this.#answered = true;
+    rememberOffer(host.transport, this.offered);
     if (sessionId !== null && !SESSION_ID.test(sessionId)) {
       throw new McpClientError('protocol', `${host.url.href} issued an Mcp-Session-Id with characters outside visible ASCII`, { url: host.url.href, method: 'initialize' });
     }

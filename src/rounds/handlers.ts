@@ -39,6 +39,17 @@ export interface InputContext {
   url: string;
   /** The task that asks, when the request came from a running task (`tasks/update` answers it). */
   taskId?: string;
+  /**
+   * For a URL-mode elicitation, when the answer is due. `on-open`: a 2025-11-25
+   * server's own `elicitation/create` (client/elicitation "URL Mode"), where
+   * `accept` is consent to open the page: answer when the user opens it (the
+   * server is blocked until then, and learns of the outcome out of band); a
+   * `notifications/elicitation/complete` for it then aborts `signal`, ending
+   * any wait the handler still shows. Absent (the 2026-07-28 `input_required`
+   * rounds, the legacy `-32042` retry): the answer makes the client send the
+   * request again, so it is due once the user has finished on the page.
+   */
+  urlAnswer?: 'on-open';
 }
 
 /**

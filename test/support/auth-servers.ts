@@ -134,7 +134,7 @@ export interface AuthServerOptions {
    * Answers `/authorize` with a redirect to this URL instead of deciding itself:
    * an attacker's server relaying the user to another one (mix-up, RFC 9700 §4.4).
    */
-  authorizeRelay?: (query: URLSearchParams) => string;
+  authorizeRelay?: (query: URLSearchParams) => string | Promise<string>;
   /** Metadata endpoint URLs to publish instead of the real ones (unreachable or insecure endpoints). */
   endpoints?: { authorization_endpoint?: string; token_endpoint?: string };
 }
@@ -226,7 +226,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     if (req.method === 'GET' && url.pathname === `${path}/authorize`) {
       const q = url.searchParams;
       if (options.authorizeRelay) {
-        res.writeHead(302, { Location: options.authorizeRelay(q) }).end();
+        res.writeHead(302, { Location: await options.authorizeRelay(q) }).end();
         return;
       }
       // Exact redirect URI matching for registered clients (RFC 9700 §4.1.1): an error page, no redirect.

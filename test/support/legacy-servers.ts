@@ -182,6 +182,14 @@ function buildLegacyServer(state: LegacyServerState): McpServer {
     await ctx.mcpReq.notify({ method: 'notifications/elicitation/complete', params: { elicitationId: 'never-issued' } });
     return text(`url answer: ${answer.action}`);
   });
+  server.registerTool('link_done_elsewhere', { description: 'URL elicitation the server sees completed before any answer', inputSchema: schema({ type: 'object', properties: {} }) }, async (_args: any, ctx: any) => {
+    const elicitationId = randomUUID();
+    const answer = ctx.mcpReq.elicitInput({ mode: 'url', message: 'Sign in please', url: 'https://auth.example.test/start', elicitationId });
+    // The interaction finished out of band (the user used another device): the server says so at once.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await ctx.mcpReq.notify({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+    return text(`url answer: ${(await answer).action}`);
+  });
   server.registerTool('sample', { description: 'Asks the client to sample', inputSchema: schema({ type: 'object', properties: {} }) }, async (_args: any, ctx: any) => {
     const result = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 });
     return text(`sampled: ${JSON.stringify(result.content)}`);
