@@ -36,11 +36,12 @@
  */
 import { ErrorCode, McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
 import { encodeHeaderValue } from '../transport/headers.js';
-import { timerDelay } from '../util/sleep.js';
+import { sleep } from '../util/sleep.js';
 import type { HandlerLookup, RoundLimits } from '../rounds/handlers.js';
 import type { InputRequiredOptions, ListenOptions, RequestOptions, Subscription } from '../rounds/options.js';
 import type { ServerDescription } from '../transport/session.js';
 import { MemoryTaskStore } from './store.js';
+import { blocked, budget, pollDelay, RETRY_FIRST_MS, RETRY_MAX_MS, transient, Waiter, whileBlocked } from './waiting.js';
 import {
   type StoredTask,
   type StoredTasks,
@@ -93,15 +94,6 @@ function taskOptions(host: TaskHost): TaskOptions {
   return typeof host.options.tasks === 'object' ? host.options.tasks : {};
 }
 
-/**
- * The next polling interval, in ms. Without `previous`: the server's suggestion
- * (`pollIntervalMs`, else `defaultPollMs`), never below `minPollMs`. With it (nothing
- * changed since): `previous` ×1.5, up to `maxPollMs` but never below the suggestion.
- */
-function pollDelay(opts: TaskOptions, state: TaskState | undefined, previous?: number): number {
-  const base = Math.max(opts.minPollMs ?? 50, state?.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
-  return previous === undefined ? base : Math.min(Math.max(opts.maxPollMs ?? 30_000, base), previous * 1.5);
-}
 
 const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
@@ -188,83 +180,6 @@ export async function storedTasks(host: TaskHost): Promise<StoredTasks> {
   }
   out.tasks.sort((a, b) => b.startedAt - a.startedAt);
   return out;
-}
-
-// --- waiting -------------------------------------------------------------------------------------
-
-/** A timer that events can cut short (a notification, an acknowledgement). */
-class Waiter {
-  #wake: (() => void) | undefined;
-
-  wake(): void {
-    this.#wake?.();
-  }
-
-  /** Resolves after `ms` (with true) or at the next `wake()` (with false); rejects with the signal's reason on abort. */
-  wait(ms: number, signal: AbortSignal): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const done = (elapsed: boolean) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.#wake = undefined;
-        resolve(elapsed);
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => done(true), timerDelay(ms));
-      this.#wake = () => done(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-}
-
-interface PageEnvironment {
-  document?: { visibilityState?: string; addEventListener?(type: string, listener: () => void): void; removeEventListener?(type: string, listener: () => void): void };
-  navigator?: { onLine?: boolean };
-  addEventListener?(type: string, listener: () => void): void;
-  removeEventListener?(type: string, listener: () => void): void;
-}
-
-/** The page's visibility and network, where there are such things (not in Node). */
-const page = globalThis as unknown as PageEnvironment;
-const blocked = () => page.document?.visibilityState === 'hidden' || page.navigator?.onLine === false;
-
-/**
- * Waits while the page is hidden or offline: no request goes out until
- * `visibilitychange` makes it visible or `online` fires (or `until`, or a wake).
- * @returns whether it waited.
- */
-function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promise<boolean> {
-  if (!blocked()) return Promise.resolve(false);
-  return new Promise<boolean>((resolve, reject) => {
-    const woken = new AbortController();
-    const check = () => {
-      if (!blocked()) finish();
-    };
-    const cleanup = () => {
-      woken.abort();
-      page.document?.removeEventListener?.('visibilitychange', check);
-      page.removeEventListener?.('online', check);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const finish = () => {
-      cleanup();
-      resolve(true);
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(signal.reason);
-    };
-    page.document?.addEventListener?.('visibilitychange', check);
-    page.addEventListener?.('online', check);
-    signal.addEventListener('abort', onAbort, { once: true });
-    // Ends at `until`, or earlier at a wake: a pushed status or an acknowledgement needs no request, so the loop looks at it.
-    waiter.wait(until - Date.now(), woken.signal).then(() => finish(), () => {});
-  });
 }
 
 /** A task this client follows. */
@@ -391,29 +306,82 @@ class Task implements TaskHandle {
     return next;
   }
 
-  /** A `tasks/get` refused with -32602 (invalid params): the server does not know the id (any more). */
+  /**
+   * A `tasks/get` refused with -32602 (invalid params): the server does not know the id (any more).
+   * Three cases, told apart in `data`: past its TTL (`expired: true`: the server may delete it);
+   * seen running here and within its TTL (`lost: true`: "the server lost the task", e.g. a restart
+   * that kept no tasks); never seen here (neither: a wrong id, or one from elsewhere).
+   */
   #lost(error: unknown): McpClientError | undefined {
     if (!McpRpcError.isInstance(error) || error.code !== ErrorCode.InvalidParams) return undefined;
     const state = this.state;
     const created = state?.createdAt ? Date.parse(state.createdAt) : this.#startedAt;
     const late = state?.ttlMs != null && Number.isFinite(created) && created + state.ttlMs < Date.now();
+    const lost = !late && state !== undefined && !isTerminal(state.status);
+    const why = late ? ': its TTL has elapsed, so the server may have deleted it' : lost ? `: the server lost the task (it was ${state.status} when last seen, within its TTL)` : '';
     return new McpClientError(
       'task_not_found',
-      `${this.#describe()} is unknown to ${this.#url}${late ? ': its TTL has elapsed, so the server may have deleted it' : ''} (the server said: ${error.message})`,
-      { url: this.#url, method: 'tasks/get', taskId: this.taskId, expired: late },
+      `${this.#describe()} is unknown to ${this.#url}${why} (the server said: ${error.message})`,
+      { url: this.#url, method: 'tasks/get', taskId: this.taskId, expired: late, lost },
       { cause: error },
     );
+  }
+
+  /** The error of a wait that reached `maxWaitMs`; the task may still run at the server. */
+  #timeout(maxWait: number, cause?: unknown): McpClientError {
+    return new McpClientError(
+      'timeout',
+      `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`,
+      { url: this.#url, method: this.method, taskId: this.taskId, timeoutMs: maxWait },
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  /**
+   * One `tasks/get` of a wait: its request deadline is what remains of the wait's budget (a
+   * server that never answers cannot hold the wait past `maxWaitMs`), and a failure to reach
+   * the server (`network`; HTTP 502/503/504 from a proxy in front of it) is retried with
+   * back-off (250 ms doubling to 5 s, jittered) within the budget: a short outage or a
+   * restart does not end the wait. A restarted server that no longer knows the task ends it
+   * with `task_not_found` (`data.lost`), not with the network error.
+   * @throws McpClientError `timeout` once the budget is spent; anything else `get` throws.
+   */
+  async #poll(signal: AbortSignal, deadline: number, maxWait: number): Promise<TaskState> {
+    let backoff = RETRY_FIRST_MS;
+    let warned = false;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw this.#timeout(maxWait);
+      try {
+        return await this.#get({ signal, timeoutMs: remaining });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (McpClientError.isInstance(error) && error.code === 'timeout' && Date.now() >= deadline) throw this.#timeout(maxWait, error);
+        if (!transient(error)) throw error;
+        if (!warned) this.#host.warn('task-poll-retry', `Polling ${this.#describe()} failed (${(error as Error).message}); retrying within the wait's budget`);
+        warned = true;
+        const pause = Math.min(backoff * (1 + Math.random() * 0.2), deadline - Date.now());
+        if (pause <= 0) throw this.#timeout(maxWait, error);
+        await sleep(pause, signal);
+        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+      }
+    }
   }
 
   #describe(): string {
     return `Task ${this.taskId}${this.target ? ` (${this.method} ${this.target})` : ''}`;
   }
 
-  async get(options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+  get(options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+    return this.#get(options);
+  }
+
+  async #get(options: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskState> {
     await this.#host.client.connect(options);
+    const { signal, timeoutMs } = options;
     let raw: JsonObject;
     try {
-      raw = await this.#request('tasks/get', { taskId: this.taskId }, options);
+      raw = await this.#request('tasks/get', { taskId: this.taskId }, { signal, ...(timeoutMs !== undefined ? { timeoutMs, maxTotalTimeoutMs: timeoutMs } : {}) });
     } catch (error) {
       throw this.#lost(error) ?? error;
     }
@@ -496,9 +464,9 @@ class Task implements TaskHandle {
         // 2025-11-25: a hint that shortens the wait; polling goes on (requestors must not rely on it).
         offNotification = client.on('notification', onNotification);
       }
-      let state = this.state ?? (await this.get({ signal }));
+      let state = this.state ?? (await this.#poll(signal, deadline, maxWait));
       // A CreateTaskResult is a plain Task, with no result or error: a task created already over is asked for its outcome.
-      if (modern && (state.status === 'completed' || state.status === 'failed') && state.result === undefined && state.error === undefined) state = await this.get({ signal });
+      if (modern && (state.status === 'completed' || state.status === 'failed') && state.result === undefined && state.error === undefined) state = await this.#poll(signal, deadline, maxWait);
       let delay = pollDelay(opts, state);
       // The next tasks/get; a status that arrives on its own (a notification) does not move it.
       let nextPoll = Date.now() + delay;
@@ -516,15 +484,8 @@ class Task implements TaskHandle {
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
-        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds))) nextPoll = Date.now() + (delay = pollDelay(opts, state));
-        if (Date.now() >= deadline) {
-          throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
-            url: this.#url,
-            method: this.method,
-            taskId: this.taskId,
-            timeoutMs: maxWait,
-          });
-        }
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds, deadline))) nextPoll = Date.now() + (delay = pollDelay(opts, state));
+        if (Date.now() >= deadline) throw this.#timeout(maxWait);
         if (pushed && !sync) {
           await waiter.wait(deadline - Date.now(), signal);
           continue;
@@ -541,7 +502,7 @@ class Task implements TaskHandle {
         sync = false;
         paused = false;
         const previous = state;
-        state = await this.get({ signal });
+        state = await this.#poll(signal, deadline, maxWait);
         const same = previous.status === state.status && previous.statusMessage === state.statusMessage && previous.lastUpdatedAt === state.lastUpdatedAt;
         delay = pollDelay(opts, state, same ? delay : undefined);
         // Jitter upwards only: never faster than the server suggests.
@@ -564,7 +525,7 @@ class Task implements TaskHandle {
    * @returns whether it sent any.
    * @throws McpClientError `rounds_exceeded` (the task is cancelled).
    */
-  async #answer(state: TaskState, signal: AbortSignal, maxRounds: number): Promise<boolean> {
+  async #answer(state: TaskState, signal: AbortSignal, maxRounds: number, deadline: number): Promise<boolean> {
     const open = Object.entries(state.inputRequests ?? {}).filter(([key]) => !this.#answered.has(key));
     if (open.length === 0) return false;
     if (this.#inputRounds >= maxRounds) {
@@ -588,7 +549,7 @@ class Task implements TaskHandle {
       throw error;
     }
     for (const [key] of open) this.#answered.add(key);
-    await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal });
+    await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal, ...budget(deadline) });
     this.#emit('answered', undefined, responses);
     return true;
   }
@@ -647,7 +608,7 @@ class Task implements TaskHandle {
       while (!isTerminal(this.state?.status ?? 'working') && Date.now() < deadline) {
         await waiter.wait(delay, signal);
         await whileBlocked(signal, waiter, deadline);
-        await this.get({ signal });
+        await this.#get({ signal, timeoutMs: Math.max(1, deadline - Date.now()) });
         delay = pollDelay(opts, this.state, delay);
       }
     } catch {
