@@ -62,7 +62,7 @@ export interface TaskClient {
   readonly url: URL;
   readonly server: ServerDescription | undefined;
   connect(options?: { signal?: AbortSignal }): Promise<unknown>;
-  request(method: string, params?: JsonObject, options?: RequestOptions & { headers?: Record<string, string> }): Promise<ResultBase>;
+  request(method: string, params?: JsonObject, options?: RequestOptions & { headers?: Record<string, string>; sessionId?: string }): Promise<ResultBase>;
   on(type: 'status', listener: (event: { status: string }) => void): () => void;
   on(type: 'notification', listener: (notification: JsonRpcNotification) => void): () => void;
   listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription;
@@ -87,6 +87,8 @@ export interface TaskHost {
   emit(event: TaskEvent): void;
   /** Identifies the authorization context of the next request (a hash), if any. */
   authContext(): Promise<string | undefined>;
+  /** The `Mcp-Session-Id` of the client's legacy session now, if any. */
+  sessionId(): string | undefined;
 }
 
 /** The task options in force (the `tasks` client option, `true` meaning the defaults). */
@@ -203,8 +205,16 @@ class Task implements TaskHandle {
   /** Store writes, one after the other: a late write must not bring back a forgotten handle. */
   #writes: Promise<void> = Promise.resolve();
   #forgotten = false;
+  /**
+   * 2025-11-25: the session the task was created in. Such servers may keep tasks per session
+   * (server-everything does), so after a reload the task is asked about on that session, not on
+   * the new one; dropped once the server no longer knows the session.
+   */
+  #sessionId: string | undefined;
+  /** What a stored record said of the task's TTL, until the server says it again. */
+  readonly #storedTtl: Pick<StoredTask, 'status' | 'ttlMs' | 'createdAt'> | undefined;
 
-  constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number }) {
+  constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number; sessionId?: string; stored?: StoredTask }) {
     this.#host = host;
     this.taskId = taskId;
     this.method = info.method ?? 'tools/call';
@@ -212,6 +222,8 @@ class Task implements TaskHandle {
     this.#params = info.params;
     this.#callId = info.callId ?? 0;
     this.#startedAt = info.startedAt ?? Date.now();
+    this.#sessionId = info.sessionId;
+    this.#storedTtl = info.stored;
   }
 
   get #url(): string {
@@ -226,9 +238,26 @@ class Task implements TaskHandle {
     this.#host.emit({ phase, taskId: this.taskId, method: this.method, target: this.target, ...(this.state ? { state: this.state } : {}), ...(error ? { error } : {}), ...(inputResponses ? { inputResponses } : {}) });
   }
 
-  /** One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's routing key). */
-  #request(method: string, params: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number; maxTotalTimeoutMs?: number }) {
-    return this.#host.client.request(method, params, { ...options, ...(this.#modern ? { headers: { 'Mcp-Name': encodeHeaderValue(this.taskId) } } : {}) });
+  /**
+   * One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's
+   * routing key). On 2025-11-25 it goes to the session the task was created in, when that is
+   * not the client's session now (a reload); if the server no longer knows that session, the
+   * request is sent again on the current one (where the task may be unknown: `task_not_found`).
+   */
+  async #request(method: string, params: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number; maxTotalTimeoutMs?: number }): Promise<ResultBase> {
+    const client = this.#host.client;
+    if (this.#modern) return client.request(method, params, { ...options, headers: { 'Mcp-Name': encodeHeaderValue(this.taskId) } });
+    const earlier = this.#sessionId;
+    if (earlier === undefined || earlier === this.#host.sessionId()) return client.request(method, params, options);
+    try {
+      return await client.request(method, params, { ...options, sessionId: earlier });
+    } catch (error) {
+      if (!McpClientError.isInstance(error) || error.data.earlierSession !== true || this.#sessionId !== earlier) throw error;
+      this.#host.warn('task-session-gone', `${this.#url} no longer knows the session ${this.#describe()} was created in; asking on the current session`);
+      this.#sessionId = this.#host.sessionId();
+      if (!this.#forgotten) void this.remember();
+      return client.request(method, params, options);
+    }
   }
 
   // --- storage ---
@@ -251,6 +280,7 @@ class Task implements TaskHandle {
       ...(this.target !== undefined ? { target: this.target } : {}),
       ...(this.#params ? { params: this.#params } : {}),
       startedAt: this.#startedAt,
+      ...(this.#sessionId !== undefined ? { sessionId: this.#sessionId } : {}),
       status: state.status,
       ...(state.statusMessage !== undefined ? { statusMessage: state.statusMessage } : {}),
       ...(state.createdAt !== undefined ? { createdAt: state.createdAt } : {}),
@@ -315,10 +345,11 @@ class Task implements TaskHandle {
   #lost(error: unknown): McpClientError | undefined {
     if (!McpRpcError.isInstance(error) || error.code !== ErrorCode.InvalidParams) return undefined;
     const state = this.state;
-    const created = state?.createdAt ? Date.parse(state.createdAt) : this.#startedAt;
-    const late = state?.ttlMs != null && Number.isFinite(created) && created + state.ttlMs < Date.now();
-    const lost = !late && state !== undefined && !isTerminal(state.status);
-    const why = late ? ': its TTL has elapsed, so the server may have deleted it' : lost ? `: the server lost the task (it was ${state.status} when last seen, within its TTL)` : '';
+    const known = state ?? this.#storedTtl;
+    const created = known?.createdAt ? Date.parse(known.createdAt) : this.#startedAt;
+    const late = known?.ttlMs != null && Number.isFinite(created) && created + known.ttlMs < Date.now();
+    const lost = !late && known !== undefined && !isTerminal(known.status);
+    const why = late ? ': its TTL has elapsed, so the server may have deleted it' : lost ? `: the server lost the task (it was ${known.status} when last seen, within its TTL)` : '';
     return new McpClientError(
       'task_not_found',
       `${this.#describe()} is unknown to ${this.#url}${why} (the server said: ${error.message})`,
@@ -582,7 +613,7 @@ class Task implements TaskHandle {
     if (!isTerminal(state.status)) void this.#watch(AbortSignal.any([signal, watch.signal]), deadline);
     try {
       const remaining = Math.max(1, deadline - Date.now());
-      const result = await this.#host.client.request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining });
+      const result = await this.#request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining });
       await this.#forget();
       this.#emit('completed');
       return result;
@@ -679,7 +710,7 @@ export async function follow(host: TaskHost, method: string, params: JsonObject,
   // A 2025-11-25 server that ignored the task augmentation answered with the result itself.
   if (!modern && !isObject(created.task)) return created;
   const state = parseTask(modern ? created : created.task, { url: host.client.url.href, method, modern, detailed: false });
-  const task = new Task(host, state.taskId, { method, target, params, callId });
+  const task = new Task(host, state.taskId, { method, target, params, callId, ...(modern ? {} : { sessionId: host.sessionId() }) });
   host.emit({ phase: 'created', taskId: task.taskId, method, target, state });
   task.adopt(state);
   // adopt() queued the write of a task still running; one created already over is stored too, until its outcome is delivered.
@@ -696,6 +727,8 @@ export async function attach(host: TaskHost, taskId: string, info: TaskInfo = {}
     target: info.target ?? stored?.target,
     params: info.params ?? stored?.params,
     startedAt: stored?.startedAt,
+    sessionId: stored?.sessionId,
+    stored,
   });
 }
 
