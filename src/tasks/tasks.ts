@@ -425,10 +425,19 @@ class Task implements TaskHandle {
 
   async cancel(options: { signal?: AbortSignal } = {}): Promise<void> {
     await this.#host.client.connect(options);
+    let answer: JsonObject;
     try {
-      await this.#request('tasks/cancel', { taskId: this.taskId }, options);
+      answer = await this.#request('tasks/cancel', { taskId: this.taskId }, options);
     } finally {
       await this.#forget();
+    }
+    // 2025-11-25: the answer is the task (CancelTaskResult), which says what the cancellation did; 2026-07-28 acknowledges with an empty result.
+    if (!this.#modern && answer.taskId === this.taskId) {
+      try {
+        this.adopt(parseTask(answer, { url: this.#url, method: 'tasks/cancel', modern: false }));
+      } catch (error) {
+        this.#host.warn('task-cancel-malformed', (error as Error).message);
+      }
     }
     this.#emit('cancelled');
   }
