@@ -110,6 +110,13 @@ interface Endpoint {
 
 const MAX_TOMBSTONES = 256;
 const KEEP_ALIVE_MS = 25_000;
+/**
+ * How long an idle kept-alive connection stays open, in ms: longer than any client keeps one
+ * for reuse (Node's fetch 4 s, or the server's `Keep-Alive: timeout` hint less a margin;
+ * Chromium 300 s; Firefox 115 s). Node's default (5 s) closed connections in a race with their
+ * reuse: a request sent as the bridge closed the socket failed with "other side closed".
+ */
+export const IDLE_CONNECTION_MS = 310_000;
 
 /** Quotes a command line for display only (it is never run through a shell). */
 export function displayCommand(spec: StdioServerSpec): string {
@@ -349,6 +356,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       } else response.destroy();
     });
   });
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  // Above the idle time, as Node's docs advise, so that no header timer ends a kept-alive connection first.
+  server.headersTimeout = IDLE_CONNECTION_MS + 10_000;
+  server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -163,6 +163,49 @@ export async function httpError(response: Response, context: McpErrorData): Prom
 }
 
 /**
+ * JSON-RPC requests that change nothing at the server when sent twice: reads, and the
+ * requests whose repetition the spec makes harmless (`tasks/cancel`; `tasks/update`,
+ * whose answered keys are ignored, ext-tasks "Task Update Requests"; `logging/setLevel`,
+ * a level set again). `tools/call` is not among them: a tool may have effects, and the
+ * only say on that is the server's (`annotations.idempotentHint`, which is not trusted).
+ */
+const REPEATABLE = new Set([
+  'ping',
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+  'subscriptions/listen',
+  'tasks/get',
+  'tasks/list',
+  'tasks/result',
+  'tasks/cancel',
+  'tasks/update',
+]);
+
+/** HTTP methods RFC 9110 §9.2.2 calls idempotent, that the kit sends (a GET stream, the session's DELETE). */
+const IDEMPOTENT_HTTP = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/**
+ * Whether `fetch` failed because the connection was reset or closed by the other side
+ * before any response came: the race of a request sent on a kept-alive connection the
+ * server is closing as idle. Node's fetch (undici) says so in `cause.code`; a browser
+ * says only "Failed to fetch", and resends such a request itself (its network stack knows
+ * the connection was reused), so there this is never true.
+ */
+function resetBeforeResponse(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
+/**
  * Maps a `fetch` rejection to a kit error: `aborted` when the signal fired, a
  * kit error as it is (a page's CORS diagnosis, a refused redirect), otherwise
  * `network`.
@@ -236,7 +279,13 @@ export class HttpTransport {
       const base: FetchLike = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
       let response: Response;
       try {
-        response = await base(url.href, { ...init, redirect: 'manual' });
+        try {
+          response = await base(url.href, { ...init, redirect: 'manual' });
+        } catch (error) {
+          // An idempotent request (a GET stream, a DELETE) is sent once more on a reset: see post().
+          if (!IDEMPOTENT_HTTP.has((init.method ?? 'GET').toUpperCase()) || !resetBeforeResponse(error) || init.signal?.aborted) throw error;
+          response = await base(url.href, { ...init, redirect: 'manual' });
+        }
       } catch (error) {
         // From a page to another origin, a failure before any response may be a CORS refusal:
         // `./cors.ts` finds out which, and names the headers this request sent.
@@ -253,9 +302,16 @@ export class HttpTransport {
 
   /**
    * POSTs one message with the transport's standard headers.
+   *
+   * A POST whose connection is reset before any byte of the answer (Node's fetch reuses
+   * idle connections, and a server may close one just as it is reused) is sent once more,
+   * on a new connection, when sending it twice is harmless: `repeatable` (notifications,
+   * responses, and the requests in {@link REPEATABLE}). Any other request (`tools/call`)
+   * fails with `network` (`data.resent: false`): the server may have received it, and
+   * nothing on this side can tell a reset before the request was read from one after.
    * @throws McpClientError `network` / `aborted` when `fetch` rejects.
    */
-  async post(body: string, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: string }): Promise<Response> {
+  async post(body: string, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: string; repeatable?: boolean }): Promise<Response> {
     const url = this.url.href;
     const headers: Record<string, string> = {
       // Plain media type: some servers answer 415 to a charset parameter (field case C09).
@@ -265,10 +321,18 @@ export class HttpTransport {
     };
     // Most replies are event streams: fetch their reader alongside the first request.
     loadSse().catch(() => (sse = undefined));
-    try {
-      return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
-    } catch (error) {
-      throw fetchFailure(error, options.signal, { url, method: options.method });
+    const repeatable = options.repeatable ?? REPEATABLE.has(options.method ?? '');
+    for (let resent = false; ; resent = true) {
+      try {
+        return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
+      } catch (error) {
+        const reset = resetBeforeResponse(error) && !options.signal?.aborted;
+        if (reset && repeatable && !resent) continue;
+        const failure = fetchFailure(error, options.signal, { url, method: options.method });
+        if (!reset || failure.code !== 'network') throw failure;
+        const why = resent ? 'it was reset again when sent once more' : 'it was not sent again, as the server may have received it';
+        throw new McpClientError('network', `${failure.message} The connection was reset before any answer; ${why}.`, { ...failure.data, resent }, { cause: error });
+      }
     }
   }
 
@@ -346,7 +410,7 @@ export class HttpTransport {
    * (field case C05); the body of a successful notification POST is ignored.
    */
   async notify(message: JsonRpcNotification, options: SendOptions = {}): Promise<{ status: number; headers: Headers }> {
-    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method });
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method, repeatable: true });
     if (!response.ok) throw await httpError(response, { url: this.url.href, method: message.method });
     await response.body?.cancel().catch(() => {});
     return { status: response.status, headers: response.headers };
@@ -356,7 +420,7 @@ export class HttpTransport {
    * POSTs a JSON-RPC response (legacy era: the answer to a server-initiated request).
    */
   async respond(message: JsonRpcResponse, options: SendOptions = {}): Promise<void> {
-    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: 'response' });
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: 'response', repeatable: true });
     if (!response.ok) throw await httpError(response, { url: this.url.href, method: 'response' });
     await response.body?.cancel().catch(() => {});
   }
