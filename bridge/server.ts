@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChildExit, StdioServerSpec } from './child.js';
 import { DEFAULT_ALLOWED_ORIGINS } from './defaults.js';
-import { allowedHosts, corsHeaders, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
+import { allowedHosts, corsHeaders, OPAQUE_ORIGIN_HINT, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
 import { classify, Codes, errorResponse } from './jsonrpc.js';
 import { BridgeSession, describeExit, type EndReason, type SessionLimits } from './session.js';
 
@@ -227,7 +227,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     // 2. Origin: exact allow-list; requests without one (not from a page) go on to the token check.
     const origin = request.headers.origin;
     if (origin !== undefined && !originPolicy.allows(origin)) {
-      return refuse(request, response, 403, 'origin', `mcp-web-elements bridge: pages from ${origin} are not allowed; start the bridge with --allow-origin ${origin} to allow them`);
+      const hint = origin === 'null' ? OPAQUE_ORIGIN_HINT : `start the bridge with --allow-origin ${origin} to allow them`;
+      return refuse(request, response, 403, 'origin', `mcp-web-elements bridge: pages from ${origin} are not allowed; ${hint}`);
     }
     const cors = corsHeaders(origin);
     const endpoint = byPath.get(url.pathname);
