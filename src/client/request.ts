@@ -94,7 +94,7 @@ export async function sendRequest(
   const sessionOptions: SessionRequestOptions = {
     signal: controller.signal,
     headers: options.headers,
-    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    sessionId: options.sessionId,
     meta,
     onMessage: (incoming: IncomingMessage) => {
       if (incoming.kind !== 'notification') return;

@@ -163,37 +163,6 @@ export async function httpError(response: Response, context: McpErrorData): Prom
 }
 
 /**
- * JSON-RPC requests that change nothing at the server when sent twice: reads, and the
- * requests whose repetition the spec makes harmless (`tasks/cancel`; `tasks/update`,
- * whose answered keys are ignored, ext-tasks "Task Update Requests"; `logging/setLevel`,
- * a level set again). `tools/call` is not among them: a tool may have effects, and the
- * only say on that is the server's (`annotations.idempotentHint`, which is not trusted).
- */
-const REPEATABLE = new Set([
-  'ping',
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'completion/complete',
-  'logging/setLevel',
-  'subscriptions/listen',
-  'tasks/get',
-  'tasks/list',
-  'tasks/result',
-  'tasks/cancel',
-  'tasks/update',
-]);
-
-/** HTTP methods RFC 9110 §9.2.2 calls idempotent, that the kit sends (a GET stream, the session's DELETE). */
-const IDEMPOTENT_HTTP = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-
-/**
  * Whether `fetch` failed because the connection was reset or closed by the other side
  * before any response came: the race of a request sent on a kept-alive connection the
  * server is closing as idle. Node's fetch (undici) says so in `cause.code`; a browser
@@ -201,8 +170,7 @@ const IDEMPOTENT_HTTP = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
  * the connection was reused), so there this is never true.
  */
 function resetBeforeResponse(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+  return /^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/.test(String((error as { cause?: { code?: unknown } } | null)?.cause?.code));
 }
 
 /**
@@ -279,13 +247,7 @@ export class HttpTransport {
       const base: FetchLike = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
       let response: Response;
       try {
-        try {
-          response = await base(url.href, { ...init, redirect: 'manual' });
-        } catch (error) {
-          // An idempotent request (a GET stream, a DELETE) is sent once more on a reset: see post().
-          if (!IDEMPOTENT_HTTP.has((init.method ?? 'GET').toUpperCase()) || !resetBeforeResponse(error) || init.signal?.aborted) throw error;
-          response = await base(url.href, { ...init, redirect: 'manual' });
-        }
+        response = await base(url.href, { ...init, redirect: 'manual' });
       } catch (error) {
         // From a page to another origin, a failure before any response may be a CORS refusal:
         // `./cors.ts` finds out which, and names the headers this request sent.
@@ -306,7 +268,7 @@ export class HttpTransport {
    * A POST whose connection is reset before any byte of the answer (Node's fetch reuses
    * idle connections, and a server may close one just as it is reused) is sent once more,
    * on a new connection, when sending it twice is harmless: `repeatable` (notifications,
-   * responses, and the requests in {@link REPEATABLE}). Any other request (`tools/call`)
+   * responses, and the requests in `REPEATABLE` of `./resend.ts`). Any other request (`tools/call`)
    * fails with `network` (`data.resent: false`): the server may have received it, and
    * nothing on this side can tell a reset before the request was read from one after.
    * @throws McpClientError `network` / `aborted` when `fetch` rejects.
@@ -321,18 +283,14 @@ export class HttpTransport {
     };
     // Most replies are event streams: fetch their reader alongside the first request.
     loadSse().catch(() => (sse = undefined));
-    const repeatable = options.repeatable ?? REPEATABLE.has(options.method ?? '');
-    for (let resent = false; ; resent = true) {
-      try {
-        return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
-      } catch (error) {
-        const reset = resetBeforeResponse(error) && !options.signal?.aborted;
-        if (reset && repeatable && !resent) continue;
-        const failure = fetchFailure(error, options.signal, { url, method: options.method });
-        if (!reset || failure.code !== 'network') throw failure;
-        const why = resent ? 'it was reset again when sent once more' : 'it was not sent again, as the server may have received it';
-        throw new McpClientError('network', `${failure.message} The connection was reset before any answer; ${why}.`, { ...failure.data, resent }, { cause: error });
-      }
+    const send = () => this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
+    const fail = (error: unknown) => fetchFailure(error, options.signal, { url, method: options.method });
+    try {
+      return await send();
+    } catch (error) {
+      // Rare: what decides (and says) whether to send it again loads only then.
+      if (!resetBeforeResponse(error) || options.signal?.aborted) throw fail(error);
+      return (await import('./resend.js')).ifRepeatable(options.repeatable ?? options.method, send, fail, error);
     }
   }
 
