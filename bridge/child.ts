@@ -11,6 +11,9 @@
  * - stderr lines are cut to {@link STDERR_LINE_CHARS} and only the last
  *   `stderrLines` of them are kept for crash reports.
  *
+ * A byte-order mark at the start of a line (some runtimes write one before their
+ * first output) is not part of the message: it is dropped before parsing.
+ *
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,8 +70,11 @@ export interface ChildLimits {
 export interface ChildHandlers {
   /** A parsed stdout line (any JSON value: the caller checks it is JSON-RPC). */
   message(value: unknown): void;
-  /** A stdout line that is not JSON (a server that logs to stdout by mistake). */
-  noise(excerpt: string): void;
+  /**
+   * A stdout line that is not JSON: a server that logs to stdout by mistake, or a
+   * message cut short or malformed (the whole line, at most `maxLineBytes`).
+   */
+  noise(line: string): void;
   oversize(line: OversizeLine): void;
   stderr(line: string): void;
   /** The child stopped reading: `bytes` wait in its stdin pipe (once per stall). */
@@ -318,13 +324,15 @@ export class StdioChild {
     const line = Buffer.concat(this.#parts).toString('utf8');
     this.#parts = [];
     this.#partBytes = 0;
-    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    let text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    // A UTF-8 byte-order mark (U+FEFF once decoded) is no JSON: JSON.parse refuses it (RFC 8259 §8.1: ignore it).
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      this.#handlers.noise(text.slice(0, 200));
+      this.#handlers.noise(text);
       return;
     }
     this.#handlers.message(value);

@@ -26,6 +26,7 @@ Options:
                          exposes the commands to the network)
   --allow-origin <o>     a page origin allowed to call, repeatable: exact
                          (https://app.example) or any port (http://localhost:*);
+                         not null (file: pages, sandboxed frames);
                          default ${DEFAULT_ALLOWED_ORIGINS.join(' and ')} (the demo)
   --env KEY=VALUE        environment variable for the servers, repeatable; --env KEY
                          passes the bridge's own KEY (servers get only PATH, HOME

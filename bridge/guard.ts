@@ -34,15 +34,34 @@ export function presentedToken(headers: IncomingHttpHeaders, url: URL): string |
   return bearer ?? url.searchParams.get('token') ?? undefined;
 }
 
+/** A host an origin can have: a DNS name (labels of letters, digits, `-`, `_`), an IPv4 address, or a bracketed IPv6 one. */
+const ORIGIN_HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * What the bridge says about the opaque origin `null` (file: pages, sandboxed frames, data:
+ * URLs): it cannot be allowed. Every such page of every site sends the same `null`, so allowing
+ * it would be a wildcard over all of them, which the allow-list has none of; such a page is
+ * served over http(s) from an allowed origin instead (a sandboxed frame of an allowed page
+ * gets `allow-same-origin`).
+ */
+export const OPAQUE_ORIGIN_HINT =
+  'pages with an opaque origin ("null": file: pages, sandboxed frames) cannot be allowed, since every such page of every site sends the same "null"; serve the page over http(s) from an allowed origin (for example npx vite, or python3 -m http.server) and allow that origin with --allow-origin, or give a sandboxed frame allow-same-origin';
+
 /**
  * An origin allow-list entry: an exact origin (`http://127.0.0.1:5173`) or one
  * with any port (`http://localhost:*`). Nothing else is a pattern: no `*` for
- * every origin, no wildcard hosts.
+ * every origin, no wildcard hosts, no `null` ({@link OPAQUE_ORIGIN_HINT}): an
+ * entry that could match no origin is an error, not a silent no-op.
  * @throws Error naming the entry when it is neither.
  */
 export function parseOriginPattern(entry: string): { scheme: string; host: string; port: string | '*' } {
-  const match = /^(https?):\/\/([^/:?#]+|\[[0-9a-fA-F:.]+\]):\*$/.exec(entry.trim());
-  if (match) return { scheme: match[1]!, host: match[2]!.toLowerCase(), port: '*' };
+  const trimmed = entry.trim();
+  if (trimmed.toLowerCase() === 'null') throw new Error(`--allow-origin null: ${OPAQUE_ORIGIN_HINT}`);
+  const match = /^(https?):\/\/([^/:?#]+|\[[0-9a-fA-F:.]+\]):\*$/.exec(trimmed);
+  if (match) {
+    if (!ORIGIN_HOST.test(match[2]!)) throw new Error(noHost(entry, match[2]!));
+    return { scheme: match[1]!, host: match[2]!.toLowerCase(), port: '*' };
+  }
   let url: URL;
   try {
     url = new URL(entry.trim());
@@ -52,7 +71,13 @@ export function parseOriginPattern(entry: string): { scheme: string; host: strin
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
     throw new Error(`--allow-origin ${JSON.stringify(entry)} is not an origin (scheme://host[:port], nothing after it)`);
   }
+  // The URL parser takes hosts such as "*" that no page's origin ever has: such an entry would match nothing.
+  if (!ORIGIN_HOST.test(url.hostname)) throw new Error(noHost(entry, url.hostname));
   return { scheme: url.protocol.slice(0, -1), host: url.hostname.toLowerCase(), port: url.port || (url.protocol === 'https:' ? '443' : '80') };
+}
+
+function noHost(entry: string, host: string): string {
+  return `--allow-origin ${JSON.stringify(entry)} can match no origin: ${JSON.stringify(host)} is not a host name or address (wildcard hosts are not supported; give each origin, or http://<host>:* for any port of one host)`;
 }
 
 /** Checks `Origin` headers against the allow-list. */

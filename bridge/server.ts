@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChildExit, StdioServerSpec } from './child.js';
 import { DEFAULT_ALLOWED_ORIGINS } from './defaults.js';
-import { allowedHosts, corsHeaders, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
+import { allowedHosts, corsHeaders, OPAQUE_ORIGIN_HINT, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
 import { classify, Codes, errorResponse } from './jsonrpc.js';
 import { BridgeSession, describeExit, type EndReason, type SessionLimits } from './session.js';
 
@@ -110,6 +110,13 @@ interface Endpoint {
 
 const MAX_TOMBSTONES = 256;
 const KEEP_ALIVE_MS = 25_000;
+/**
+ * How long an idle kept-alive connection stays open, in ms: longer than any client keeps one
+ * for reuse (Node's fetch 4 s, or the server's `Keep-Alive: timeout` hint less a margin;
+ * Chromium 300 s; Firefox 115 s). Node's default (5 s) closed connections in a race with their
+ * reuse: a request sent as the bridge closed the socket failed with "other side closed".
+ */
+export const IDLE_CONNECTION_MS = 310_000;
 
 /** Quotes a command line for display only (it is never run through a shell). */
 export function displayCommand(spec: StdioServerSpec): string {
@@ -220,7 +227,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     // 2. Origin: exact allow-list; requests without one (not from a page) go on to the token check.
     const origin = request.headers.origin;
     if (origin !== undefined && !originPolicy.allows(origin)) {
-      return refuse(request, response, 403, 'origin', `mcp-web-elements bridge: pages from ${origin} are not allowed; start the bridge with --allow-origin ${origin} to allow them`);
+      const hint = origin === 'null' ? OPAQUE_ORIGIN_HINT : `start the bridge with --allow-origin ${origin} to allow them`;
+      return refuse(request, response, 403, 'origin', `mcp-web-elements bridge: pages from ${origin} are not allowed; ${hint}`);
     }
     const cors = corsHeaders(origin);
     const endpoint = byPath.get(url.pathname);
@@ -349,6 +357,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       } else response.destroy();
     });
   });
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  // Above the idle time, as Node's docs advise, so that no header timer ends a kept-alive connection first.
+  server.headersTimeout = IDLE_CONNECTION_MS + 10_000;
+  server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

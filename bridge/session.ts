@@ -20,7 +20,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import { StdioChild, type ChildExit, type ChildLimits, type OversizeLine, type StdioServerSpec } from './child.js';
+import { EDGE_BYTES, StdioChild, type ChildExit, type ChildLimits, type OversizeLine, type StdioServerSpec } from './child.js';
 import { classify, Codes, errorResponse, idKey, type Message, type RequestId } from './jsonrpc.js';
 import { SseStream } from './sse.js';
 
@@ -80,7 +80,7 @@ export class BridgeSession {
     this.#label = `[${server} ${id.slice(0, 8)}]`;
     this.child = new StdioChild(spec, limits, {
       message: (value) => this.#fromChild(value),
-      noise: (excerpt) => hooks.log(`${this.#label} ignored a stdout line that is not JSON (servers must log to stderr): ${JSON.stringify(excerpt)}`),
+      noise: (line) => this.#unparsable(line),
       oversize: (line) => this.#oversize(line),
       stderr: (line) => hooks.log(`${this.#label} ${line}`),
       stalled: (bytes) => hooks.log(`${this.#label} the stdio server is not reading its input (${bytes} bytes waiting); holding the client's requests until it does`),
@@ -301,18 +301,57 @@ export class BridgeSession {
     }
   }
 
-  /** A stdout line over the cap: answer the request it belonged to with an error, when that can be told. */
-  #oversize(line: OversizeLine): void {
-    const limit = this.#limits.maxLineBytes;
-    const ids = [...line.head.matchAll(/^\s*\{(?:\s*"jsonrpc"\s*:\s*"2\.0"\s*,)?\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g), ...line.tail.matchAll(/"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/g)].map((m) => {
+  /**
+   * The request in flight that a line the bridge cannot parse answered: the `id` at
+   * its start (`{"jsonrpc":"2.0","id":…`) or its end (`…,"id":…}`); else the only
+   * request in flight, unless the line reads like a request or notification of
+   * the server's own (a `"method"` near its start).
+   */
+  #ownerOf(head: string, tail: string): InFlight | undefined {
+    const ids = [...head.matchAll(/^\s*\{(?:\s*"jsonrpc"\s*:\s*"2\.0"\s*,)?\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g), ...tail.matchAll(/"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/g)].map((m) => {
       try {
         return JSON.parse(m[1]!) as RequestId;
       } catch {
         return undefined;
       }
     });
-    let entry = ids.map((id) => (id === undefined ? undefined : this.#inFlight.get(idKey(id)))).find(Boolean);
-    if (!entry && this.#inFlight.size === 1) entry = [...this.#inFlight.values()][0];
+    const entry = ids.map((id) => (id === undefined ? undefined : this.#inFlight.get(idKey(id)))).find(Boolean);
+    if (entry || this.#inFlight.size !== 1 || /"method"\s*:/.test(head.slice(0, 200))) return entry;
+    return [...this.#inFlight.values()][0];
+  }
+
+  /**
+   * A stdout line that is not JSON. Log text (a server that logs to stdout by mistake) is
+   * ignored with a log line; a line that starts like a JSON-RPC message (`{` and `"jsonrpc"`,
+   * `"id"`, `"result"` or `"error"` near its start) is a message cut short or malformed:
+   * the request it answered fails with a clear error instead of waiting for its timeout.
+   */
+  #unparsable(line: string): void {
+    const excerpt = JSON.stringify(line.slice(0, 200));
+    const head = line.slice(0, EDGE_BYTES);
+    if (!/^\s*\{/.test(head) || !/"(?:jsonrpc|id|result|error)"\s*:/.test(head)) {
+      this.#hooks.log(`${this.#label} ignored a stdout line that is not JSON (servers must log to stderr): ${excerpt}`);
+      return;
+    }
+    const bytes = Buffer.byteLength(line);
+    const entry = this.#ownerOf(head, line.slice(-EDGE_BYTES));
+    this.#hooks.log(`${this.#label} got a stdout line of ${bytes} bytes that starts like a JSON-RPC message but is not valid JSON (cut short or malformed)${entry ? `: the response to ${entry.method} #${String(entry.id)}` : ''}: ${excerpt}`);
+    if (!entry) return;
+    this.#inFlight.delete(idKey(entry.id));
+    const error = errorResponse(
+      entry.id,
+      Codes.InternalError,
+      `mcp-web-elements bridge: the stdio server's response to ${entry.method} was not valid JSON (${bytes} bytes, cut short or malformed; it starts ${excerpt.slice(0, 80)})`,
+      { bridge: 'malformed-line', bytes, start: line.slice(0, 200) },
+    );
+    entry.stream?.send(error);
+    entry.stream?.end();
+  }
+
+  /** A stdout line over the cap: answer the request it belonged to with an error, when that can be told. */
+  #oversize(line: OversizeLine): void {
+    const limit = this.#limits.maxLineBytes;
+    const entry = this.#ownerOf(line.head, line.tail);
     this.#hooks.log(`${this.#label} refused a stdout line of ${line.bytes} bytes (limit ${limit}, --max-message-bytes)${entry ? `: the response to ${entry.method} #${String(entry.id)}` : ''}`);
     if (!entry) return;
     this.#inFlight.delete(idKey(entry.id));

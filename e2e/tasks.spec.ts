@@ -49,3 +49,33 @@ test('a task started in the tool form is picked up after a reload, and its resul
   await expect(form(page).getByRole('heading', { name: 'Run a pipeline' })).toBeVisible();
   expect(cancels).toEqual([]);
 });
+
+test('Cancel stops a task: the form says Cancelled and the Tasks panel shows it cancelled, from the form or from the panel', async ({ page }) => {
+  await page.goto(`/?server=${encodeURIComponent(e2eServerUrl)}`);
+  await waitForConnection(page);
+  const cancels: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.postData()?.includes('"tasks/cancel"')) cancels.push(request.url());
+  });
+  await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
+  await form(page).getByRole('textbox', { name: 'Service' }).fill('billing');
+  await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('60000');
+  const row = tasksPanel(page).locator('li').first();
+
+  // The form's Cancel.
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(row.locator('.badge')).toHaveText('working');
+  await form(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(form(page).locator('[part="status"]')).toHaveText(/^Cancelled/);
+  await expect(row.locator('.badge')).toHaveText('cancelled');
+  await expect(row.getByRole('button', { name: 'Cancel task' })).toHaveCount(0);
+  expect(cancels).toHaveLength(1);
+
+  // The panel's Cancel task, on a second call.
+  await form(page).getByRole('button', { name: 'Call tool' }).click();
+  await expect(tasksPanel(page).locator('li')).toHaveCount(2);
+  await expect(row.locator('.badge')).toHaveText('working');
+  await row.getByRole('button', { name: 'Cancel task' }).click();
+  await expect(row.locator('.badge')).toHaveText('cancelled');
+  expect(cancels).toHaveLength(2);
+});

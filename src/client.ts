@@ -158,6 +158,7 @@ export class McpClient {
       client: this,
       emit: (event) => this.#emitter.emit('task', event),
       authContext: () => this.#authContext(),
+      sessionId: () => this.#session?.sessionId,
       adoptDiscover: async (session, result) => {
         checkResultType(parts, 'server/discover', result);
         session.adopt(result as DiscoverResult);
@@ -453,8 +454,12 @@ export class McpClient {
    * @throws McpRpcError when the server answers with a JSON-RPC error.
    * @throws McpClientError `timeout` (the message names the limit), `aborted`,
    *   `network`, `http`, `protocol` (e.g. unknown `resultType`).
+   * @param options.headers - extra headers for this request.
+   * @param options.sessionId - legacy servers: an earlier session's `Mcp-Session-Id` to send
+   *   this request on (a stored task's, after a reload); a 404 fails it with `http`
+   *   (`data.earlierSession`) instead of starting a new session.
    */
-  async request(method: string, params: JsonObject = {}, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<ResultBase & { __id?: RequestId }> {
+  async request(method: string, params: JsonObject = {}, options: RequestOptions & { headers?: Record<string, string>; sessionId?: string } = {}): Promise<ResultBase & { __id?: RequestId }> {
     return sendRequest(this.#parts, await this.#ready(options.signal), method, params, options);
   }
 

@@ -60,7 +60,12 @@ describe('requests the bridge refuses, with nothing spawned', () => {
     const response = await refused(postHeaders(t.bridge.token, { Origin: 'https://attacker.example' }), 'origin');
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
     // A sandboxed frame or a file: page sends "null".
-    await refused(postHeaders(t.bridge.token, { Origin: 'null' }), 'origin');
+    const opaque = await refused(postHeaders(t.bridge.token, { Origin: 'null' }), 'origin');
+    // The hint and the CLI agree: no "--allow-origin null" (the CLI refuses it), but what to do instead.
+    expect(opaque.body).not.toMatch(/--allow-origin null/);
+    expect(JSON.parse(opaque.body).error.message).toMatch(/opaque origin \("null": file: pages, sandboxed frames\) cannot be allowed, .*; serve the page over http\(s\) from an allowed origin/);
+    expect(t.logs.at(-1)).not.toMatch(/--allow-origin null/);
+    expect(() => parseBridgeArgs(['--allow-origin', 'null', '--', 'x'])).toThrow(/--allow-origin null: pages with an opaque origin/);
     // Same host, other port: another origin.
     await refused(postHeaders(t.bridge.token, { Origin: 'http://127.0.0.1:5174' }), 'origin');
   });
@@ -283,6 +288,11 @@ describe('the command line', () => {
     expect(() => parseBridgeArgs(['--env', 'MISSING', 'srv'], undefined, {})).toThrow(/not set/);
     expect(parseBridgeArgs(['npx']).allowedOrigins).toEqual([...DEFAULT_ALLOWED_ORIGINS]);
     expect(() => parseBridgeArgs(['--allow-origin', '*', '--', 'x'])).toThrow(/not an origin/);
+    // Patterns the URL parser takes but no page's origin can have: an error, not an entry that matches nothing.
+    for (const pattern of ['http://*', 'http://*:*', 'https://*.example', 'http://*:5173', 'http://a*b:*']) {
+      expect(() => parseBridgeArgs(['--allow-origin', pattern, '--', 'x'])).toThrow(/can match no origin/);
+    }
+    expect(parseBridgeArgs(['--allow-origin', 'http://my_host.local:*', '--allow-origin', 'http://[::1]:5173', '--', 'x']).allowedOrigins).toEqual(['http://my_host.local:*', 'http://[::1]:5173']);
     expect(() => parseBridgeArgs(['--port'])).toThrow(/needs a value/);
     expect(() => parseBridgeArgs([])).toThrow(/no command/);
     const config = JSON.stringify({ mcpServers: { a: { command: 'a-server', args: ['x'] }, off: { command: 'b', disabled: true } } });

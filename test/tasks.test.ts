@@ -664,7 +664,12 @@ describe('2025-11-25 tasks (server-everything)', () => {
     const listed = await client.listTasks();
     expect(listed.find((t) => t.taskId === taskId)).toMatchObject({ status: 'working', ttlMs: 300_000, pollIntervalMs: 1000 });
     const handle = await client.task(taskId);
+    const events: TaskEvent[] = [];
+    client.on('task', (event) => events.push(event));
     await handle.cancel();
+    // The CancelTaskResult is the task: its status is taken, and the cancelled event carries it (not the last polled "working").
+    expect(handle.state?.status).toBe('cancelled');
+    expect(events.at(-1)).toMatchObject({ phase: 'cancelled', state: { status: 'cancelled' } });
     expect((await handle.get()).status).toBe('cancelled');
     expect((await client.listTasks()).find((t) => t.taskId === taskId)?.status).toBe('cancelled');
     const error = await handle.result().catch((e) => e);

@@ -17,6 +17,7 @@
  * the connection reach it through diagnose.ts.
  */
 import { McpClientError, type McpError, type ProtocolPreference } from '../../src/index.js';
+import { maskUrlSecrets } from '../../src/protocol/errors.js';
 import type { CorsFacts } from '../../src/transport/cors.js';
 
 /** What the doctor found. */
@@ -33,6 +34,27 @@ export interface CorsDiagnosis {
   era?: 'modern' | 'legacy';
   /** What to change on the server (and, when `era` is set, in the page). */
   fix: string;
+}
+
+/**
+ * For an endpoint that looks like an `mcp-web-elements bridge` (a loopback address, a
+ * `token` query parameter), the bridge's own switch: `--allow-origin <origin>`; for a page
+ * with an opaque origin (`null`: a file: page, a sandboxed frame), which the bridge cannot
+ * allow, what to do instead (the bridge's hint says the same).
+ */
+function bridgeHint(url: string, origin: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '';
+  }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const loopback = host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+  if (!loopback || !parsed.searchParams.has('token')) return '';
+  return origin === 'null'
+    ? ' If it is an mcp-web-elements bridge: it cannot allow a page with an opaque origin ("null": a file: page, a sandboxed frame); serve this page over http(s) and start the bridge with --allow-origin <that origin>.'
+    : ` If it is an mcp-web-elements bridge, start it with --allow-origin ${origin} (repeatable; it replaces the default list).`;
 }
 
 /** What the doctor knows about the failing request. */
@@ -85,13 +107,15 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
     modern: CORS_REQUIREMENTS.modern.allowHeaders.filter((n) => !SOMETIMES.test(n)),
     legacy: CORS_REQUIREMENTS.legacy.allowHeaders.filter((n) => !SOMETIMES.test(n)),
   };
+  // Text shown on screens and in logs: the URL's credentials (a bridge's ?token=, an API key, user:password@) masked, as in error messages.
+  const shown = maskUrlSecrets(url);
   if (!(await answersSimpleRequest(url))) {
     return {
       url,
       origin,
       problem: 'origin',
       missingHeaders: [],
-      fix: `The server at ${url} did not answer a request from ${origin}: it is unreachable, or it does not send Access-Control-Allow-Origin for this origin — allow ${origin} in its CORS settings (and answer OPTIONS preflights).`,
+      fix: `The server at ${shown} did not answer a request from ${origin}: it is unreachable, or it does not send Access-Control-Allow-Origin for this origin — allow ${origin} in its CORS settings (and answer OPTIONS preflights).${bridgeHint(url, origin)}`,
     };
   }
   const facts = (input.error?.data as { cors?: Partial<CorsFacts> } | undefined)?.cors;
@@ -114,8 +138,8 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
       problem: 'unknown',
       missingHeaders,
       fix: method
-        ? `${url} must allow the ${method} method for ${origin} (Access-Control-Allow-Methods in its OPTIONS answers).`
-        : `Every header the failing request sent passes ${url}'s CORS checks one by one; the failure may be intermittent (network) or caused by the response (for example Access-Control-Allow-Origin missing on error responses).`,
+        ? `${shown} must allow the ${method} method for ${origin} (Access-Control-Allow-Methods in its OPTIONS answers).`
+        : `Every header the failing request sent passes ${shown}'s CORS checks one by one; the failure may be intermittent (network) or caused by the response (for example Access-Control-Allow-Origin missing on error responses).`,
     };
   }
   // The era that is a fix: the failing request's era is refused, the other one's headers all pass.
@@ -138,7 +162,7 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
     missingHeaders,
     ...(era ? { era } : {}),
     fix:
-      `The server at ${url} must list ${missingHeaders.join(', ')} in Access-Control-Allow-Headers of its OPTIONS (preflight) answers for ${origin}. ` +
+      `The server at ${shown} must list ${missingHeaders.join(', ')} in Access-Control-Allow-Headers of its OPTIONS (preflight) answers for ${origin}. ` +
       `A 2026-07-28 server needs ${list('modern')} (Mcp-Param-* meaning each one its tools declare); a legacy (2025) server ${list('legacy')}, and must expose Mcp-Session-Id (Access-Control-Expose-Headers).` +
       eraFix,
   };

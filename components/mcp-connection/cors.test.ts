@@ -5,7 +5,7 @@
  * configurations (test/support/wire-lab.ts) refuse some.
  */
 import { afterEach, beforeEach, describe, expect, inject, test } from 'vitest';
-import { McpClient, MemoryEraCache, type McpError, type McpWarning, type ToolCallResult } from '../../src/index.js';
+import { McpClient, McpClientError, MemoryEraCache, type McpError, type McpWarning, type ToolCallResult } from '../../src/index.js';
 import '../index.js';
 import { cleanup, mount, nextEvent } from '../test-support/dom.js';
 import type { McpToolForm } from '../mcp-tool-form/mcp-tool-form.js';
@@ -156,5 +156,43 @@ describe('C27 in a page: a header value fetch cannot send is named, not blamed o
     expect(error.message).toContain('X-Display-Name');
     expect(error.message).toMatch(/"Đ" \(U\+0110\)/);
     expect(error.message).not.toMatch(/Access-Control|CORS/);
+  });
+});
+
+describe('the CORS diagnosis of a URL with credentials, and of a bridge (issue 29 item 6)', () => {
+  const secret = 's3cret-in-url';
+
+  test('a bridge URL (loopback, ?token=) this page cannot reach: the fix names the bridge\'s --allow-origin, and no text carries the token', async () => {
+    const { diagnoseCors } = await import('./diagnose.js');
+    const { corsError } = await import('./cors-doctor.js');
+    // Nothing answers there (and Chromium refuses the port): the doctor's "origin" case.
+    const url = `http://127.0.0.1:1/mcp?token=${secret}`;
+    const diagnosis = await diagnoseCors(url);
+    expect(diagnosis.problem).toBe('origin');
+    expect(diagnosis.fix).toContain(`If it is an mcp-web-elements bridge, start it with --allow-origin ${location.origin}`);
+    expect(diagnosis.fix).toContain('?token=…');
+    const error = corsError(diagnosis, new McpClientError('network', 'Failed to fetch', { url }));
+    // One rule: text (the message, data.cors.fix) is masked; url fields keep the URL the caller gave.
+    const { url: _url, cors, ...rest } = error.data as { url: string; cors: { url: string } & Record<string, unknown> };
+    const { url: _corsUrl, ...corsText } = cors;
+    expect(JSON.stringify([error.message, rest, corsText])).not.toContain(secret);
+  });
+
+  test('a server whose CORS refuses a header: the fix shows its URL with the API key and the user:password masked', async () => {
+    const { diagnoseCors } = await import('./diagnose.js');
+    const withKey = new URL(corsBroken);
+    withKey.searchParams.set('key', secret);
+    const diagnosis = await diagnoseCors(withKey.href, { protocol: 'modern' });
+    expect(diagnosis.problem).toBe('headers');
+    expect(diagnosis.fix).toContain('?key=…');
+    expect(diagnosis.fix).not.toContain(secret);
+    // Not a bridge (no token): no bridge flag in the fix.
+    expect(diagnosis.fix).not.toContain('--allow-origin');
+    const withUser = new URL(corsBroken);
+    withUser.username = 'me';
+    withUser.password = secret;
+    const refused = await diagnoseCors(withUser.href);
+    expect(refused.fix).toContain('//…@');
+    expect(refused.fix).not.toContain(secret);
   });
 });

@@ -24,7 +24,7 @@ import { confirmPanel, errorText, focusFirstError, focusIssue, focusPart, formSt
 import type { FormIssue } from './issues.js';
 import { headerBindings, loadCompletions, loadParts, parts, partsLoading, partsWanted, type CompletionSupport } from './loaders.js';
 import type { FormModel } from './model.js';
-import { expiredNotice, renderTask, startedAgo as startedAgoText, storedFor, type FormTask } from './task-status.js';
+import { expiredNotice, notFoundNotice, renderTask, storedFor, type FormTask } from './task-status.js';
 import { sameDefinition, ToolSource, usableTool } from './tool-source.js';
 
 export type { FormIssue } from './issues.js';
@@ -680,7 +680,7 @@ export class McpToolForm extends LitElement {
       cancelled: () => (this._status = 'Cancelled.'),
       failed: (error) => {
         const task = this.#call.task;
-        if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = `The call of ${tool.name} started ${task ? startedAgoText(task.startedAt) : 'earlier'} is no longer known to the server (it expired); its result is lost.`;
+        if (McpClientError.isInstance(error) && error.code === 'task_not_found') this._status = notFoundNotice(tool.name, task?.startedAt, error.data);
         else this.#fail(error);
       },
       ended: () => (this._phase = 'idle'),

@@ -86,3 +86,15 @@ export function expiredNotice(name: string, expired: StoredTask[]): string {
     ? `A call of ${toolName} started ${startedAgo(newest.startedAt)} expired at the server before its result could be picked up.`
     : `${expired.length} calls of ${toolName} expired at the server before their results could be picked up (the last started ${startedAgo(newest.startedAt)}).`;
 }
+
+/**
+ * What to say when the server no longer knows a picked-up task (`task_not_found`): "expired"
+ * only when its TTL has passed (`data.expired`); else the server lost it (a restart, a
+ * session it no longer keeps).
+ */
+export function notFoundNotice(name: string, startedAt: number | undefined, data: unknown): string {
+  const call = `The call of ${clip(name, LABEL_CHARS)} started ${startedAt !== undefined ? startedAgo(startedAt) : 'earlier'}`;
+  return (data as { expired?: unknown } | undefined)?.expired === true
+    ? `${call} expired at the server (its time to live has passed); its result is lost.`
+    : `${call} is no longer known to the server, though its time to live has not passed (the server lost it, e.g. in a restart); its result is lost.`;
+}

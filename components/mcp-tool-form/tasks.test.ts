@@ -229,6 +229,21 @@ describe('after a reload', () => {
   });
 });
 
+describe('a picked-up task the server does not know', () => {
+  test('within its TTL it is reported as lost by the server, not as expired (issue 29 item 10)', async () => {
+    const store = new IdbTaskStore();
+    const recently = Date.now() - 4000;
+    await store.put({ taskId: 'lost-1', url: demoUrl(), method: 'tools/call', target: 'run_pipeline', startedAt: recently, status: 'working', createdAt: new Date(recently).toISOString(), ttlMs: 600_000, updatedAt: recently });
+    const { client, sent } = recordingClient();
+    const form = await mountForm(client);
+    await vi.waitFor(() => expect(text(form, 'status')).toBe('The call of run_pipeline started just now is no longer known to the server, though its time to live has not passed (the server lost it, e.g. in a restart); its result is lost.'), WAIT);
+    expect(text(form, 'status')).not.toMatch(/expired/);
+    expect(sent.some((s) => s.method === 'tasks/get' && s.taskId === 'lost-1')).toBe(true);
+    expect((await store.list(demoUrl(), undefined)).map((r) => r.taskId)).not.toContain('lost-1');
+    await client.close();
+  });
+});
+
 describe('task texts', () => {
   test('started times and summaries', () => {
     const now = Date.UTC(2026, 6, 28, 12);

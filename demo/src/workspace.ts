@@ -240,6 +240,8 @@ export class Workspace {
         row.statusMessage = event.state.statusMessage;
       }
       if (event.phase === 'lost') row.status = 'failed';
+      // After tasks/cancel the event still carries the last polled state (working): the phase says what happened.
+      if (event.phase === 'cancelled') row.status = 'cancelled';
       row.note = TASK_NOTES[event.phase] ?? (event.error ? event.error.message : undefined);
       this.tasks.set(event.taskId, row);
       this.update();

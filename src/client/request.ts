@@ -61,7 +61,7 @@ export async function sendRequest(
   session: Session,
   method: string,
   params: JsonObject,
-  options: RequestOptions & { headers?: Record<string, string> },
+  options: RequestOptions & { headers?: Record<string, string>; sessionId?: string },
 ): Promise<ResultBase & { __id?: RequestId }> {
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? host.options.requestTimeoutMs ?? 60_000;
@@ -94,6 +94,7 @@ export async function sendRequest(
   const sessionOptions: SessionRequestOptions = {
     signal: controller.signal,
     headers: options.headers,
+    sessionId: options.sessionId,
     meta,
     onMessage: (incoming: IncomingMessage) => {
       if (incoming.kind !== 'notification') return;

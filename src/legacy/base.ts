@@ -177,6 +177,8 @@ export class PendingRequest {
   readonly target: string | undefined;
   readonly progressToken: ProgressToken | undefined;
   readonly onMessage: ((message: IncomingMessage) => void) | undefined;
+  /** The earlier session it was sent on (`SessionRequestOptions.sessionId`): answers and its cancellation go there too. */
+  readonly sessionId: string | undefined;
   /** Aborted by the caller's signal, or once the request is settled. */
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
@@ -194,6 +196,7 @@ export class PendingRequest {
     const token = (options.meta as JsonObject | undefined)?.progressToken;
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     this.onMessage = options.onMessage;
+    this.sessionId = options.sessionId;
     this.#callerSignal = options.signal;
     this.signal = this.#controller.signal;
     this.#onCallerAbort = () => this.#controller.abort(options.signal!.reason);
@@ -302,8 +305,8 @@ export abstract class LegacySessionBase implements Session {
   abstract request(method: string, params: JsonObject, options?: SessionRequestOptions): Promise<SessionResponse>;
   abstract close(): Promise<void>;
 
-  /** Sends a notification or a response to the server (POST; any 2xx is fine). */
-  protected abstract post(message: JsonRpcMessage, signal?: AbortSignal): Promise<void>;
+  /** POSTs a notification or a response, on the current session or on `sessionId` (an earlier one, see {@link PendingRequest.sessionId}). */
+  protected abstract post(message: JsonRpcMessage, signal?: AbortSignal, sessionId?: string): Promise<void>;
   /** Whether the server can push to us outside request streams: `open`, `none`, or `pending` while unknown. */
   protected abstract standaloneStream(): 'open' | 'none' | 'pending';
   /** Brings the session up if it needs (re-)initializing. */
@@ -396,7 +399,7 @@ export abstract class LegacySessionBase implements Session {
       params: { requestId: pending.id, ...(typeof reason?.message === 'string' ? { reason: reason.message } : {}) },
     };
     this.host.traffic?.({ direction: 'out', message, requestId: pending.id, time: Date.now() });
-    this.post(message, AbortSignal.timeout(10_000)).catch((error: unknown) => {
+    this.post(message, AbortSignal.timeout(10_000), pending.sessionId).catch((error: unknown) => {
       this.host.warn('legacy-cancel-failed', `Could not send notifications/cancelled for ${pending.method} to ${this.host.url.href}: ${(error as Error).message}`);
     });
   }
@@ -508,7 +511,7 @@ export abstract class LegacySessionBase implements Session {
     if (controller.signal.aborted || this.closed) return;
     this.host.traffic?.({ direction: 'out', message: response, requestId: request.id, time: Date.now() });
     try {
-      await this.post(response, AbortSignal.timeout(30_000));
+      await this.post(response, AbortSignal.timeout(30_000), via?.sessionId);
     } catch (error) {
       this.host.warn('legacy-answer-failed', `Could not send the answer to the server's ${request.method} to ${this.host.url.href}: ${(error as Error).message}`);
     }

@@ -109,10 +109,10 @@ export class StreamableLegacySession extends LegacySessionBase {
     return state === 'open' ? 'open' : state === 'pending' ? 'pending' : 'none';
   }
 
-  /** Headers of every request after `initialize`: user headers, session id, protocol version. */
-  async #headers(extra?: Record<string, string>): Promise<Record<string, string>> {
+  /** Headers of every request after `initialize`: user headers, session id (the current one unless given), protocol version. */
+  async #headers(extra?: Record<string, string>, sessionId = this.#sessionId): Promise<Record<string, string>> {
     const headers: Record<string, string> = { ...(await this.host.userHeaders()) };
-    if (this.#sessionId !== undefined) headers['Mcp-Session-Id'] = this.#sessionId;
+    if (sessionId !== undefined) headers['Mcp-Session-Id'] = sessionId;
     if (versionHeaderDefined(this.version)) headers['MCP-Protocol-Version'] = this.version;
     return Object.assign(headers, extra);
   }
@@ -270,6 +270,7 @@ export class StreamableLegacySession extends LegacySessionBase {
     for (let recovered = false; ; recovered = true) {
       await this.ready(options.signal);
       const sessionId = this.#sessionId;
+      if (options.sessionId !== undefined && options.sessionId !== sessionId) return this.#onEarlier(options.sessionId, method, params, options);
       try {
         return await this.#exchange(method, params, options);
       } catch (error) {
@@ -299,14 +300,31 @@ export class StreamableLegacySession extends LegacySessionBase {
     }
   }
 
-  async #exchange(method: string, params: JsonObject, options: SessionRequestOptions): Promise<SessionResponse> {
+  /**
+   * A request on an earlier session of this server (a stored task's): its 404 is that
+   * session's end, not the current one's, so nothing is restarted or replayed here. A 400
+   * counts too: SDK servers (server-everything) answer an unknown session id with
+   * "400 Bad Request: No valid session ID provided" rather than the 404 the spec asks for,
+   * and any other cause of a 400 would recur on the current session, where the caller asks next.
+   */
+  async #onEarlier(earlier: string, method: string, params: JsonObject, options: SessionRequestOptions): Promise<SessionResponse> {
+    try {
+      return await this.#exchange(method, params, options, earlier);
+    } catch (error) {
+      const status = httpStatusOf(error);
+      if ((!sessionGone(error) && status !== 400) || options.signal?.aborted) throw error;
+      // The session id is a secret (2025-11-25 basic/security_best_practices): not in the message.
+      throw new McpClientError('http', `${this.host.url.href} refused the earlier session ${method} was sent on (HTTP ${status}: ${(error as Error).message})`, { url: this.host.url.href, method, status, sessionExpired: true, earlierSession: true }, { cause: error });
+    }
+  }
+
+  async #exchange(method: string, params: JsonObject, options: SessionRequestOptions, sessionId = this.#sessionId): Promise<SessionResponse> {
     const host = this.host;
     const id = host.nextId();
     options.onId?.(id);
     const message = buildRequest(id, method, params, options.meta);
     // Not options.headers: the Mcp-Param-* headers are 2026-07-28's (a legacy server's CORS would refuse them).
-    const headers = await this.#headers();
-    const sessionId = this.#sessionId;
+    const headers = await this.#headers(undefined, sessionId);
     const pending = this.track(id, method, params, options);
     let lastEventId: string | undefined;
     let retryMs: number | undefined;
@@ -366,7 +384,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       await sleep(state.retryMs() ?? DEFAULT_RETRY_MS, signal);
       let response: Response;
       try {
-        response = await this.host.transport.fetch(url, { method: 'GET', headers: await this.#headers({ Accept: 'text/event-stream', 'Last-Event-ID': before }), signal });
+        response = await this.host.transport.fetch(url, { method: 'GET', headers: await this.#headers({ Accept: 'text/event-stream', 'Last-Event-ID': before }, state.sessionId), signal });
       } catch (error) {
         throw fetchFailure(error, signal, context);
       }
@@ -386,8 +404,8 @@ export class StreamableLegacySession extends LegacySessionBase {
     }
   }
 
-  protected async post(message: JsonRpcMessage, signal?: AbortSignal): Promise<void> {
-    const headers = await this.#headers();
+  protected async post(message: JsonRpcMessage, signal?: AbortSignal, sessionId?: string): Promise<void> {
+    const headers = await this.#headers(undefined, sessionId ?? this.#sessionId);
     if ('method' in message) await this.host.transport.notify(message as JsonRpcNotification, { signal, headers });
     else await this.host.transport.respond(message, { signal, headers });
   }

@@ -77,7 +77,7 @@ export type McpClientErrorCode =
   | 'auth'
   /** A task ended as `cancelled` without this client cancelling it (Tasks extension "Task Status"). */
   | 'task_cancelled'
-  /** The server does not know a task id (any more): it expired (TTL) or never existed; `data.taskId`, `data.expired`. */
+  /** The server does not know a task id (any more): it expired (TTL, `data.expired`), the server lost it (seen running within its TTL, `data.lost`), or it never existed; `data.taskId`. */
   | 'task_not_found'
   /** The caller stopped waiting for a task (`handle.detach()`); the task goes on at the server (`data.taskId`). */
   | 'detached';

@@ -175,6 +175,12 @@ export interface StoredTask {
   params?: JsonObject;
   /** When this client started (or first attached to) the task, ms since the epoch. */
   startedAt: number;
+  /**
+   * 2025-11-25: the `Mcp-Session-Id` of the session the task was created in (servers may keep
+   * tasks per session); a reloaded page asks about the task on that session. A secret, kept
+   * with the handle in this origin's storage only.
+   */
+  sessionId?: string;
   /** Last seen: status, message, the server's times and TTL. */
   status: TaskStatus;
   /** The server's last status message (untrusted text). */

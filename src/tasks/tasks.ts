@@ -36,11 +36,12 @@
  */
 import { ErrorCode, McpClientError, McpError, McpRpcError } from '../protocol/errors.js';
 import { encodeHeaderValue } from '../transport/headers.js';
-import { timerDelay } from '../util/sleep.js';
+import { sleep } from '../util/sleep.js';
 import type { HandlerLookup, RoundLimits } from '../rounds/handlers.js';
 import type { InputRequiredOptions, ListenOptions, RequestOptions, Subscription } from '../rounds/options.js';
 import type { ServerDescription } from '../transport/session.js';
 import { MemoryTaskStore } from './store.js';
+import { blocked, budget, pollDelay, RETRY_FIRST_MS, RETRY_MAX_MS, transient, Waiter, whileBlocked } from './waiting.js';
 import {
   type StoredTask,
   type StoredTasks,
@@ -61,7 +62,7 @@ export interface TaskClient {
   readonly url: URL;
   readonly server: ServerDescription | undefined;
   connect(options?: { signal?: AbortSignal }): Promise<unknown>;
-  request(method: string, params?: JsonObject, options?: RequestOptions & { headers?: Record<string, string> }): Promise<ResultBase>;
+  request(method: string, params?: JsonObject, options?: RequestOptions & { headers?: Record<string, string>; sessionId?: string }): Promise<ResultBase>;
   on(type: 'status', listener: (event: { status: string }) => void): () => void;
   on(type: 'notification', listener: (notification: JsonRpcNotification) => void): () => void;
   listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription;
@@ -86,6 +87,8 @@ export interface TaskHost {
   emit(event: TaskEvent): void;
   /** Identifies the authorization context of the next request (a hash), if any. */
   authContext(): Promise<string | undefined>;
+  /** The `Mcp-Session-Id` of the client's legacy session now, if any. */
+  sessionId(): string | undefined;
 }
 
 /** The task options in force (the `tasks` client option, `true` meaning the defaults). */
@@ -93,15 +96,6 @@ function taskOptions(host: TaskHost): TaskOptions {
   return typeof host.options.tasks === 'object' ? host.options.tasks : {};
 }
 
-/**
- * The next polling interval, in ms. Without `previous`: the server's suggestion
- * (`pollIntervalMs`, else `defaultPollMs`), never below `minPollMs`. With it (nothing
- * changed since): `previous` ×1.5, up to `maxPollMs` but never below the suggestion.
- */
-function pollDelay(opts: TaskOptions, state: TaskState | undefined, previous?: number): number {
-  const base = Math.max(opts.minPollMs ?? 50, state?.pollIntervalMs ?? opts.defaultPollMs ?? 1000);
-  return previous === undefined ? base : Math.min(Math.max(opts.maxPollMs ?? 30_000, base), previous * 1.5);
-}
 
 const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
@@ -190,83 +184,6 @@ export async function storedTasks(host: TaskHost): Promise<StoredTasks> {
   return out;
 }
 
-// --- waiting -------------------------------------------------------------------------------------
-
-/** A timer that events can cut short (a notification, an acknowledgement). */
-class Waiter {
-  #wake: (() => void) | undefined;
-
-  wake(): void {
-    this.#wake?.();
-  }
-
-  /** Resolves after `ms` (with true) or at the next `wake()` (with false); rejects with the signal's reason on abort. */
-  wait(ms: number, signal: AbortSignal): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const done = (elapsed: boolean) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.#wake = undefined;
-        resolve(elapsed);
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => done(true), timerDelay(ms));
-      this.#wake = () => done(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-}
-
-interface PageEnvironment {
-  document?: { visibilityState?: string; addEventListener?(type: string, listener: () => void): void; removeEventListener?(type: string, listener: () => void): void };
-  navigator?: { onLine?: boolean };
-  addEventListener?(type: string, listener: () => void): void;
-  removeEventListener?(type: string, listener: () => void): void;
-}
-
-/** The page's visibility and network, where there are such things (not in Node). */
-const page = globalThis as unknown as PageEnvironment;
-const blocked = () => page.document?.visibilityState === 'hidden' || page.navigator?.onLine === false;
-
-/**
- * Waits while the page is hidden or offline: no request goes out until
- * `visibilitychange` makes it visible or `online` fires (or `until`, or a wake).
- * @returns whether it waited.
- */
-function whileBlocked(signal: AbortSignal, waiter: Waiter, until: number): Promise<boolean> {
-  if (!blocked()) return Promise.resolve(false);
-  return new Promise<boolean>((resolve, reject) => {
-    const woken = new AbortController();
-    const check = () => {
-      if (!blocked()) finish();
-    };
-    const cleanup = () => {
-      woken.abort();
-      page.document?.removeEventListener?.('visibilitychange', check);
-      page.removeEventListener?.('online', check);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const finish = () => {
-      cleanup();
-      resolve(true);
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(signal.reason);
-    };
-    page.document?.addEventListener?.('visibilitychange', check);
-    page.addEventListener?.('online', check);
-    signal.addEventListener('abort', onAbort, { once: true });
-    // Ends at `until`, or earlier at a wake: a pushed status or an acknowledgement needs no request, so the loop looks at it.
-    waiter.wait(until - Date.now(), woken.signal).then(() => finish(), () => {});
-  });
-}
-
 /** A task this client follows. */
 class Task implements TaskHandle {
   readonly taskId: string;
@@ -288,8 +205,16 @@ class Task implements TaskHandle {
   /** Store writes, one after the other: a late write must not bring back a forgotten handle. */
   #writes: Promise<void> = Promise.resolve();
   #forgotten = false;
+  /**
+   * 2025-11-25: the session the task was created in. Such servers may keep tasks per session
+   * (server-everything does), so after a reload the task is asked about on that session, not on
+   * the new one; dropped once the server no longer knows the session.
+   */
+  #sessionId: string | undefined;
+  /** What a stored record said of the task's TTL, until the server says it again. */
+  readonly #storedTtl: Pick<StoredTask, 'status' | 'ttlMs' | 'createdAt'> | undefined;
 
-  constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number }) {
+  constructor(host: TaskHost, taskId: string, info: TaskInfo & { callId?: number; startedAt?: number; sessionId?: string; stored?: StoredTask }) {
     this.#host = host;
     this.taskId = taskId;
     this.method = info.method ?? 'tools/call';
@@ -297,6 +222,8 @@ class Task implements TaskHandle {
     this.#params = info.params;
     this.#callId = info.callId ?? 0;
     this.#startedAt = info.startedAt ?? Date.now();
+    this.#sessionId = info.sessionId;
+    this.#storedTtl = info.stored;
   }
 
   get #url(): string {
@@ -311,9 +238,26 @@ class Task implements TaskHandle {
     this.#host.emit({ phase, taskId: this.taskId, method: this.method, target: this.target, ...(this.state ? { state: this.state } : {}), ...(error ? { error } : {}), ...(inputResponses ? { inputResponses } : {}) });
   }
 
-  /** One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's routing key). */
-  #request(method: string, params: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number; maxTotalTimeoutMs?: number }) {
-    return this.#host.client.request(method, params, { ...options, ...(this.#modern ? { headers: { 'Mcp-Name': encodeHeaderValue(this.taskId) } } : {}) });
+  /**
+   * One request about this task; on 2026-07-28 `Mcp-Name` carries the task id (the server's
+   * routing key). On 2025-11-25 it goes to the session the task was created in, when that is
+   * not the client's session now (a reload); if the server no longer knows that session, the
+   * request is sent again on the current one (where the task may be unknown: `task_not_found`).
+   */
+  async #request(method: string, params: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number; maxTotalTimeoutMs?: number }): Promise<ResultBase> {
+    const client = this.#host.client;
+    if (this.#modern) return client.request(method, params, { ...options, headers: { 'Mcp-Name': encodeHeaderValue(this.taskId) } });
+    const earlier = this.#sessionId;
+    if (earlier === undefined || earlier === this.#host.sessionId()) return client.request(method, params, options);
+    try {
+      return await client.request(method, params, { ...options, sessionId: earlier });
+    } catch (error) {
+      if (!McpClientError.isInstance(error) || error.data.earlierSession !== true || this.#sessionId !== earlier) throw error;
+      this.#host.warn('task-session-gone', `${this.#url} no longer knows the session ${this.#describe()} was created in; asking on the current session`);
+      this.#sessionId = this.#host.sessionId();
+      if (!this.#forgotten) void this.remember();
+      return client.request(method, params, options);
+    }
   }
 
   // --- storage ---
@@ -336,6 +280,7 @@ class Task implements TaskHandle {
       ...(this.target !== undefined ? { target: this.target } : {}),
       ...(this.#params ? { params: this.#params } : {}),
       startedAt: this.#startedAt,
+      ...(this.#sessionId !== undefined ? { sessionId: this.#sessionId } : {}),
       status: state.status,
       ...(state.statusMessage !== undefined ? { statusMessage: state.statusMessage } : {}),
       ...(state.createdAt !== undefined ? { createdAt: state.createdAt } : {}),
@@ -391,29 +336,83 @@ class Task implements TaskHandle {
     return next;
   }
 
-  /** A `tasks/get` refused with -32602 (invalid params): the server does not know the id (any more). */
+  /**
+   * A `tasks/get` refused with -32602 (invalid params): the server does not know the id (any more).
+   * Three cases, told apart in `data`: past its TTL (`expired: true`: the server may delete it);
+   * seen running here and within its TTL (`lost: true`: "the server lost the task", e.g. a restart
+   * that kept no tasks); never seen here (neither: a wrong id, or one from elsewhere).
+   */
   #lost(error: unknown): McpClientError | undefined {
     if (!McpRpcError.isInstance(error) || error.code !== ErrorCode.InvalidParams) return undefined;
     const state = this.state;
-    const created = state?.createdAt ? Date.parse(state.createdAt) : this.#startedAt;
-    const late = state?.ttlMs != null && Number.isFinite(created) && created + state.ttlMs < Date.now();
+    const known = state ?? this.#storedTtl;
+    const created = known?.createdAt ? Date.parse(known.createdAt) : this.#startedAt;
+    const late = known?.ttlMs != null && Number.isFinite(created) && created + known.ttlMs < Date.now();
+    const lost = !late && known !== undefined && !isTerminal(known.status);
+    const why = late ? ': its TTL has elapsed, so the server may have deleted it' : lost ? `: the server lost the task (it was ${known.status} when last seen, within its TTL)` : '';
     return new McpClientError(
       'task_not_found',
-      `${this.#describe()} is unknown to ${this.#url}${late ? ': its TTL has elapsed, so the server may have deleted it' : ''} (the server said: ${error.message})`,
-      { url: this.#url, method: 'tasks/get', taskId: this.taskId, expired: late },
+      `${this.#describe()} is unknown to ${this.#url}${why} (the server said: ${error.message})`,
+      { url: this.#url, method: 'tasks/get', taskId: this.taskId, expired: late, lost },
       { cause: error },
     );
+  }
+
+  /** The error of a wait that reached `maxWaitMs`; the task may still run at the server. */
+  #timeout(maxWait: number, cause?: unknown): McpClientError {
+    return new McpClientError(
+      'timeout',
+      `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`,
+      { url: this.#url, method: this.method, taskId: this.taskId, timeoutMs: maxWait },
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  /**
+   * One `tasks/get` of a wait: its request deadline is what remains of the wait's budget (a
+   * server that never answers cannot hold the wait past `maxWaitMs`), and a failure to reach
+   * the server (`network`; HTTP 502/503/504 from a proxy in front of it) is retried with
+   * back-off (250 ms doubling to 5 s, jittered) within the budget: a short outage or a
+   * restart does not end the wait. A restarted server that no longer knows the task ends it
+   * with `task_not_found` (`data.lost`), not with the network error.
+   * @throws McpClientError `timeout` once the budget is spent; anything else `get` throws.
+   */
+  async #poll(signal: AbortSignal, deadline: number, maxWait: number): Promise<TaskState> {
+    let backoff = RETRY_FIRST_MS;
+    let warned = false;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw this.#timeout(maxWait);
+      try {
+        return await this.#get({ signal, timeoutMs: remaining });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (McpClientError.isInstance(error) && error.code === 'timeout' && Date.now() >= deadline) throw this.#timeout(maxWait, error);
+        if (!transient(error)) throw error;
+        if (!warned) this.#host.warn('task-poll-retry', `Polling ${this.#describe()} failed (${(error as Error).message}); retrying within the wait's budget`);
+        warned = true;
+        const pause = Math.min(backoff * (1 + Math.random() * 0.2), deadline - Date.now());
+        if (pause <= 0) throw this.#timeout(maxWait, error);
+        await sleep(pause, signal);
+        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+      }
+    }
   }
 
   #describe(): string {
     return `Task ${this.taskId}${this.target ? ` (${this.method} ${this.target})` : ''}`;
   }
 
-  async get(options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+  get(options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+    return this.#get(options);
+  }
+
+  async #get(options: { signal?: AbortSignal; timeoutMs?: number }): Promise<TaskState> {
     await this.#host.client.connect(options);
+    const { signal, timeoutMs } = options;
     let raw: JsonObject;
     try {
-      raw = await this.#request('tasks/get', { taskId: this.taskId }, options);
+      raw = await this.#request('tasks/get', { taskId: this.taskId }, { signal, ...(timeoutMs !== undefined ? { timeoutMs, maxTotalTimeoutMs: timeoutMs } : {}) });
     } catch (error) {
       throw this.#lost(error) ?? error;
     }
@@ -426,10 +425,19 @@ class Task implements TaskHandle {
 
   async cancel(options: { signal?: AbortSignal } = {}): Promise<void> {
     await this.#host.client.connect(options);
+    let answer: JsonObject;
     try {
-      await this.#request('tasks/cancel', { taskId: this.taskId }, options);
+      answer = await this.#request('tasks/cancel', { taskId: this.taskId }, options);
     } finally {
       await this.#forget();
+    }
+    // 2025-11-25: the answer is the task (CancelTaskResult), which says what the cancellation did; 2026-07-28 acknowledges with an empty result.
+    if (!this.#modern && answer.taskId === this.taskId) {
+      try {
+        this.adopt(parseTask(answer, { url: this.#url, method: 'tasks/cancel', modern: false }));
+      } catch (error) {
+        this.#host.warn('task-cancel-malformed', (error as Error).message);
+      }
     }
     this.#emit('cancelled');
   }
@@ -496,9 +504,9 @@ class Task implements TaskHandle {
         // 2025-11-25: a hint that shortens the wait; polling goes on (requestors must not rely on it).
         offNotification = client.on('notification', onNotification);
       }
-      let state = this.state ?? (await this.get({ signal }));
+      let state = this.state ?? (await this.#poll(signal, deadline, maxWait));
       // A CreateTaskResult is a plain Task, with no result or error: a task created already over is asked for its outcome.
-      if (modern && (state.status === 'completed' || state.status === 'failed') && state.result === undefined && state.error === undefined) state = await this.get({ signal });
+      if (modern && (state.status === 'completed' || state.status === 'failed') && state.result === undefined && state.error === undefined) state = await this.#poll(signal, deadline, maxWait);
       let delay = pollDelay(opts, state);
       // The next tasks/get; a status that arrives on its own (a notification) does not move it.
       let nextPoll = Date.now() + delay;
@@ -516,15 +524,8 @@ class Task implements TaskHandle {
           }
         }
         if (isTerminal(state.status) || (!modern && state.status === 'input_required')) return await this.#finish(state, signal, deadline);
-        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds))) nextPoll = Date.now() + (delay = pollDelay(opts, state));
-        if (Date.now() >= deadline) {
-          throw new McpClientError('timeout', `${this.#describe()} did not finish within ${maxWait} ms; it may still be running (re-attach with client.task(${JSON.stringify(this.taskId)}))`, {
-            url: this.#url,
-            method: this.method,
-            taskId: this.taskId,
-            timeoutMs: maxWait,
-          });
-        }
+        if (modern && state.status === 'input_required' && (await this.#answer(state, signal, maxRounds, deadline))) nextPoll = Date.now() + (delay = pollDelay(opts, state));
+        if (Date.now() >= deadline) throw this.#timeout(maxWait);
         if (pushed && !sync) {
           await waiter.wait(deadline - Date.now(), signal);
           continue;
@@ -541,7 +542,7 @@ class Task implements TaskHandle {
         sync = false;
         paused = false;
         const previous = state;
-        state = await this.get({ signal });
+        state = await this.#poll(signal, deadline, maxWait);
         const same = previous.status === state.status && previous.statusMessage === state.statusMessage && previous.lastUpdatedAt === state.lastUpdatedAt;
         delay = pollDelay(opts, state, same ? delay : undefined);
         // Jitter upwards only: never faster than the server suggests.
@@ -564,7 +565,7 @@ class Task implements TaskHandle {
    * @returns whether it sent any.
    * @throws McpClientError `rounds_exceeded` (the task is cancelled).
    */
-  async #answer(state: TaskState, signal: AbortSignal, maxRounds: number): Promise<boolean> {
+  async #answer(state: TaskState, signal: AbortSignal, maxRounds: number, deadline: number): Promise<boolean> {
     const open = Object.entries(state.inputRequests ?? {}).filter(([key]) => !this.#answered.has(key));
     if (open.length === 0) return false;
     if (this.#inputRounds >= maxRounds) {
@@ -588,7 +589,7 @@ class Task implements TaskHandle {
       throw error;
     }
     for (const [key] of open) this.#answered.add(key);
-    await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal });
+    await this.#request('tasks/update', { taskId: this.taskId, inputResponses: responses }, { signal, ...budget(deadline) });
     this.#emit('answered', undefined, responses);
     return true;
   }
@@ -621,7 +622,7 @@ class Task implements TaskHandle {
     if (!isTerminal(state.status)) void this.#watch(AbortSignal.any([signal, watch.signal]), deadline);
     try {
       const remaining = Math.max(1, deadline - Date.now());
-      const result = await this.#host.client.request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining });
+      const result = await this.#request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining });
       await this.#forget();
       this.#emit('completed');
       return result;
@@ -647,7 +648,7 @@ class Task implements TaskHandle {
       while (!isTerminal(this.state?.status ?? 'working') && Date.now() < deadline) {
         await waiter.wait(delay, signal);
         await whileBlocked(signal, waiter, deadline);
-        await this.get({ signal });
+        await this.#get({ signal, timeoutMs: Math.max(1, deadline - Date.now()) });
         delay = pollDelay(opts, this.state, delay);
       }
     } catch {
@@ -718,7 +719,7 @@ export async function follow(host: TaskHost, method: string, params: JsonObject,
   // A 2025-11-25 server that ignored the task augmentation answered with the result itself.
   if (!modern && !isObject(created.task)) return created;
   const state = parseTask(modern ? created : created.task, { url: host.client.url.href, method, modern, detailed: false });
-  const task = new Task(host, state.taskId, { method, target, params, callId });
+  const task = new Task(host, state.taskId, { method, target, params, callId, ...(modern ? {} : { sessionId: host.sessionId() }) });
   host.emit({ phase: 'created', taskId: task.taskId, method, target, state });
   task.adopt(state);
   // adopt() queued the write of a task still running; one created already over is stored too, until its outcome is delivered.
@@ -735,6 +736,8 @@ export async function attach(host: TaskHost, taskId: string, info: TaskInfo = {}
     target: info.target ?? stored?.target,
     params: info.params ?? stored?.params,
     startedAt: stored?.startedAt,
+    sessionId: stored?.sessionId,
+    stored,
   });
 }
 

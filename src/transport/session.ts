@@ -87,6 +87,13 @@ export interface SessionRequestOptions {
   onMessage?: (message: IncomingMessage) => void;
   /** Called with the JSON-RPC id assigned to this request (listen uses it as the subscription id). */
   onId?: (id: RequestId) => void;
+  /**
+   * Legacy era: the `Mcp-Session-Id` of an earlier session with the same server (a task's,
+   * picked up after a reload) to send this request on instead of the current one. A 404 then
+   * fails the request with `http` (`data.sessionExpired`, `data.earlierSession`): no new
+   * session is started and nothing is sent again.
+   */
+  sessionId?: string;
 }
 
 /** A completed request: the result object and the id it was sent with. */
@@ -98,6 +105,8 @@ export interface SessionResponse {
 /** Era-specific request machinery. */
 export interface Session {
   readonly description: ServerDescription;
+  /** Legacy era: the `Mcp-Session-Id` the server issued, if any. */
+  readonly sessionId?: string | undefined;
   /**
    * Sends one request and returns its result.
    * @throws McpRpcError for a JSON-RPC error response; McpClientError for local failures.

@@ -163,6 +163,17 @@ export async function httpError(response: Response, context: McpErrorData): Prom
 }
 
 /**
+ * Whether `fetch` failed because the connection was reset or closed by the other side
+ * before any response came: the race of a request sent on a kept-alive connection the
+ * server is closing as idle. Node's fetch (undici) says so in `cause.code`; a browser
+ * says only "Failed to fetch", and resends such a request itself (its network stack knows
+ * the connection was reused), so there this is never true.
+ */
+function resetBeforeResponse(error: unknown): boolean {
+  return /^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/.test(String((error as { cause?: { code?: unknown } } | null)?.cause?.code));
+}
+
+/**
  * Maps a `fetch` rejection to a kit error: `aborted` when the signal fired, a
  * kit error as it is (a page's CORS diagnosis, a refused redirect), otherwise
  * `network`.
@@ -253,9 +264,16 @@ export class HttpTransport {
 
   /**
    * POSTs one message with the transport's standard headers.
+   *
+   * A POST whose connection is reset before any byte of the answer (Node's fetch reuses
+   * idle connections, and a server may close one just as it is reused) is sent once more,
+   * on a new connection, when sending it twice is harmless: `repeatable` (notifications,
+   * responses, and the requests in `REPEATABLE` of `./resend.ts`). Any other request (`tools/call`)
+   * fails with `network` (`data.resent: false`): the server may have received it, and
+   * nothing on this side can tell a reset before the request was read from one after.
    * @throws McpClientError `network` / `aborted` when `fetch` rejects.
    */
-  async post(body: string, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: string }): Promise<Response> {
+  async post(body: string, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: string; repeatable?: boolean }): Promise<Response> {
     const url = this.url.href;
     const headers: Record<string, string> = {
       // Plain media type: some servers answer 415 to a charset parameter (field case C09).
@@ -265,10 +283,14 @@ export class HttpTransport {
     };
     // Most replies are event streams: fetch their reader alongside the first request.
     loadSse().catch(() => (sse = undefined));
+    const send = () => this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
+    const fail = (error: unknown) => fetchFailure(error, options.signal, { url, method: options.method });
     try {
-      return await this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
+      return await send();
     } catch (error) {
-      throw fetchFailure(error, options.signal, { url, method: options.method });
+      // Rare: what decides (and says) whether to send it again loads only then.
+      if (!resetBeforeResponse(error) || options.signal?.aborted) throw fail(error);
+      return (await import('./resend.js')).ifRepeatable(options.repeatable ?? options.method, send, fail, error);
     }
   }
 
@@ -346,7 +368,7 @@ export class HttpTransport {
    * (field case C05); the body of a successful notification POST is ignored.
    */
   async notify(message: JsonRpcNotification, options: SendOptions = {}): Promise<{ status: number; headers: Headers }> {
-    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method });
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: message.method, repeatable: true });
     if (!response.ok) throw await httpError(response, { url: this.url.href, method: message.method });
     await response.body?.cancel().catch(() => {});
     return { status: response.status, headers: response.headers };
@@ -356,7 +378,7 @@ export class HttpTransport {
    * POSTs a JSON-RPC response (legacy era: the answer to a server-initiated request).
    */
   async respond(message: JsonRpcResponse, options: SendOptions = {}): Promise<void> {
-    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: 'response' });
+    const response = await this.post(JSON.stringify(message), { signal: options.signal, headers: options.headers, method: 'response', repeatable: true });
     if (!response.ok) throw await httpError(response, { url: this.url.href, method: 'response' });
     await response.body?.cancel().catch(() => {});
   }

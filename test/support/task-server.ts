@@ -27,6 +27,10 @@ export interface TaskServer extends RunningServer {
   release(): void;
   /** How many `gated_job` tasks are waiting at the gate. */
   readonly gated: number;
+  /** Stops listening and drops every connection (an outage); the tasks stay in `registry`. */
+  stop(): Promise<void>;
+  /** Listens again on the same port, with the same tasks (the end of an outage). */
+  restart(): Promise<void>;
 }
 
 export interface TaskServerOptions {
@@ -36,6 +40,8 @@ export interface TaskServerOptions {
   ttlMs?: number;
   /** Serve notifications/tasks on subscriptions/listen; default false. */
   notifications?: boolean;
+  /** Port to listen on; default 0 (a free one). A restarted server takes the port its first run got. */
+  port?: number;
 }
 
 const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
@@ -151,7 +157,8 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     if (registry.wantsListen(body)) return registry.serveListen(body, res);
     await node(req as never, res as never, body);
   });
-  const origin = await listen(http);
+  const origin = await listen(http, options.port ?? 0);
+  const port = Number(new URL(origin).port);
   return {
     url: `${origin}/mcp`,
     origin,
@@ -163,6 +170,10 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     },
     get gated() {
       return gates.length;
+    },
+    stop: () => closeServer(http),
+    async restart() {
+      await listen(http, port);
     },
     async close() {
       await handler.close();
