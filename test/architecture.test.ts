@@ -76,7 +76,7 @@ describe('the core (src/)', () => {
     expect(offenders).toEqual([]);
   });
 
-  test('bundles for the browser with no Node built-ins, within 15 KB gzip (without the lazily loaded parts)', async () => {
+  test('bundles for the browser with no Node built-ins, within 16 KB gzip as one file (without the lazily loaded parts)', async () => {
     const { chunks, eager } = await buildCore(false);
     for (const chunk of chunks) {
       expect(chunk.code).not.toMatch(/from\s*["']node:|require\(["']node:/);
@@ -89,7 +89,11 @@ describe('the core (src/)', () => {
     const code = eager.map((c) => c.code).join('\n');
     const gzip = gzipSync(code).length;
     console.log(`core (eager chunks): ${code.length} bytes minified, ${gzip} bytes gzip`);
-    expect(gzip).toBeLessThanOrEqual(15 * 1024);
+    // 15 KB until issue 29: the bounds a hostile or sloppy server needed (each task poll's deadline
+    // and its retry on an outage, the task's session, the one resend after a reset, a listing's
+    // cursor and byte bounds, the -32601 memory) took the joined file to 16,026 B, while the files
+    // a page is served (the next test) stay within 15 KB.
+    expect(gzip).toBeLessThanOrEqual(16 * 1024);
   });
 
   test('served as a page\'s app build chunks it (bench/size.ts): the eager files, each gzipped, within 15 KB too', async () => {
@@ -111,12 +115,13 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     expect(modules).toContain('components/mcp-tool-form/mcp-tool-form.ts');
   });
 
-  test('a page\'s eager files (core, Lit, the elements) stay within 42 KB gzip as served, with no validator module among them (issue 18)', async () => {
+  test('a page\'s eager files (core, Lit, the elements) stay within 44 KB gzip as served, with no validator module among them (issue 18)', async () => {
     // What `import 'mcp-web-elements/elements'` makes a page download before it runs, each file gzipped on
     // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,935 B when a
     // 41.5 KB budget was set (80,308 B before the elements loaded their code on first use); 42,478 B after
     // the fixes at the lazy seams (switching tools or servers mid-load, retrying a failed load), so 42 KB
-    // now, which leaves room for fixes and stays under issue 18's 45 KB. The validator (42 KB
+    // then; 43,466 B after issues 29 and 33 (the core's new bounds, strict OAuth on <mcp-connection>,
+    // masked URLs, the dialog's one-step accept), so 44 KB, still under issues 18's and 30's 45 KB. The validator (42 KB
     // with ajv) is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts);
     // nor are the parts listed in the test above.
     const { eager } = await buildEntry(PAGE_ENTRY, true, 'es2022');
@@ -124,7 +129,7 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     console.log(`elements entry (app build, as served): ${eager.length} file(s), ${served} bytes gzip`);
     // Nor the x-mcp-header checker: the form loads it for a schema that mentions the annotation.
     expect(eager.flatMap((c) => Object.keys(c.modules)).filter((id) => /schema-ajv|eval-policy|schema-guard|cfworker|node_modules\/ajv|header-bindings/.test(id))).toEqual([]);
-    expect(served).toBeLessThanOrEqual(42 * 1024);
+    expect(served).toBeLessThanOrEqual(44 * 1024);
   });
 
   test('loads what a page may never use on demand: the dialog\'s body, the result renderer, the form\'s parts, draft storage, the wording of validator issues, the pattern shape check, the CORS doctor (issue 18)', async () => {
