@@ -83,6 +83,14 @@ for (const proxy of [false, true]) {
       expect(counted[`blocked-${id}`]).toBeUndefined();
     });
 
+    test('code the app makes itself runs (eval, new Function, a blob: script, a blob: worker) with no CSP violation; the network stays closed', async () => {
+      const id = `dynamic-${proxy}-${Math.random().toString(36).slice(2)}`;
+      const { logs } = await run([{ do: 'dynamic' }, { do: 'fetch', url: `${second}/hit/${id}` }], { proxy });
+      expect(outcomeOf(logs, 0)).toEqual({ eval: 42, function: 43, blobScript: 44, worker: 45, violations: [] });
+      expect((outcomeOf(logs, 1) as { violations: { directive: string }[] }).violations).toEqual([{ directive: 'connect-src', blocked: `${second}/hit/${id}` }]);
+      expect((await hits())[id]).toBeUndefined();
+    });
+
     test('without _meta.ui.csp the app reaches no origin at all', async () => {
       const id = `none-${proxy}-${Math.random().toString(36).slice(2)}`;
       const { logs } = await run([{ do: 'fetch', url: `${second}/hit/${id}` }], { proxy });

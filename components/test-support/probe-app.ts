@@ -11,7 +11,9 @@
  * - `{ do: 'flood', count }`: `count` pings in one go (their answers are collected, not logged);
  * - `{ do: 'summary' }`: sends what the flood got back as `ui/update-model-context`;
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
- * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation.
+ * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation;
+ * - `{ do: 'dynamic' }`: runs code from a string (`eval`, `new Function`), a `blob:` script and a
+ *   `blob:` worker, as bundles of WebGL and chart libraries do, and reports each outcome and any CSP violation.
  */
 import { APP_MIME_TYPE } from '../mcp-app-frame/app-meta.js';
 
@@ -69,6 +71,29 @@ const PROBE_SCRIPT = String.raw`
         attempt('top-navigation', () => { window.top.location.href = 'https://example.invalid/'; return 'navigated'; }),
         attempt('popup', () => { const w = window.open('https://example.invalid/'); return w ? 'opened' : 'blocked'; }),
       ];
+      case 'dynamic': {
+        const before = violations.length;
+        const out = {};
+        try { out.eval = eval('6 * 7'); } catch (e) { out.eval = e.name; }
+        try { out.function = new Function('return 43')(); } catch (e) { out.function = e.name; }
+        out.blobScript = await new Promise((resolve) => {
+          const s = document.createElement('script');
+          s.src = URL.createObjectURL(new Blob(['window.__blobScript = 44;'], { type: 'text/javascript' }));
+          s.onload = () => resolve(window.__blobScript);
+          s.onerror = () => resolve('blocked');
+          document.head.append(s);
+        });
+        out.worker = await new Promise((resolve) => {
+          try {
+            const w = new Worker(URL.createObjectURL(new Blob(['postMessage(45)'], { type: 'text/javascript' })));
+            w.onmessage = (e) => { resolve(e.data); w.terminate(); };
+            w.onerror = () => resolve('blocked');
+          } catch (e) { resolve(e.name); }
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        out.violations = violations.slice(before);
+        return out;
+      }
       case 'fetch': {
         const before = violations.length;
         let outcome;
