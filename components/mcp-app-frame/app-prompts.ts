@@ -10,12 +10,23 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 
-/** What an app asks for: a tool call (its title, its name, its arguments as JSON) or a link to open. */
-export type AppQuestion = { kind: 'tool'; title: string; name: string; args: string } | { kind: 'link'; url: URL };
+/**
+ * What an app asks for: a tool call (its title, its name, its arguments as
+ * JSON; `remember`: the answer may be remembered, i.e. the tool is not
+ * destructive) or a link to open.
+ */
+export type AppQuestion = { kind: 'tool'; title: string; name: string; args: string; remember: boolean } | { kind: 'link'; url: URL };
+
+/**
+ * The user's answer: `deny`, `once` (this call), `app` (every call of this tool
+ * from this app while its frame lives) or `always` (every call of this tool by
+ * apps of this server, remembered in IndexedDB).
+ */
+export type AppAnswer = 'deny' | 'once' | 'app' | 'always';
 
 /** A question asked, until the user answers it (or the app goes away). */
 export type Prompt = AppQuestion & {
-  resolve(allowed: boolean): void;
+  resolve(answer: AppAnswer): void;
   /** Allow works: the question has been on screen for PROMPT_ARM_MS. */
   armed?: boolean;
   armTimer?: ReturnType<typeof setTimeout>;
@@ -61,8 +72,16 @@ export function renderPrompt(prompt: Prompt, appName: string | undefined, expand
           <button type="button" part="show-all-button" @click=${expand}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
       : nothing}
     <div class="actions">
-      <button type="button" part="allow-button" ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
-      <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
+      ${allowButton(prompt, partial, 'once', prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`)}
+      ${prompt.kind === 'tool' && prompt.remember
+        ? html`${allowButton(prompt, partial, 'app', 'Allow for this app')}${allowButton(prompt, partial, 'always', 'Always allow this tool for this server')}`
+        : nothing}
+      <button type="button" part="deny-button" @click=${() => prompt.resolve('deny')}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
     </div>
   </div>`;
+}
+
+/** An answer that allows: works once the question is armed and everything has been shown. */
+function allowButton(prompt: Prompt, partial: boolean, answer: Exclude<AppAnswer, 'deny'>, label: string): TemplateResult {
+  return html`<button type="button" part="allow-button" data-answer=${answer} ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(answer)}>${label}</button>`;
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, inject, test } from 'vitest';
 import { page } from 'vitest/browser';
 import { McpClient, type CallToolResult, type Tool } from '../../src/index.js';
 import { axeViolations, nextEvent } from '../test-support/dom.js';
+import { alwaysAllowedTools, revokeAlwaysAllowedTool } from './app-consent.js';
 import { appResourceUri, UI_EXTENSION } from './app-meta.js';
 import { McpAppFrame } from './mcp-app-frame.js';
 import { probeResource } from '../test-support/probe-app.js';
@@ -226,6 +227,50 @@ describe('against the demo server', () => {
       document.documentElement.style.scrollPaddingBottom = '';
       for (const added of [spacer, room, footer]) added.remove();
     }
+  });
+
+  test('consent: the app\'s own tool runs unasked; "Allow for this app" lasts the frame\'s life; "Always allow" is kept for the server until revoked; a destructive tool always asks', async () => {
+    const { client } = await demo();
+    const server = client.url.href;
+    await revokeAlwaysAllowedTool(server, 'edit_note');
+    const editNote = (text: string) => callTool('edit_note', { name: 'consent-test', text });
+    const buttons = (frame: McpAppFrame) => [...frame.shadowRoot!.querySelectorAll('[part~="prompt"] button')].map((b) => b.textContent);
+
+    // count_chart_view: visible to apps only, not destructive (and not read-only): no question.
+    const first = await probe([callTool('count_chart_view', { metric: 'sales' }), editNote('one'), editNote('two'), callTool('save_chart_note', { metric: 'consent', total: 1 })]);
+    expect(await outcome(first.logs, 0)).toMatchObject({ ok: true, result: { structuredContent: { metric: 'sales' } } });
+    await expect.element(hostLocator(first.frame).getByRole('alertdialog')).toHaveTextContent('wants to call the tool Edit a note (edit_note)');
+    expect(buttons(first.frame)).toEqual(['Allow', 'Allow for this app', 'Always allow this tool for this server', 'Deny']);
+    await hostLocator(first.frame).getByRole('button', { name: 'Allow for this app', exact: true }).click();
+    expect((await outcome(first.logs, 1)).ok).toBe(true);
+    // The second call of the same tool from the same app: not asked again.
+    expect((await outcome(first.logs, 2)).ok).toBe(true);
+    // save_chart_note is destructiveHint: asked, with no way to remember the answer.
+    await expect.element(hostLocator(first.frame).getByRole('alertdialog')).toHaveTextContent('Save chart note (save_chart_note)');
+    expect(buttons(first.frame)).toEqual(['Allow', 'Deny']);
+    await hostLocator(first.frame).getByRole('button', { name: 'Deny' }).click();
+    expect((await outcome(first.logs, 3)).ok).toBe(false);
+    first.frame.remove();
+
+    // Another frame is another app: asked again; this time always allowed for the server.
+    const second = await probe([editNote('three')]);
+    await hostLocator(second.frame).getByRole('button', { name: 'Always allow this tool for this server', exact: true }).click();
+    expect((await outcome(second.logs, 0)).ok).toBe(true);
+    expect((await alwaysAllowedTools()).filter((g) => g.server === server).map((g) => g.tool)).toEqual(['edit_note']);
+    second.frame.remove();
+
+    const third = await probe([editNote('four')]);
+    expect((await outcome(third.logs, 0)).ok).toBe(true);
+    expect(part(third.frame, 'prompt')).toBeNull();
+    third.frame.remove();
+    expect(JSON.stringify(await client.readResource('demo://notes/consent-test'))).toContain('four');
+
+    // Revoked: the next call asks again.
+    await revokeAlwaysAllowedTool(server, 'edit_note');
+    expect((await alwaysAllowedTools()).some((g) => g.server === server && g.tool === 'edit_note')).toBe(false);
+    const fourth = await probe([editNote('five')]);
+    await hostLocator(fourth.frame).getByRole('button', { name: 'Deny' }).click();
+    expect((await outcome(fourth.logs, 0)).ok).toBe(false);
   });
 
   test('refused: by the user, by policy "read-only", by a policy function, and a tool not visible to apps', async () => {

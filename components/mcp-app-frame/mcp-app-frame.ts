@@ -10,7 +10,7 @@ import { isRecord } from '../internal/json.js';
 import { PageSchemeController, schemeStyles, usedScheme } from '../internal/scheme.js';
 import { plainHost } from '../internal/style-blocks.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
-import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppQuestion, type Prompt } from './app-prompts.js';
+import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppAnswer, type AppQuestion, type Prompt } from './app-prompts.js';
 import { AppRequests, type AppToolPolicy } from './app-requests.js';
 import { AppChannel, APPS_PROTOCOL_VERSION } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
@@ -325,7 +325,7 @@ export class McpAppFrame extends LitElement {
     this.#iframe?.remove();
     this.#iframe = undefined;
     window.removeEventListener('message', this.#onMessage);
-    for (const prompt of this._prompts) prompt.resolve(false);
+    for (const prompt of this._prompts) prompt.resolve('deny');
     this._prompts = [];
   }
 
@@ -343,6 +343,7 @@ export class McpAppFrame extends LitElement {
 
   async #load(): Promise<void> {
     this.#dispose();
+    this.#requests.forget();
     const generation = this.#generation;
     this.#sentInput = false;
     this.#sentPartial = undefined;
@@ -653,17 +654,17 @@ export class McpAppFrame extends LitElement {
     this.dispatchEvent(new McpAppDisplayModeEvent(this.#source, mode));
   }
 
-  /** Asks the user; resolves `false` when refused, when too many questions wait, or when the app goes away. */
-  #ask(prompt: AppQuestion): Promise<boolean> {
-    if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve(false);
+  /** Asks the user; resolves `deny` when refused, when too many questions wait, or when the app goes away. */
+  #ask(prompt: AppQuestion): Promise<AppAnswer> {
+    if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve('deny');
     return new Promise((resolve) => {
       const entry = {
         ...prompt,
-        resolve: (allowed: boolean) => {
+        resolve: (answer: AppAnswer) => {
           clearTimeout(entry.armTimer);
           this._prompts = this._prompts.filter((p) => p !== entry);
           if (this._expandedPrompt === entry) this._expandedPrompt = undefined;
-          resolve(allowed);
+          resolve(answer);
         },
       } as Prompt;
       this._prompts = [...this._prompts, entry];

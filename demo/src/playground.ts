@@ -21,6 +21,7 @@ import { deterministicDraft } from './sampling.js';
 import { forgetServer, loadServers, rememberServer, type SavedServer } from './servers.js';
 import { chooseValidatorFromQuery } from './validator.js';
 import { setupStdioChoice } from './stdio-choice.js';
+import { appGrantsPanel } from './app-grants.js';
 
 chooseValidatorFromQuery();
 setupThemeToggle();
@@ -679,7 +680,7 @@ async function start(): Promise<void> {
   panels.className = 'panels';
   savedPanel.className = 'panel saved';
   savedPanel.setAttribute('aria-labelledby', 'saved-heading');
-  app.append(tablist, panels, savedPanel);
+  app.append(tablist, panels, savedPanel, appGrantsPanel());
   let opened!: () => void;
   const ready = new Promise<void>((resolve) => (opened = resolve));
   // A stdio server through the bridge: its URL (token included) goes to the active connection.
