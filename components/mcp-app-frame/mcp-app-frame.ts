@@ -12,6 +12,7 @@ import { plainHost } from '../internal/style-blocks.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
 import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppAnswer, type AppQuestion, type Prompt } from './app-prompts.js';
 import { AppRequests, type AppToolPolicy } from './app-requests.js';
+import { handOffForTeardown } from './app-teardown.js';
 import { AppChannel, APPS_PROTOCOL_VERSION } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
 import { styles } from './mcp-app-frame.styles.js';
@@ -244,10 +245,33 @@ export class McpAppFrame extends LitElement {
     );
   }
 
+  /**
+   * Removes the frame from the page and tears its app down (spec: "Teardown"):
+   * the element leaves at once, and its app lives on out of sight until it has
+   * answered `ui/resource-teardown` (its `onteardown` runs), at most 1 s. An
+   * iframe's document dies the moment it leaves the page, and a custom element
+   * only hears of its removal afterwards: removed any other way
+   * (`removeChild`, `replaceChildren`, a framework's render), the app gets no
+   * teardown, so remove frames with this method or `await frame.teardown()`
+   * first. Needs `Element.moveBefore` (which moves an iframe without reloading
+   * it); without it, a plain removal.
+   */
+  override remove(): void {
+    const iframe = this.#iframe;
+    const channel = this.#channel;
+    const source = this.#source;
+    // The app is the holder's now: the frame's own disposal must not close it.
+    if (iframe && channel?.initialized && this.isConnected && handOffForTeardown(iframe, channel, () => this.dispatchEvent(new McpAppCloseEvent(source, 'removed from the page')))) {
+      this.#iframe = undefined;
+      this.#channel = undefined;
+    }
+    super.remove();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
-    // Removed from the page: the app is told, but nothing can wait for it.
+    // Removed some other way than remove(): the app's document is gone already; this is all that can be done.
     this.#channel?.request('ui/resource-teardown', {}, TEARDOWN_WAIT_MS).catch(() => undefined);
     this.#dispose();
     this.#undeclareSupport();
@@ -502,7 +526,9 @@ export class McpAppFrame extends LitElement {
   #dimensions(): Record<string, number> {
     const width = Math.round(this.getBoundingClientRect().width);
     if (this._mode === 'inline') return { width, maxHeight: this.maxHeight };
-    return { width: window.innerWidth, height: window.innerHeight };
+    // Full screen and picture-in-picture: the box the app is drawn in (a floating box is not the window).
+    const box = this.renderRoot.querySelector('[part~="viewport"]')?.getBoundingClientRect();
+    return box ? { width: Math.round(box.width), height: Math.round(box.height) } : { width: window.innerWidth, height: window.innerHeight };
   }
 
   #context(): Record<string, unknown> {
