@@ -474,6 +474,8 @@ export class McpAppFrame extends LitElement {
       if (generation !== this.#generation || event.source !== iframe.contentWindow || event.source === null) return;
       if (proxyOrigin) {
         if (event.origin !== proxyOrigin) return;
+        // After the proxy's handshake: the rate decides before the message is even read (a flood costs a count).
+        if (resourceSent) return channel.receiveLazily(() => event.data);
         const method = isRecord(event.data) ? event.data.method : undefined;
         if (typeof method === 'string' && method.startsWith('ui/notifications/sandbox-')) {
           if (method === 'ui/notifications/sandbox-proxy-ready' && !resourceSent) {
@@ -486,7 +488,7 @@ export class McpAppFrame extends LitElement {
           return;
         }
       } else if (event.origin !== 'null') return;
-      channel.receive(event.data);
+      channel.receiveLazily(() => event.data);
     };
     iframe.addEventListener('load', () => {
       // One load is the app (or the proxy page); another means its document was replaced.
