@@ -10,6 +10,7 @@ import { McpClient, type CallToolResult, type Tool } from '../../src/index.js';
 import { axeViolations, nextEvent } from '../test-support/dom.js';
 import { alwaysAllowedTools, revokeAlwaysAllowedTool } from './app-consent.js';
 import { appResourceUri, UI_EXTENSION } from './app-meta.js';
+import { STYLE_VARIABLES } from './app-styles.js';
 import { McpAppFrame } from './mcp-app-frame.js';
 import { probeResource } from '../test-support/probe-app.js';
 
@@ -379,9 +380,21 @@ describe('against the demo server', () => {
     expect(init.initialized.hostContext).toMatchObject({ theme: 'light', displayMode: 'inline', platform: 'web', locale: expect.any(String), containerDimensions: { width: expect.any(Number), maxHeight: 640 } });
     expect(init.initialized.hostInfo).toEqual({ name: 'mcp-web-elements', version: expect.any(String) });
     expect(Object.keys(init.initialized.hostCapabilities)).toEqual(expect.arrayContaining(['openLinks', 'serverTools', 'serverResources', 'logging', 'message', 'updateModelContext', 'sandbox']));
+    type Styles = { variables: Record<string, string>; css: { fonts: string } };
+    const lightStyles = init.initialized.hostContext.styles as Styles;
+    expect(Object.keys(lightStyles.variables).sort()).toEqual([...STYLE_VARIABLES].sort());
+    expect(lightStyles.variables['--color-text-primary']).toBe('rgb(31, 35, 40)');
+    expect(lightStyles.css).toEqual({ fonts: '' });
     frame.theme = 'dark';
     const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
-    expect(changed.params).toEqual({ theme: 'dark' });
+    // The new theme with its whole variable set, computed for it: no light colours left behind.
+    expect(changed.params.theme).toBe('dark');
+    const darkStyles = changed.params.styles as Styles;
+    expect(Object.keys(darkStyles.variables).sort()).toEqual([...STYLE_VARIABLES].sort());
+    expect(darkStyles.variables['--color-text-primary']).toBe('rgb(230, 237, 243)');
+    expect(darkStyles.variables['--color-background-primary']).toBe('rgb(13, 17, 23)');
+    expect(Object.values(darkStyles.variables).join(' ')).not.toContain('light-dark');
+    expect(STYLE_VARIABLES).toHaveLength(76);
   });
 
   test('theme by default follows the page\'s color-scheme, and a change of it reaches the app', async () => {
@@ -396,7 +409,7 @@ describe('against the demo server', () => {
       expect(init.initialized.hostContext.theme).toBe('dark');
       document.documentElement.style.colorScheme = 'light';
       const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
-      expect(changed.params).toEqual({ theme: 'light' });
+      expect(changed.params).toMatchObject({ theme: 'light', styles: { variables: { '--color-text-primary': 'rgb(31, 35, 40)' } } });
     } finally {
       document.documentElement.style.colorScheme = '';
     }

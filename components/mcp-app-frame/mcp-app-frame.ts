@@ -12,6 +12,7 @@ import { plainHost } from '../internal/style-blocks.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
 import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppAnswer, type AppQuestion, type Prompt } from './app-prompts.js';
 import { AppRequests, type AppToolPolicy } from './app-requests.js';
+import { hostStyles } from './app-styles.js';
 import { handOffForTeardown } from './app-teardown.js';
 import { AppChannel, APPS_PROTOCOL_VERSION } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
@@ -535,11 +536,10 @@ export class McpAppFrame extends LitElement {
 
   #context(): Record<string, unknown> {
     const tool = this.#tool;
-    const style = getComputedStyle(this);
-    const variable = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    const theme = this.#theme();
     return {
       ...(tool ? { toolInfo: { tool } } : {}),
-      theme: this.#theme(),
+      theme,
       displayMode: this._mode,
       availableDisplayModes: this.#availableModes(),
       containerDimensions: this.#dimensions(),
@@ -548,14 +548,7 @@ export class McpAppFrame extends LitElement {
       userAgent: `mcp-web-elements/${KIT_VERSION}`,
       platform: 'web',
       deviceCapabilities: { touch: matchMedia('(pointer: coarse)').matches, hover: matchMedia('(hover: hover)').matches },
-      styles: {
-        variables: {
-          '--color-text-primary': variable('--mcp-color-text', style.color),
-          '--color-border-primary': variable('--mcp-color-border', 'light-dark(#8c959f, #6e7681)'),
-          '--color-background-secondary': variable('--mcp-color-surface', 'light-dark(#f6f8fa, #161b22)'),
-          '--font-sans': style.fontFamily,
-        },
-      },
+      styles: hostStyles(this, theme, appFrameDefaults.fonts),
     };
   }
 
@@ -622,7 +615,11 @@ export class McpAppFrame extends LitElement {
     if (!channel?.initialized) return;
     const update: Record<string, unknown> = { ...changed };
     const theme = this.#theme();
-    if (theme !== this.#sentTheme) update.theme = this.#sentTheme = theme;
+    if (theme !== this.#sentTheme) {
+      update.theme = this.#sentTheme = theme;
+      // The variables are concrete colours of one theme: the new theme's whole set goes with it.
+      update.styles = hostStyles(this, theme, appFrameDefaults.fonts);
+    }
     const dimensions = this.#dimensions();
     if (dimensions.width !== this.#sentWidth || 'displayMode' in changed) {
       this.#sentWidth = dimensions.width!;
