@@ -61,9 +61,9 @@ test('basic-vanillajs: Send Message, Send Log and Open Link each reach the host 
     const seen: unknown[] = ((window as unknown as { __appEvents: unknown[] }).__appEvents = []);
     document.addEventListener('mcp-app-message', (event) => {
       event.preventDefault();
-      seen.push({ type: event.type, content: (event as CustomEvent).detail.content });
+      seen.push({ type: event.type, content: (event as unknown as CustomEvent).detail.content });
     });
-    document.addEventListener('mcp-app-log', (event) => seen.push({ type: event.type, data: (event as CustomEvent).detail.data }));
+    document.addEventListener('mcp-app-log', (event) => seen.push({ type: event.type, data: (event as unknown as CustomEvent).detail.data }));
   });
   const { frame, app } = await showApp(page, 'basic-vanillajs', 'get-time');
   const events = () => page.evaluate(() => JSON.stringify((window as unknown as { __appEvents: unknown[] }).__appEvents));

@@ -13,9 +13,12 @@ import { html, nothing, type TemplateResult } from 'lit';
 /**
  * What an app asks for: a tool call (its title, its name, its arguments as
  * JSON; `remember`: the answer may be remembered, i.e. the tool is not
- * destructive) or a link to open.
+ * destructive), a link to open, or files to save (from the server at `host`).
  */
-export type AppQuestion = { kind: 'tool'; title: string; name: string; args: string; remember: boolean } | { kind: 'link'; url: URL };
+export type AppQuestion =
+  | { kind: 'tool'; title: string; name: string; args: string; remember: boolean }
+  | { kind: 'link'; url: URL }
+  | { kind: 'download'; host: string; files: { name: string; size: number }[] };
 
 /**
  * The user's answer: `deny`, `once` (this call), `app` (every call of this tool
@@ -61,9 +64,19 @@ export function renderPrompt(prompt: Prompt, appName: string | undefined, expand
   const text =
     prompt.kind === 'tool'
       ? html`${app} wants to call the tool ${tool} with these arguments:`
-      : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
+      : prompt.kind === 'link'
+        ? html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`
+        : html`${app} wants to save ${prompt.files.length === 1 ? 'a file' : `${prompt.files.length} files`} from <strong>${prompt.host}</strong>:`;
   const partial = prompt.kind === 'tool' && prompt.args.length > PROMPT_PREVIEW_CHARS && !expanded;
-  const detail = prompt.kind === 'tool' ? (partial ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…` : prompt.args) : prompt.url.href;
+  const detail =
+    prompt.kind === 'tool'
+      ? partial
+        ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…`
+        : prompt.args
+      : prompt.kind === 'link'
+        ? prompt.url.href
+        : prompt.files.map((f) => `${f.name} (${f.size.toLocaleString('en')} bytes)`).join('\n');
+  const allowLabel = prompt.kind === 'tool' ? 'Allow' : prompt.kind === 'link' ? `Open ${prompt.url.host}` : 'Save';
   return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
     <p part="prompt-text" id="prompt-text">${text}</p>
     <pre part="prompt-detail" id="prompt-detail">${detail}</pre>
@@ -72,7 +85,7 @@ export function renderPrompt(prompt: Prompt, appName: string | undefined, expand
           <button type="button" part="show-all-button" @click=${expand}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
       : nothing}
     <div class="actions">
-      ${allowButton(prompt, partial, 'once', prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`)}
+      ${allowButton(prompt, partial, 'once', allowLabel)}
       ${prompt.kind === 'tool' && prompt.remember
         ? html`${allowButton(prompt, partial, 'app', 'Allow for this app')}${allowButton(prompt, partial, 'always', 'Always allow this tool for this server')}`
         : nothing}

@@ -15,6 +15,7 @@ import { McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, type 
 import { isRecord, stringifyBounded } from '../internal/json.js';
 import { appVisibility } from './app-meta.js';
 import { allowToolAlways, isToolAlwaysAllowed } from './app-consent.js';
+import { appFiles, saveFiles } from './app-download.js';
 import type { AppAnswer, AppQuestion } from './app-prompts.js';
 import { AppRpcError, RpcCode } from './channel.js';
 
@@ -93,6 +94,14 @@ export class AppRequests {
         return { resources: await this.#withClient((client) => client.listResources({ signal })) };
       case 'ui/open-link':
         return this.#openLink(params);
+      case 'ui/download-file': {
+        const files = appFiles(params);
+        const host = this.#host.client()?.url.host ?? 'the app';
+        // Refused or cancelled by the user: a result with isError (spec), not a protocol error.
+        if ((await this.#host.ask({ kind: 'download', host, files: files.map(({ name, size }) => ({ name, size })) })) === 'deny') return { isError: true };
+        saveFiles(files);
+        return {};
+      }
       case 'ui/message': {
         if (params.role !== 'user') throw new AppRpcError(RpcCode.invalidParams, 'role must be "user"');
         const content = this.#blocks(params.content);

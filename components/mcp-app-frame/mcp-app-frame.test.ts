@@ -331,6 +331,19 @@ describe('against the demo server', () => {
     }
   });
 
+  test('ui/download-file: cancelled by the user, the app gets isError; a path in the name is cleaned; a link is refused unasked', async () => {
+    const download = (contents: unknown[]) => ({ do: 'request', method: 'ui/download-file', params: { contents } });
+    const file = { type: 'resource', resource: { uri: 'file:///tmp/..%2F..%2Fetc%2Fpasswd', mimeType: 'text/plain', text: 'x' } };
+    const { frame, logs } = await probe([download([file]), download([{ type: 'resource_link', uri: 'https://example.com/a.pdf', name: 'a.pdf' }])]);
+    const prompt = hostLocator(frame).getByRole('alertdialog');
+    await expect.element(prompt).toHaveTextContent('“Probe” wants to save a file from');
+    // The name's path separators are not a path: one file name, offered as such.
+    await expect.element(prompt).toHaveTextContent('_.._etc_passwd (1 bytes)');
+    await hostLocator(frame).getByRole('button', { name: 'Cancel' }).click();
+    expect(await outcome(logs, 0)).toEqual({ ok: true, result: { isError: true }, attempts: 1 });
+    expect((await outcome(logs, 1)).error).toMatchObject({ code: -32602, message: expect.stringContaining('Only embedded resources') });
+  });
+
   test('ui/message and ui/update-model-context are cancelable events; unhandled, the app is told no', async () => {
     const message = { do: 'request', method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'What stands out?' }] } };
     const context = { do: 'request', method: 'ui/update-model-context', params: { structuredContent: { metric: 'sales' } } };

@@ -570,6 +570,7 @@ export class McpAppFrame extends LitElement {
       hostInfo: { name: 'mcp-web-elements', version: KIT_VERSION },
       hostCapabilities: {
         openLinks: {},
+        downloadFile: {},
         serverTools: {},
         serverResources: {},
         logging: {},

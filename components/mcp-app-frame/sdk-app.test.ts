@@ -44,6 +44,13 @@ test('every app→host request of the SDK App is answered as documented', async 
     taken.push(event.type);
     event.preventDefault();
   };
+  // Downloads are recorded, not saved: the anchor's click is where the browser would take over.
+  const saved: { name: string; text: Promise<string> | string }[] = [];
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    if (this.download) saved.push({ name: this.download, text: fetch(this.href).then((r) => r.text()) });
+    else click.call(this);
+  };
   document.addEventListener('mcp-app-message', take as EventListener);
   document.addEventListener('mcp-app-model-context', take as EventListener);
   document.addEventListener('mcp-app-open-link', take as EventListener);
@@ -51,7 +58,12 @@ test('every app→host request of the SDK App is answered as documented', async 
     const { frame, logs } = await mountSdkApp(SDK_STEPS);
     const connected = (await find(logs, (e) => 'connected' in e)).connected as Entry;
     expect(connected.hostVersion).toMatchObject({ name: 'mcp-web-elements' });
-    expect(connected.hostCapabilities).toMatchObject({ openLinks: {}, serverTools: {}, serverResources: {}, logging: {} });
+    expect(connected.hostCapabilities).toMatchObject({ openLinks: {}, downloadFile: {}, serverTools: {}, serverResources: {}, logging: {} });
+    // ui/download-file: the user sees the server's host, the file's name and size, then saves it.
+    const prompt = page.elementLocator(frame).getByRole('alertdialog');
+    await expect.element(prompt, { timeout: 20_000 }).toHaveTextContent(`“SDK app” wants to save a file from ${client.url.host}:`);
+    await expect.element(prompt).toHaveTextContent('report.csv (8 bytes)');
+    await page.elementLocator(frame).getByRole('button', { name: 'Save' }).click();
     expect(connected.hostContext).toMatchObject({ displayMode: 'inline', platform: 'web', availableDisplayModes: ['inline', 'fullscreen', 'pip'] });
     await find(logs, (e) => e.done === true);
     const step = (name: string) => logs.find((e) => e.step === name)!;
@@ -63,12 +75,15 @@ test('every app→host request of the SDK App is answered as documented', async 
     expect(step('updateModelContext')).toMatchObject({ ok: true });
     expect(step('openLink')).toMatchObject({ ok: true });
     expect(taken).toEqual(['mcp-app-message', 'mcp-app-model-context', 'mcp-app-open-link']);
-    // Not offered by this host (hostCapabilities has no downloadFile / sampling): a clear refusal.
-    expect(step('downloadFile')).toMatchObject({ ok: false });
+    expect(step('downloadFile')).toMatchObject({ ok: true, value: {} });
+    for (const file of saved) file.text = await file.text;
+    expect(saved).toEqual([{ name: 'report.csv', text: 'a,b\n1,2\n' }]);
+    // Not offered by this host (hostCapabilities has no sampling): a clear refusal.
     expect(step('createSamplingMessage')).toMatchObject({ ok: false });
     expect(step('sendSizeChanged')).toMatchObject({ ok: true });
     await expect.poll(() => frame.shadowRoot!.querySelector('iframe')!.getBoundingClientRect().height).toBe(222);
   } finally {
+    HTMLAnchorElement.prototype.click = click;
     document.removeEventListener('mcp-app-message', take as EventListener);
     document.removeEventListener('mcp-app-model-context', take as EventListener);
     document.removeEventListener('mcp-app-open-link', take as EventListener);
