@@ -498,6 +498,17 @@ describe('against the demo server', () => {
     expect(client.capabilities.extensions).toEqual({ [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } });
   });
 
+  test('prefersBorder: false drops the border around the app; true or unset keeps it', async () => {
+    const { client } = await demo();
+    const borderOf = (frame: McpAppFrame) => getComputedStyle(part(frame, 'base')!).borderTopColor;
+    const plain = await mountFrame((f) => ((f.client = client), (f.resource = probeResource())));
+    const bordered = await mountFrame((f) => ((f.client = client), (f.resource = probeResource({ prefersBorder: true }))));
+    const borderless = await mountFrame((f) => ((f.client = client), (f.resource = probeResource({ prefersBorder: false }))));
+    expect(borderOf(plain.frame)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(borderOf(bordered.frame)).toBe(borderOf(plain.frame));
+    expect(borderOf(borderless.frame)).toBe('rgba(0, 0, 0, 0)');
+  });
+
   test('a resource that is not an MCP App is refused with a clear error', async () => {
     const { client } = await demo();
     const frame = document.createElement('mcp-app-frame');

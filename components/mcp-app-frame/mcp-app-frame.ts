@@ -168,6 +168,8 @@ export class McpAppFrame extends LitElement {
   /** The question whose long arguments the user chose to see in full. */
   @state() private _expandedPrompt: Prompt | undefined;
   @state() private _resolvedTool: Tool | undefined;
+  /** The resource's `_meta.ui.prefersBorder`: `false` asks for no border around the app. */
+  @state() private _prefersBorder: boolean | undefined;
 
   #internals = this.attachInternals();
   #iframe: HTMLIFrameElement | undefined;
@@ -439,6 +441,7 @@ export class McpAppFrame extends LitElement {
   }
 
   #start(markup: string, ui: Record<string, unknown>, generation: number): void {
+    this._prefersBorder = typeof ui.prefersBorder === 'boolean' ? ui.prefersBorder : undefined;
     const { policy, rejected } = buildAppCsp(ui.csp);
     if (rejected.length) console.warn(`<mcp-app-frame> ${this.#resourceUri}: _meta.ui.csp entries ignored (not http(s)/ws(s) host sources): ${rejected.join(', ')}`);
     const allowed = this.allowPermissions ? this.allowPermissions.split(/\s+/).filter(Boolean) : (appFrameDefaults.allowPermissions ?? []);
@@ -711,7 +714,7 @@ export class McpAppFrame extends LitElement {
     const label = this.#label;
     const shown = this._prompts[0];
     // A named group, not a region: several frames of one tool would be identical landmarks.
-    return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode}>
+    return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode} data-border=${this._prefersBorder === false ? 'none' : 'default'}>
       <div part="header">
         <span part="label">${label}</span>
         ${this.#modeButtons()}
