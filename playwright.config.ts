@@ -30,6 +30,13 @@ const authPort = port('E2E_AUTH_PORT');
 const everythingPort = port('E2E_EVERYTHING_PORT');
 const samplesPort = port('E2E_SAMPLES_PORT');
 const strictLegacyPort = port('E2E_STRICT_LEGACY_PORT');
+/** The official MCP Apps example servers (`@modelcontextprotocol/server-*`), each on its own port. */
+const officialAppPorts = {
+  'basic-vanillajs': port('E2E_APP_VANILLA_PORT'),
+  threejs: port('E2E_APP_THREEJS_PORT'),
+  'system-monitor': port('E2E_APP_SYSMON_PORT'),
+  'cohort-heatmap': port('E2E_APP_COHORT_PORT'),
+};
 /** The built pages of this run (its own folder: a run in the same checkout may be building too). */
 const siteDir = `.cache/e2e-site/${pagePort}`;
 export const e2eServerUrl = `http://127.0.0.1:${serverPort}/mcp`;
@@ -46,6 +53,8 @@ export const e2eEverythingUrl = `http://127.0.0.1:${everythingPort}/mcp`;
 export const e2eSamplesUrl = `http://127.0.0.1:${samplesPort}`;
 /** A legacy (2025-11-25) server (official SDK) whose CORS allows only the legacy handshake's headers. */
 export const e2eStrictLegacyUrl = `http://127.0.0.1:${strictLegacyPort}/mcp`;
+/** The official MCP Apps example servers in their Streamable HTTP mode, by name (`server-<name>`). */
+export const e2eOfficialAppUrls = Object.fromEntries(Object.entries(officialAppPorts).map(([name, p]) => [name, `http://127.0.0.1:${p}/mcp`])) as Record<keyof typeof officialAppPorts, string>;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -98,6 +107,15 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
     },
+    // The official MCP Apps examples as their READMEs run them over HTTP (`main.ts` without
+    // --stdio): PORT in the environment is how they take a port.
+    ...Object.entries(officialAppPorts).map(([name, appPort]) => ({
+      command: `node node_modules/@modelcontextprotocol/server-${name}/dist/index.js`,
+      port: appPort,
+      env: { PORT: String(appPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    })),
     {
       // The built pages, as a static host serves them: the hosted demo's build (tests name the server with ?server=).
       command: `node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/vite/bin/vite.js preview --port ${pagePort} --strictPort`,

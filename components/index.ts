@@ -48,6 +48,7 @@ export type { McpCallHistory, McpHistoryRerunEvent, McpHistoryEditEvent, CallRec
 // or import 'mcp-web-elements/app-frame'): only its types and the small helpers are here.
 export type { McpAppFrame, AppToolPolicy, AppToolCall, AppDisplayMode } from './mcp-app-frame/mcp-app-frame.js';
 export { APP_MIME_TYPE, UI_EXTENSION, appResourceUri, appVisibility, configureAppFrames, declareAppSupport, type AppFrameDefaults } from './mcp-app-frame/app-meta.js';
+export { alwaysAllowedTools, onAlwaysAllowedChange, revokeAlwaysAllowedTool, type AlwaysAllowedTool } from './mcp-app-frame/app-consent.js';
 export { popupAuthorization, type PopupAuthorizationOptions } from './auth/popup.js';
 export { redirectAuthorization, completeRedirectAuthorization } from './auth/redirect.js';
 export { completeAuthorizationCallback, type CallbackOptions } from './auth/callback.js';

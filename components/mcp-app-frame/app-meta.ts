@@ -54,6 +54,8 @@ export interface AppFrameDefaults {
   sandboxUrl?: string;
   /** Permissions the page lets apps have when they ask (`camera`, `microphone`, `geolocation`, `clipboard-write`). */
   allowPermissions?: string[];
+  /** Font CSS apps get as `styles.css.fonts` (`@font-face` or `@import` rules of the page's fonts); default none. */
+  fonts?: string;
 }
 
 /** The current defaults (read by each frame when it loads an app). */
@@ -62,6 +64,7 @@ export const appFrameDefaults: AppFrameDefaults = {};
 /** Sets page-wide defaults for `<mcp-app-frame>` elements, e.g. the sandbox proxy URL. */
 export function configureAppFrames(defaults: AppFrameDefaults): void {
   if ('sandboxUrl' in defaults) appFrameDefaults.sandboxUrl = defaults.sandboxUrl;
+  if ('fonts' in defaults) appFrameDefaults.fonts = defaults.fonts;
   if ('allowPermissions' in defaults) appFrameDefaults.allowPermissions = defaults.allowPermissions ? [...defaults.allowPermissions] : undefined;
 }
 

@@ -10,12 +10,26 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 
-/** What an app asks for: a tool call (its title, its name, its arguments as JSON) or a link to open. */
-export type AppQuestion = { kind: 'tool'; title: string; name: string; args: string } | { kind: 'link'; url: URL };
+/**
+ * What an app asks for: a tool call (its title, its name, its arguments as
+ * JSON; `remember`: the answer may be remembered, i.e. the tool is not
+ * destructive), a link to open, or files to save (from the server at `host`).
+ */
+export type AppQuestion =
+  | { kind: 'tool'; title: string; name: string; args: string; remember: boolean }
+  | { kind: 'link'; url: URL }
+  | { kind: 'download'; host: string; files: { name: string; size: number }[] };
+
+/**
+ * The user's answer: `deny`, `once` (this call), `app` (every call of this tool
+ * from this app while its frame lives) or `always` (every call of this tool by
+ * apps of this server, remembered in IndexedDB).
+ */
+export type AppAnswer = 'deny' | 'once' | 'app' | 'always';
 
 /** A question asked, until the user answers it (or the app goes away). */
 export type Prompt = AppQuestion & {
-  resolve(allowed: boolean): void;
+  resolve(answer: AppAnswer): void;
   /** Allow works: the question has been on screen for PROMPT_ARM_MS. */
   armed?: boolean;
   armTimer?: ReturnType<typeof setTimeout>;
@@ -50,9 +64,19 @@ export function renderPrompt(prompt: Prompt, appName: string | undefined, expand
   const text =
     prompt.kind === 'tool'
       ? html`${app} wants to call the tool ${tool} with these arguments:`
-      : html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`;
+      : prompt.kind === 'link'
+        ? html`${app} wants to open a page on <strong>${prompt.url.host}</strong>:`
+        : html`${app} wants to save ${prompt.files.length === 1 ? 'a file' : `${prompt.files.length} files`} from <strong>${prompt.host}</strong>:`;
   const partial = prompt.kind === 'tool' && prompt.args.length > PROMPT_PREVIEW_CHARS && !expanded;
-  const detail = prompt.kind === 'tool' ? (partial ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…` : prompt.args) : prompt.url.href;
+  const detail =
+    prompt.kind === 'tool'
+      ? partial
+        ? `${prompt.args.slice(0, PROMPT_PREVIEW_CHARS)}…`
+        : prompt.args
+      : prompt.kind === 'link'
+        ? prompt.url.href
+        : prompt.files.map((f) => `${f.name} (${f.size.toLocaleString('en')} bytes)`).join('\n');
+  const allowLabel = prompt.kind === 'tool' ? 'Allow' : prompt.kind === 'link' ? `Open ${prompt.url.host}` : 'Save';
   return html`<div part="prompt" role="alertdialog" aria-labelledby="prompt-text" aria-describedby="prompt-detail">
     <p part="prompt-text" id="prompt-text">${text}</p>
     <pre part="prompt-detail" id="prompt-detail">${detail}</pre>
@@ -61,8 +85,16 @@ export function renderPrompt(prompt: Prompt, appName: string | undefined, expand
           <button type="button" part="show-all-button" @click=${expand}>Show all ${prompt.args.length.toLocaleString('en')} characters</button>`
       : nothing}
     <div class="actions">
-      <button type="button" part="allow-button" ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(true)}>${prompt.kind === 'tool' ? 'Allow' : `Open ${prompt.url.host}`}</button>
-      <button type="button" part="deny-button" @click=${() => prompt.resolve(false)}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
+      ${allowButton(prompt, partial, 'once', allowLabel)}
+      ${prompt.kind === 'tool' && prompt.remember
+        ? html`${allowButton(prompt, partial, 'app', 'Allow for this app')}${allowButton(prompt, partial, 'always', 'Always allow this tool for this server')}`
+        : nothing}
+      <button type="button" part="deny-button" @click=${() => prompt.resolve('deny')}>${prompt.kind === 'tool' ? 'Deny' : 'Cancel'}</button>
     </div>
   </div>`;
+}
+
+/** An answer that allows: works once the question is armed and everything has been shown. */
+function allowButton(prompt: Prompt, partial: boolean, answer: Exclude<AppAnswer, 'deny'>, label: string): TemplateResult {
+  return html`<button type="button" part="allow-button" data-answer=${answer} ?disabled=${partial || !prompt.armed} @click=${() => !partial && prompt.armed && prompt.resolve(answer)}>${label}</button>`;
 }

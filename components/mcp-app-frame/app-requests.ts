@@ -14,7 +14,9 @@ import { McpRpcError, type ContentBlock, type McpClient, type Tool } from '../..
 import { McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, type AppSource } from '../events.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
 import { appVisibility } from './app-meta.js';
-import type { AppQuestion } from './app-prompts.js';
+import { allowToolAlways, isToolAlwaysAllowed } from './app-consent.js';
+import { appFiles, saveFiles } from './app-download.js';
+import type { AppAnswer, AppQuestion } from './app-prompts.js';
 import { AppRpcError, RpcCode } from './channel.js';
 
 /** A `tools/call` an app asks for, as the policy sees it. */
@@ -30,7 +32,12 @@ export interface AppToolCall {
 /**
  * What happens to a `tools/call` from an app (the tool is always first checked
  * to be on the server and visible to apps):
- * - `ask` (default): tools annotated `readOnlyHint: true` run, the user is asked about the others;
+ * - `ask` (default): tools annotated `readOnlyHint: true` run, and so do the
+ *   server's tools for its own UI (`_meta.ui.visibility: ["app"]`) unless
+ *   annotated `destructiveHint: true`; the user is asked about the others, and
+ *   may allow a tool that is not destructive for this app (while its frame
+ *   lives) or always for this server (see `alwaysAllowedTools`); a destructive
+ *   tool asks every time;
  * - `read-only`: read-only tools run, the others are refused without asking;
  * - `allow`: every call runs; `deny`: every call is refused;
  * - a function: `true` runs, `false` refuses, `undefined` falls back to `ask`.
@@ -50,16 +57,23 @@ export interface AppRequestHost {
   policy(): AppToolPolicy;
   /** Fires one of the frame's cancelable events, handing a request to the page. */
   emit(event: McpAppMessageEvent | McpAppModelContextEvent | McpAppOpenLinkEvent): void;
-  /** Asks the user; `false` when refused or not asked. */
-  ask(question: AppQuestion): Promise<boolean>;
+  /** Asks the user; `deny` when refused or not asked. */
+  ask(question: AppQuestion): Promise<AppAnswer>;
 }
 
 /** The app's requests to its host, answered for one frame. */
 export class AppRequests {
   readonly #host: AppRequestHost;
+  /** Tools the user allowed for this app ("Allow for this app"), by name. */
+  readonly #allowedForApp = new Set<string>();
 
   constructor(host: AppRequestHost) {
     this.#host = host;
+  }
+
+  /** A new app (or another server) in the frame: what the user allowed for the last one no longer holds. */
+  forget(): void {
+    this.#allowedForApp.clear();
   }
 
   /**
@@ -80,6 +94,14 @@ export class AppRequests {
         return { resources: await this.#withClient((client) => client.listResources({ signal })) };
       case 'ui/open-link':
         return this.#openLink(params);
+      case 'ui/download-file': {
+        const files = appFiles(params);
+        const host = this.#host.client()?.url.host ?? 'the app';
+        // Refused or cancelled by the user: a result with isError (spec), not a protocol error.
+        if ((await this.#host.ask({ kind: 'download', host, files: files.map(({ name, size }) => ({ name, size })) })) === 'deny') return { isError: true };
+        saveFiles(files);
+        return {};
+      }
       case 'ui/message': {
         if (params.role !== 'user') throw new AppRpcError(RpcCode.invalidParams, 'role must be "user"');
         const content = this.#blocks(params.content);
@@ -146,17 +168,36 @@ export class AppRequests {
     if (!tool) throw new AppRpcError(RpcCode.refused, `The server has no tool named "${name.slice(0, 80)}"`);
     if (!appVisibility(tool).includes('app')) throw new AppRpcError(RpcCode.refused, `The tool "${name}" is not visible to apps (_meta.ui.visibility)`);
     const readOnly = tool.annotations?.readOnlyHint === true;
+    const destructive = tool.annotations?.destructiveHint === true;
+    const visibility = appVisibility(tool);
+    // The server's API for its own UI: a tool the model never sees.
+    const appOnly = !visibility.includes('model');
     const policy = this.#host.policy();
     let decision: boolean | undefined;
     if (typeof policy === 'function') decision = await policy({ tool, arguments: args, app: this.#host.source() });
     else if (policy === 'allow') decision = true;
     else if (policy === 'deny') decision = false;
     else if (policy === 'read-only') decision = readOnly;
-    // The whole arguments (already bounded by #checkSize): the question shows them all before Allow works.
-    if (decision === undefined) decision = readOnly || (await this.#host.ask({ kind: 'tool', title: tool.title ?? tool.name, name: tool.name, args: stringifyBounded(args, MAX_PAYLOAD_CHARS).text }));
+    const undecided = decision === undefined;
+    if (undecided) decision = readOnly || (appOnly && !destructive) || (!destructive && (await this.#remembered(name)));
+    if (undecided && !decision) {
+      // The whole arguments (already bounded by #checkSize): the question shows them all before Allow works.
+      const answer = await this.#host.ask({ kind: 'tool', title: tool.title ?? tool.name, name: tool.name, args: stringifyBounded(args, MAX_PAYLOAD_CHARS).text, remember: !destructive });
+      decision = answer !== 'deny';
+      if (answer === 'app') this.#allowedForApp.add(name);
+      const server = this.#host.client()?.url.href;
+      if (answer === 'always' && server) await allowToolAlways(server, name).catch(() => undefined);
+    }
     if (!decision) throw new AppRpcError(RpcCode.refused, `The call to "${name}" was refused by the host's policy or the user`);
     if (signal.aborted) throw new AppRpcError(RpcCode.refused, 'Cancelled by the app');
     return this.#withClient((client) => client.callTool(name, args, { signal, tool }));
+  }
+
+  /** Whether the user allowed `name` for this app, or always for this server. */
+  async #remembered(name: string): Promise<boolean> {
+    if (this.#allowedForApp.has(name)) return true;
+    const server = this.#host.client()?.url.href;
+    return server !== undefined && (await isToolAlwaysAllowed(server, name).catch(() => false));
   }
 
   async #openLink(params: Record<string, unknown>): Promise<Record<string, never>> {
@@ -171,7 +212,7 @@ export class AppRequests {
     const event = new McpAppOpenLinkEvent(url, this.#host.source());
     this.#host.emit(event);
     if (event.defaultPrevented) return this.#toPageAnswer(event);
-    if (!(await this.#host.ask({ kind: 'link', url }))) throw new AppRpcError(RpcCode.refused, 'The user did not open the link');
+    if ((await this.#host.ask({ kind: 'link', url })) === 'deny') throw new AppRpcError(RpcCode.refused, 'The user did not open the link');
     window.open(url.href, '_blank', 'noopener,noreferrer');
     return {};
   }

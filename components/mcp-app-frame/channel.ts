@@ -64,6 +64,13 @@ export interface ChannelLimits {
 }
 
 const DEFAULT_LIMITS: ChannelLimits = { burst: 200, perSecond: 100, maxInFlight: 16 };
+/**
+ * Refusals answered past the rate: a burst, then as many a second as the rate.
+ * Past those the excess is dropped unread and unanswered: a flood must cost the
+ * page no more than counting it (reading a message, checking it and posting an
+ * answer, ten thousand times, blocked the page for seconds).
+ */
+const REFUSALS_BURST = 300;
 /** The protocol version the host speaks (ext-apps stable revision). */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
@@ -90,6 +97,7 @@ export class AppChannel {
   #nextId = 1;
   #tokens: number;
   #refilled = Date.now();
+  #refusals = REFUSALS_BURST;
   #dropped = 0;
 
   constructor(post: (message: Record<string, unknown>) => void, handlers: ChannelHandlers, limits: Partial<ChannelLimits> = {}) {
@@ -111,13 +119,25 @@ export class AppChannel {
 
   /** Takes one message from the app (already known to come from its window). */
   receive(data: unknown): void {
+    this.receiveLazily(() => data);
+  }
+
+  /**
+   * Takes one message from the app, read through `read` (a `MessageEvent`'s
+   * `data` is deserialized when first read) only once it is within the rate.
+   */
+  receiveLazily(read: () => unknown): void {
     if (this.#closed) return;
     if (!this.#take()) {
       if (this.#dropped++ === 0) this.#handlers.refused(`the app sends more than ${this.#limits.perSecond} messages a second; the excess is refused`);
-      // A request still gets its (cheap) answer so the app is not left waiting; nothing runs.
+      if (this.#refusals < 1) return;
+      this.#refusals -= 1;
+      // A request gets a refusal while refusals last, so a well-meaning app learns to slow down; nothing runs.
+      const data = read();
       if (isPlainObject(data) && typeof data.method === 'string' && validId(data.id)) this.#error(data.id, RpcCode.refused, `Too many messages: at most ${this.#limits.perSecond} a second`);
       return;
     }
+    const data = read();
     if (!isPlainObject(data) || data.jsonrpc !== '2.0') return this.#handlers.refused('a message that is not a JSON-RPC 2.0 object');
     const { method, id } = data;
     if (method === undefined) return this.#response(data);
@@ -182,7 +202,9 @@ export class AppChannel {
   /** Token bucket: `burst` at once, then `perSecond`. */
   #take(): boolean {
     const now = Date.now();
-    this.#tokens = Math.min(this.#limits.burst, this.#tokens + ((now - this.#refilled) / 1000) * this.#limits.perSecond);
+    const refill = ((now - this.#refilled) / 1000) * this.#limits.perSecond;
+    this.#tokens = Math.min(this.#limits.burst, this.#tokens + refill);
+    this.#refusals = Math.min(REFUSALS_BURST, this.#refusals + refill);
     this.#refilled = now;
     if (this.#tokens < 1) return false;
     this.#tokens -= 1;

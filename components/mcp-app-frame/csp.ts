@@ -63,6 +63,13 @@ function domains(list: unknown, rejected: string[]): string[] {
  * `about:srcdoc`, whose "self" a browser may take from the embedding page, and
  * the app must not reach the host's origin through it.
  *
+ * Code the app makes itself runs: `'unsafe-eval'` (`eval`, `new Function`,
+ * WebAssembly), `blob:` scripts and `blob:` workers (`worker-src`), as the
+ * reference host allows. The app already runs its own inline script in an
+ * opaque origin, so code it builds from strings or blobs gains it nothing; what
+ * it can reach is the network, and that stays `connect-src` and the declared
+ * domains (a `blob:` URL is made from the app's own bytes, never fetched).
+ *
  * @returns the policy text and the entries refused (not host sources).
  */
 export function buildAppCsp(csp: unknown): { policy: string; rejected: string[] } {
@@ -77,7 +84,8 @@ export function buildAppCsp(csp: unknown): { policy: string; rejected: string[] 
   const withResources = (first: string) => [first, ...resource].join(' ');
   const policy = [
     "default-src 'none'",
-    `script-src ${withResources("'unsafe-inline'")}`,
+    `script-src ${withResources("'unsafe-inline' 'unsafe-eval' blob:")}`,
+    'worker-src blob:',
     `style-src ${withResources("'unsafe-inline'")}`,
     `img-src ${withResources('data:')}`,
     `font-src ${withResources('data:')}`,

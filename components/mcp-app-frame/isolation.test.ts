@@ -83,6 +83,14 @@ for (const proxy of [false, true]) {
       expect(counted[`blocked-${id}`]).toBeUndefined();
     });
 
+    test('code the app makes itself runs (eval, new Function, a blob: script, a blob: worker) with no CSP violation; the network stays closed', async () => {
+      const id = `dynamic-${proxy}-${Math.random().toString(36).slice(2)}`;
+      const { logs } = await run([{ do: 'dynamic' }, { do: 'fetch', url: `${second}/hit/${id}` }], { proxy });
+      expect(outcomeOf(logs, 0)).toEqual({ eval: 42, function: 43, blobScript: 44, worker: 45, violations: [] });
+      expect((outcomeOf(logs, 1) as { violations: { directive: string }[] }).violations).toEqual([{ directive: 'connect-src', blocked: `${second}/hit/${id}` }]);
+      expect((await hits())[id]).toBeUndefined();
+    });
+
     test('without _meta.ui.csp the app reaches no origin at all', async () => {
       const id = `none-${proxy}-${Math.random().toString(36).slice(2)}`;
       const { logs } = await run([{ do: 'fetch', url: `${second}/hit/${id}` }], { proxy });
@@ -134,7 +142,7 @@ for (const proxy of [false, true]) {
       }
     });
 
-    test('a flood of requests: a burst is answered, the rest refused unrun, and the host answers again afterwards', async () => {
+    test('a flood of requests: a burst is answered, then refusals, the rest dropped unrun, and the host answers again afterwards', async () => {
       const summaries: unknown[] = [];
       const warnings: unknown[] = [];
       const warn = console.warn;
@@ -152,8 +160,10 @@ for (const proxy of [false, true]) {
         document.body.append(frame);
         await expect.poll(() => summaries.length, { timeout: 15_000 }).toBe(1);
         const summary = summaries[0] as { answered: number; pongs: number; errors: string[] };
-        // Every ping got an answer (nobody is left waiting), most of them a refusal.
-        expect(summary.answered).toBe(2_000);
+        // A burst answered, then refusals while they last (the app learns it is limited); the rest is
+        // dropped unread and unanswered: a flood costs the page a count (flood.test.ts).
+        expect(summary.answered).toBeGreaterThanOrEqual(500);
+        expect(summary.answered).toBeLessThan(2_000);
         expect(summary.pongs).toBeGreaterThan(50);
         expect(summary.pongs).toBeLessThan(1_000);
         expect(summary.errors).toEqual(['Too many messages: at most 100 a second']);

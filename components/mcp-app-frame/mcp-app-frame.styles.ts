@@ -51,6 +51,11 @@ export const styles = css`
     box-shadow: 0 8px 24px rgb(0 0 0 / 0.3);
   }
 
+  /* The app asked for no border (_meta.ui.prefersBorder: false): it draws its own edges. */
+  [part~='base'][data-mode='inline'][data-border='none'] {
+    border-color: transparent;
+  }
+
   [part~='header'] {
     display: flex;
     flex-wrap: wrap;

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, inject, test } from 'vitest';
 import { page } from 'vitest/browser';
 import { McpClient, type CallToolResult, type Tool } from '../../src/index.js';
 import { axeViolations, nextEvent } from '../test-support/dom.js';
+import { alwaysAllowedTools, revokeAlwaysAllowedTool } from './app-consent.js';
 import { appResourceUri, UI_EXTENSION } from './app-meta.js';
+import { STYLE_VARIABLES } from './app-styles.js';
 import { McpAppFrame } from './mcp-app-frame.js';
 import { probeResource } from '../test-support/probe-app.js';
 
@@ -228,6 +230,50 @@ describe('against the demo server', () => {
     }
   });
 
+  test('consent: the app\'s own tool runs unasked; "Allow for this app" lasts the frame\'s life; "Always allow" is kept for the server until revoked; a destructive tool always asks', async () => {
+    const { client } = await demo();
+    const server = client.url.href;
+    await revokeAlwaysAllowedTool(server, 'edit_note');
+    const editNote = (text: string) => callTool('edit_note', { name: 'consent-test', text });
+    const buttons = (frame: McpAppFrame) => [...frame.shadowRoot!.querySelectorAll('[part~="prompt"] button')].map((b) => b.textContent);
+
+    // count_chart_view: visible to apps only, not destructive (and not read-only): no question.
+    const first = await probe([callTool('count_chart_view', { metric: 'sales' }), editNote('one'), editNote('two'), callTool('save_chart_note', { metric: 'consent', total: 1 })]);
+    expect(await outcome(first.logs, 0)).toMatchObject({ ok: true, result: { structuredContent: { metric: 'sales' } } });
+    await expect.element(hostLocator(first.frame).getByRole('alertdialog')).toHaveTextContent('wants to call the tool Edit a note (edit_note)');
+    expect(buttons(first.frame)).toEqual(['Allow', 'Allow for this app', 'Always allow this tool for this server', 'Deny']);
+    await hostLocator(first.frame).getByRole('button', { name: 'Allow for this app', exact: true }).click();
+    expect((await outcome(first.logs, 1)).ok).toBe(true);
+    // The second call of the same tool from the same app: not asked again.
+    expect((await outcome(first.logs, 2)).ok).toBe(true);
+    // save_chart_note is destructiveHint: asked, with no way to remember the answer.
+    await expect.element(hostLocator(first.frame).getByRole('alertdialog')).toHaveTextContent('Save chart note (save_chart_note)');
+    expect(buttons(first.frame)).toEqual(['Allow', 'Deny']);
+    await hostLocator(first.frame).getByRole('button', { name: 'Deny' }).click();
+    expect((await outcome(first.logs, 3)).ok).toBe(false);
+    first.frame.remove();
+
+    // Another frame is another app: asked again; this time always allowed for the server.
+    const second = await probe([editNote('three')]);
+    await hostLocator(second.frame).getByRole('button', { name: 'Always allow this tool for this server', exact: true }).click();
+    expect((await outcome(second.logs, 0)).ok).toBe(true);
+    expect((await alwaysAllowedTools()).filter((g) => g.server === server).map((g) => g.tool)).toEqual(['edit_note']);
+    second.frame.remove();
+
+    const third = await probe([editNote('four')]);
+    expect((await outcome(third.logs, 0)).ok).toBe(true);
+    expect(part(third.frame, 'prompt')).toBeNull();
+    third.frame.remove();
+    expect(JSON.stringify(await client.readResource('demo://notes/consent-test'))).toContain('four');
+
+    // Revoked: the next call asks again.
+    await revokeAlwaysAllowedTool(server, 'edit_note');
+    expect((await alwaysAllowedTools()).some((g) => g.server === server && g.tool === 'edit_note')).toBe(false);
+    const fourth = await probe([editNote('five')]);
+    await hostLocator(fourth.frame).getByRole('button', { name: 'Deny' }).click();
+    expect((await outcome(fourth.logs, 0)).ok).toBe(false);
+  });
+
   test('refused: by the user, by policy "read-only", by a policy function, and a tool not visible to apps', async () => {
     const denied = await probe([callTool('save_chart_note', { metric: 'x', total: 1 })]);
     await hostLocator(denied.frame).getByRole('button', { name: 'Deny' }).click();
@@ -285,6 +331,19 @@ describe('against the demo server', () => {
     }
   });
 
+  test('ui/download-file: cancelled by the user, the app gets isError; a path in the name is cleaned; a link is refused unasked', async () => {
+    const download = (contents: unknown[]) => ({ do: 'request', method: 'ui/download-file', params: { contents } });
+    const file = { type: 'resource', resource: { uri: 'file:///tmp/..%2F..%2Fetc%2Fpasswd', mimeType: 'text/plain', text: 'x' } };
+    const { frame, logs } = await probe([download([file]), download([{ type: 'resource_link', uri: 'https://example.com/a.pdf', name: 'a.pdf' }])]);
+    const prompt = hostLocator(frame).getByRole('alertdialog');
+    await expect.element(prompt).toHaveTextContent('“Probe” wants to save a file from');
+    // The name's path separators are not a path: one file name, offered as such.
+    await expect.element(prompt).toHaveTextContent('_.._etc_passwd (1 bytes)');
+    await hostLocator(frame).getByRole('button', { name: 'Cancel' }).click();
+    expect(await outcome(logs, 0)).toEqual({ ok: true, result: { isError: true }, attempts: 1 });
+    expect((await outcome(logs, 1)).error).toMatchObject({ code: -32602, message: expect.stringContaining('Only embedded resources') });
+  });
+
   test('ui/message and ui/update-model-context are cancelable events; unhandled, the app is told no', async () => {
     const message = { do: 'request', method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'What stands out?' }] } };
     const context = { do: 'request', method: 'ui/update-model-context', params: { structuredContent: { metric: 'sales' } } };
@@ -334,9 +393,21 @@ describe('against the demo server', () => {
     expect(init.initialized.hostContext).toMatchObject({ theme: 'light', displayMode: 'inline', platform: 'web', locale: expect.any(String), containerDimensions: { width: expect.any(Number), maxHeight: 640 } });
     expect(init.initialized.hostInfo).toEqual({ name: 'mcp-web-elements', version: expect.any(String) });
     expect(Object.keys(init.initialized.hostCapabilities)).toEqual(expect.arrayContaining(['openLinks', 'serverTools', 'serverResources', 'logging', 'message', 'updateModelContext', 'sandbox']));
+    type Styles = { variables: Record<string, string>; css: { fonts: string } };
+    const lightStyles = init.initialized.hostContext.styles as Styles;
+    expect(Object.keys(lightStyles.variables).sort()).toEqual([...STYLE_VARIABLES].sort());
+    expect(lightStyles.variables['--color-text-primary']).toBe('rgb(31, 35, 40)');
+    expect(lightStyles.css).toEqual({ fonts: '' });
     frame.theme = 'dark';
     const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
-    expect(changed.params).toEqual({ theme: 'dark' });
+    // The new theme with its whole variable set, computed for it: no light colours left behind.
+    expect(changed.params.theme).toBe('dark');
+    const darkStyles = changed.params.styles as Styles;
+    expect(Object.keys(darkStyles.variables).sort()).toEqual([...STYLE_VARIABLES].sort());
+    expect(darkStyles.variables['--color-text-primary']).toBe('rgb(230, 237, 243)');
+    expect(darkStyles.variables['--color-background-primary']).toBe('rgb(13, 17, 23)');
+    expect(Object.values(darkStyles.variables).join(' ')).not.toContain('light-dark');
+    expect(STYLE_VARIABLES).toHaveLength(76);
   });
 
   test('theme by default follows the page\'s color-scheme, and a change of it reaches the app', async () => {
@@ -351,7 +422,7 @@ describe('against the demo server', () => {
       expect(init.initialized.hostContext.theme).toBe('dark');
       document.documentElement.style.colorScheme = 'light';
       const changed = await logged<{ params: Record<string, unknown> }>(logs, (e) => e.received === 'ui/notifications/host-context-changed');
-      expect(changed.params).toEqual({ theme: 'light' });
+      expect(changed.params).toMatchObject({ theme: 'light', styles: { variables: { '--color-text-primary': 'rgb(31, 35, 40)' } } });
     } finally {
       document.documentElement.style.colorScheme = '';
     }
@@ -425,6 +496,17 @@ describe('against the demo server', () => {
     document.body.append(frame);
     await ready;
     expect(client.capabilities.extensions).toEqual({ [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } });
+  });
+
+  test('prefersBorder: false drops the border around the app; true or unset keeps it', async () => {
+    const { client } = await demo();
+    const borderOf = (frame: McpAppFrame) => getComputedStyle(part(frame, 'base')!).borderTopColor;
+    const plain = await mountFrame((f) => ((f.client = client), (f.resource = probeResource())));
+    const bordered = await mountFrame((f) => ((f.client = client), (f.resource = probeResource({ prefersBorder: true }))));
+    const borderless = await mountFrame((f) => ((f.client = client), (f.resource = probeResource({ prefersBorder: false }))));
+    expect(borderOf(plain.frame)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(borderOf(bordered.frame)).toBe(borderOf(plain.frame));
+    expect(borderOf(borderless.frame)).toBe('rgba(0, 0, 0, 0)');
   });
 
   test('a resource that is not an MCP App is refused with a clear error', async () => {

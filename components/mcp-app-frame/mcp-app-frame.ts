@@ -10,8 +10,10 @@ import { isRecord } from '../internal/json.js';
 import { PageSchemeController, schemeStyles, usedScheme } from '../internal/scheme.js';
 import { plainHost } from '../internal/style-blocks.js';
 import { APP_MIME_TYPE, appFrameDefaults, appResourceUri, declareAppSupport } from './app-meta.js';
-import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppQuestion, type Prompt } from './app-prompts.js';
+import { MAX_PROMPTS, PROMPT_ARM_MS, renderPrompt, type AppAnswer, type AppQuestion, type Prompt } from './app-prompts.js';
 import { AppRequests, type AppToolPolicy } from './app-requests.js';
+import { hostStyles } from './app-styles.js';
+import { handOffForTeardown } from './app-teardown.js';
 import { AppChannel, APPS_PROTOCOL_VERSION } from './channel.js';
 import { allowAttribute, buildAppCsp, grantedPermissions, withCspMeta } from './csp.js';
 import { styles } from './mcp-app-frame.styles.js';
@@ -166,6 +168,8 @@ export class McpAppFrame extends LitElement {
   /** The question whose long arguments the user chose to see in full. */
   @state() private _expandedPrompt: Prompt | undefined;
   @state() private _resolvedTool: Tool | undefined;
+  /** The resource's `_meta.ui.prefersBorder`: `false` asks for no border around the app. */
+  @state() private _prefersBorder: boolean | undefined;
 
   #internals = this.attachInternals();
   #iframe: HTMLIFrameElement | undefined;
@@ -244,10 +248,33 @@ export class McpAppFrame extends LitElement {
     );
   }
 
+  /**
+   * Removes the frame from the page and tears its app down (spec: "Teardown"):
+   * the element leaves at once, and its app lives on out of sight until it has
+   * answered `ui/resource-teardown` (its `onteardown` runs), at most 1 s. An
+   * iframe's document dies the moment it leaves the page, and a custom element
+   * only hears of its removal afterwards: removed any other way
+   * (`removeChild`, `replaceChildren`, a framework's render), the app gets no
+   * teardown, so remove frames with this method or `await frame.teardown()`
+   * first. Needs `Element.moveBefore` (which moves an iframe without reloading
+   * it); without it, a plain removal.
+   */
+  override remove(): void {
+    const iframe = this.#iframe;
+    const channel = this.#channel;
+    const source = this.#source;
+    // The app is the holder's now: the frame's own disposal must not close it.
+    if (iframe && channel?.initialized && this.isConnected && handOffForTeardown(iframe, channel, () => this.dispatchEvent(new McpAppCloseEvent(source, 'removed from the page')))) {
+      this.#iframe = undefined;
+      this.#channel = undefined;
+    }
+    super.remove();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
-    // Removed from the page: the app is told, but nothing can wait for it.
+    // Removed some other way than remove(): the app's document is gone already; this is all that can be done.
     this.#channel?.request('ui/resource-teardown', {}, TEARDOWN_WAIT_MS).catch(() => undefined);
     this.#dispose();
     this.#undeclareSupport();
@@ -325,7 +352,7 @@ export class McpAppFrame extends LitElement {
     this.#iframe?.remove();
     this.#iframe = undefined;
     window.removeEventListener('message', this.#onMessage);
-    for (const prompt of this._prompts) prompt.resolve(false);
+    for (const prompt of this._prompts) prompt.resolve('deny');
     this._prompts = [];
   }
 
@@ -343,6 +370,7 @@ export class McpAppFrame extends LitElement {
 
   async #load(): Promise<void> {
     this.#dispose();
+    this.#requests.forget();
     const generation = this.#generation;
     this.#sentInput = false;
     this.#sentPartial = undefined;
@@ -413,6 +441,7 @@ export class McpAppFrame extends LitElement {
   }
 
   #start(markup: string, ui: Record<string, unknown>, generation: number): void {
+    this._prefersBorder = typeof ui.prefersBorder === 'boolean' ? ui.prefersBorder : undefined;
     const { policy, rejected } = buildAppCsp(ui.csp);
     if (rejected.length) console.warn(`<mcp-app-frame> ${this.#resourceUri}: _meta.ui.csp entries ignored (not http(s)/ws(s) host sources): ${rejected.join(', ')}`);
     const allowed = this.allowPermissions ? this.allowPermissions.split(/\s+/).filter(Boolean) : (appFrameDefaults.allowPermissions ?? []);
@@ -449,6 +478,8 @@ export class McpAppFrame extends LitElement {
       if (generation !== this.#generation || event.source !== iframe.contentWindow || event.source === null) return;
       if (proxyOrigin) {
         if (event.origin !== proxyOrigin) return;
+        // After the proxy's handshake: the rate decides before the message is even read (a flood costs a count).
+        if (resourceSent) return channel.receiveLazily(() => event.data);
         const method = isRecord(event.data) ? event.data.method : undefined;
         if (typeof method === 'string' && method.startsWith('ui/notifications/sandbox-')) {
           if (method === 'ui/notifications/sandbox-proxy-ready' && !resourceSent) {
@@ -461,7 +492,7 @@ export class McpAppFrame extends LitElement {
           return;
         }
       } else if (event.origin !== 'null') return;
-      channel.receive(event.data);
+      channel.receiveLazily(() => event.data);
     };
     iframe.addEventListener('load', () => {
       // One load is the app (or the proxy page); another means its document was replaced.
@@ -501,16 +532,17 @@ export class McpAppFrame extends LitElement {
   #dimensions(): Record<string, number> {
     const width = Math.round(this.getBoundingClientRect().width);
     if (this._mode === 'inline') return { width, maxHeight: this.maxHeight };
-    return { width: window.innerWidth, height: window.innerHeight };
+    // Full screen and picture-in-picture: the box the app is drawn in (a floating box is not the window).
+    const box = this.renderRoot.querySelector('[part~="viewport"]')?.getBoundingClientRect();
+    return box ? { width: Math.round(box.width), height: Math.round(box.height) } : { width: window.innerWidth, height: window.innerHeight };
   }
 
   #context(): Record<string, unknown> {
     const tool = this.#tool;
-    const style = getComputedStyle(this);
-    const variable = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    const theme = this.#theme();
     return {
       ...(tool ? { toolInfo: { tool } } : {}),
-      theme: this.#theme(),
+      theme,
       displayMode: this._mode,
       availableDisplayModes: this.#availableModes(),
       containerDimensions: this.#dimensions(),
@@ -519,14 +551,7 @@ export class McpAppFrame extends LitElement {
       userAgent: `mcp-web-elements/${KIT_VERSION}`,
       platform: 'web',
       deviceCapabilities: { touch: matchMedia('(pointer: coarse)').matches, hover: matchMedia('(hover: hover)').matches },
-      styles: {
-        variables: {
-          '--color-text-primary': variable('--mcp-color-text', style.color),
-          '--color-border-primary': variable('--mcp-color-border', 'light-dark(#8c959f, #6e7681)'),
-          '--color-background-secondary': variable('--mcp-color-surface', 'light-dark(#f6f8fa, #161b22)'),
-          '--font-sans': style.fontFamily,
-        },
-      },
+      styles: hostStyles(this, theme, appFrameDefaults.fonts),
     };
   }
 
@@ -548,6 +573,7 @@ export class McpAppFrame extends LitElement {
       hostInfo: { name: 'mcp-web-elements', version: KIT_VERSION },
       hostCapabilities: {
         openLinks: {},
+        downloadFile: {},
         serverTools: {},
         serverResources: {},
         logging: {},
@@ -593,7 +619,11 @@ export class McpAppFrame extends LitElement {
     if (!channel?.initialized) return;
     const update: Record<string, unknown> = { ...changed };
     const theme = this.#theme();
-    if (theme !== this.#sentTheme) update.theme = this.#sentTheme = theme;
+    if (theme !== this.#sentTheme) {
+      update.theme = this.#sentTheme = theme;
+      // The variables are concrete colours of one theme: the new theme's whole set goes with it.
+      update.styles = hostStyles(this, theme, appFrameDefaults.fonts);
+    }
     const dimensions = this.#dimensions();
     if (dimensions.width !== this.#sentWidth || 'displayMode' in changed) {
       this.#sentWidth = dimensions.width!;
@@ -653,17 +683,17 @@ export class McpAppFrame extends LitElement {
     this.dispatchEvent(new McpAppDisplayModeEvent(this.#source, mode));
   }
 
-  /** Asks the user; resolves `false` when refused, when too many questions wait, or when the app goes away. */
-  #ask(prompt: AppQuestion): Promise<boolean> {
-    if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve(false);
+  /** Asks the user; resolves `deny` when refused, when too many questions wait, or when the app goes away. */
+  #ask(prompt: AppQuestion): Promise<AppAnswer> {
+    if (this._prompts.length >= MAX_PROMPTS) return Promise.resolve('deny');
     return new Promise((resolve) => {
       const entry = {
         ...prompt,
-        resolve: (allowed: boolean) => {
+        resolve: (answer: AppAnswer) => {
           clearTimeout(entry.armTimer);
           this._prompts = this._prompts.filter((p) => p !== entry);
           if (this._expandedPrompt === entry) this._expandedPrompt = undefined;
-          resolve(allowed);
+          resolve(answer);
         },
       } as Prompt;
       this._prompts = [...this._prompts, entry];
@@ -684,7 +714,7 @@ export class McpAppFrame extends LitElement {
     const label = this.#label;
     const shown = this._prompts[0];
     // A named group, not a region: several frames of one tool would be identical landmarks.
-    return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode}>
+    return html`<div part="base" role="group" aria-label=${label} data-mode=${this._mode} data-border=${this._prefersBorder === false ? 'none' : 'default'}>
       <div part="header">
         <span part="label">${label}</span>
         ${this.#modeButtons()}

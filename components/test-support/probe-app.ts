@@ -9,9 +9,13 @@
  * - `{ do: 'on-click', label, then }`: shows a button labelled `label` and runs the action
  *   `then` once it is clicked (a user gesture in the app);
  * - `{ do: 'flood', count }`: `count` pings in one go (their answers are collected, not logged);
+ * - `{ do: 'flood-calls', count }`: `count` `tools/call` requests in one go (answers collected likewise);
+ * - `{ do: 'flood-self', count }`: the same `tools/call` messages posted to the app's own window (the app's cost alone);
  * - `{ do: 'summary' }`: sends what the flood got back as `ui/update-model-context`;
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
- * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation.
+ * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation;
+ * - `{ do: 'dynamic' }`: runs code from a string (`eval`, `new Function`), a `blob:` script and a
+ *   `blob:` worker, as bundles of WebGL and chart libraries do, and reports each outcome and any CSP violation.
  */
 import { APP_MIME_TYPE } from '../mcp-app-frame/app-meta.js';
 
@@ -37,10 +41,12 @@ const PROBE_SCRIPT = String.raw`
     switch (action.do) {
       case 'request':
         for (let attempt = 0; ; attempt++) {
-          try { return { ok: true, result: await request(action.method, action.params), attempts: attempt + 1 }; }
+          // With retry, an attempt the host drops unanswered (past its rate) is given up after a second.
+          const attemptOf = () => action.retry ? Promise.race([request(action.method, action.params), new Promise((_, reject) => setTimeout(() => reject({ message: 'Too many (no answer)' }), 1000))]) : request(action.method, action.params);
+          try { return { ok: true, result: await attemptOf(), attempts: attempt + 1 }; }
           catch (e) {
             // With retry, a rate-limited request is tried again a little later (at most 100 times).
-            if (!action.retry || attempt >= 100 || !String(e.message).startsWith('Too many messages')) return { ok: false, error: e };
+            if (!action.retry || attempt >= 100 || !String(e.message).startsWith('Too many ')) return { ok: false, error: e };
             await new Promise((r) => setTimeout(r, 50));
           }
         }
@@ -54,6 +60,15 @@ const PROBE_SCRIPT = String.raw`
         button.remove();
         return act(action.then);
       }
+      case 'flood-self': {
+        // The same messages as a flood, posted to the app's own window: the app's cost without the host's.
+        let seen = 0;
+        const done = new Promise((r) => window.addEventListener('message', function count(e) { if (e.source === window && ++seen === action.count) { window.removeEventListener('message', count); r(); } }));
+        for (let i = 0; i < action.count; i++) window.postMessage({ jsonrpc: '2.0', id: 'f' + i, method: 'tools/call', params: { name: 'chart_data', arguments: {} } }, '*');
+        await done;
+        return { posted: action.count };
+      }
+      case 'flood-calls': quiet = true; for (let i = 0; i < action.count; i++) send({ id: 'c' + i, method: 'tools/call', params: { name: 'chart_data', arguments: {} } }); return { flooded: action.count };
       case 'flood': quiet = true; for (let i = 0; i < action.count; i++) send({ id: 'f' + i, method: 'ping' }); return { flooded: action.count };
       case 'summary': {
         // Reported through a request (retried while rate-limited): log notifications may be dropped after a flood.
@@ -69,6 +84,29 @@ const PROBE_SCRIPT = String.raw`
         attempt('top-navigation', () => { window.top.location.href = 'https://example.invalid/'; return 'navigated'; }),
         attempt('popup', () => { const w = window.open('https://example.invalid/'); return w ? 'opened' : 'blocked'; }),
       ];
+      case 'dynamic': {
+        const before = violations.length;
+        const out = {};
+        try { out.eval = eval('6 * 7'); } catch (e) { out.eval = e.name; }
+        try { out.function = new Function('return 43')(); } catch (e) { out.function = e.name; }
+        out.blobScript = await new Promise((resolve) => {
+          const s = document.createElement('script');
+          s.src = URL.createObjectURL(new Blob(['window.__blobScript = 44;'], { type: 'text/javascript' }));
+          s.onload = () => resolve(window.__blobScript);
+          s.onerror = () => resolve('blocked');
+          document.head.append(s);
+        });
+        out.worker = await new Promise((resolve) => {
+          try {
+            const w = new Worker(URL.createObjectURL(new Blob(['postMessage(45)'], { type: 'text/javascript' })));
+            w.onmessage = (e) => { resolve(e.data); w.terminate(); };
+            w.onerror = () => resolve('blocked');
+          } catch (e) { resolve(e.name); }
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        out.violations = violations.slice(before);
+        return out;
+      }
       case 'fetch': {
         const before = violations.length;
         let outcome;

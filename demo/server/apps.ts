@@ -2,7 +2,7 @@
  * The demo server's MCP App (spec: ext-apps): `show_chart` renders an
  * interactive bar chart. Its buttons call back the server through the host:
  * `chart_data` (visible to apps only, read-only: runs without asking) and
- * `save_chart_note` (apps only, writes a note: the host asks the user first).
+ * `save_chart_note` (apps only, overwrites a note, `destructiveHint`: the host asks the user every time).
  * The page is plain HTML with a small hand-written JSON-RPC client over
  * `postMessage`; no framework, no network (the default CSP allows none).
  */

@@ -55,6 +55,8 @@ export const sleep = (ms: number, signal: AbortSignal) =>
 export interface DemoState {
   bonus: boolean;
   notes: Map<string, string>;
+  /** Views the chart app counted (`count_chart_view`). */
+  chartViews?: number;
   /** Announces a tool-list change on open subscriptions/listen streams. */
   notifyToolsChanged: () => void;
   /** Announces a change of one resource to the streams subscribed to it. */
@@ -500,15 +502,30 @@ export function buildServer(state: DemoState, extensions?: Record<string, object
     'save_chart_note',
     {
       title: 'Save chart note',
-      description: 'Saves the chart total as a note (called by the app; the host asks the user first).',
+      description: 'Saves the chart total as a note, replacing one of the same name (called by the app; the host asks the user every time).',
       inputSchema: object({ metric: { type: 'string' }, total: { type: 'number' } }, ['metric', 'total']),
-      annotations: { readOnlyHint: false },
+      // It overwrites a note: destructive, so the host asks every time, even for a tool of the app's own.
+      annotations: { readOnlyHint: false, destructiveHint: true },
       _meta: { ui: { visibility: ['app'] } },
     },
     async (args: any) => {
       const name = `chart-${String(args.metric).slice(0, 20)}`;
       state.notes.set(name, `Total ${args.metric}: ${args.total}`);
       return text(`Saved note ${name}: total ${args.metric} ${args.total}`);
+    },
+  );
+  server.registerTool(
+    'count_chart_view',
+    {
+      title: 'Count a chart view',
+      description: 'Counts that the chart was looked at (called by the app: its own API, not destructive, so it runs without asking).',
+      inputSchema: object({ metric: { type: 'string' } }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      _meta: { ui: { visibility: ['app'] } },
+    },
+    async (args: any) => {
+      state.chartViews = (state.chartViews ?? 0) + 1;
+      return { ...text(`Chart views: ${state.chartViews}`), structuredContent: { views: state.chartViews, metric: String(args.metric ?? '') } } as CallToolResult;
     },
   );
   server.registerResource('chart-app', CHART_URI, { title: 'Chart app', mimeType: 'text/html;profile=mcp-app', description: 'The interactive chart of show_chart' }, async (uri: URL) => ({

@@ -20,6 +20,7 @@ import { forgetServer, loadServers, type SavedServer } from './servers.js';
 import { chooseValidatorFromQuery } from './validator.js';
 import { setupStdioChoice } from './stdio-choice.js';
 import { defaults, Workspace, type PlaygroundHost, type Settings } from './workspace.js';
+import { appGrantsPanel } from './app-grants.js';
 
 chooseValidatorFromQuery();
 setupThemeToggle();
@@ -47,6 +48,8 @@ const host: PlaygroundHost = {
 const tablist = document.createElement('div');
 const panels = document.createElement('div');
 const savedPanel = document.createElement('section');
+/** Tools the user chose to always allow for apps, with Revoke (hidden while there are none). */
+const grantsPanel = appGrantsPanel();
 savedPanel.className = 'saved';
 savedPanel.setAttribute('aria-labelledby', 'saved-heading');
 
@@ -87,8 +90,8 @@ function closeWorkspace(workspace: Workspace): void {
 function activate(workspace: Workspace, focus = false): void {
   active = workspace;
   for (const w of workspaces) w.panel.hidden = w !== workspace;
-  // One saved-servers list, in the sidebar of the connection shown.
-  workspace.sidebar.prepend(savedPanel);
+  // One saved-servers list and one list of tools always allowed for apps, in the sidebar of the connection shown.
+  workspace.sidebar.prepend(savedPanel, grantsPanel);
   updateTabs();
   writeUrl();
   if (focus) tablist.querySelector<HTMLElement>(`#tab-${workspace.id}`)?.focus();

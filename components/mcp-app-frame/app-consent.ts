@@ -1,0 +1,80 @@
+/**
+ * The tools the user chose to "Always allow" for a server when an MCP App asked
+ * to call them (`<mcp-app-frame>`'s question): kept in IndexedDB (through
+ * `idb-keyval`, database `mcp-web-elements-app-consent`), in memory when the
+ * browser refuses IndexedDB. Keyed by the server's endpoint URL and the tool's
+ * name; never applied to a tool annotated `destructiveHint: true` (those always
+ * ask). The page lists and revokes them with {@link alwaysAllowedTools} and
+ * {@link revokeAlwaysAllowedTool}.
+ *
+ * @module
+ */
+import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
+
+/** One tool the user always allows apps of a server to call. */
+export interface AlwaysAllowedTool {
+  /** The server's endpoint URL (`McpClient.url.href`). */
+  server: string;
+  /** The tool's name. */
+  tool: string;
+  /** When the user allowed it, in ms since the epoch. */
+  savedAt: number;
+}
+
+let store: UseStore | undefined;
+/** Where grants live when IndexedDB fails (blocked, private window): this page only. */
+let memory: Map<string, AlwaysAllowedTool> | undefined;
+const changes = new EventTarget();
+
+const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
+
+async function withStore<T>(idb: (store: UseStore) => Promise<T>, fallback: (memory: Map<string, AlwaysAllowedTool>) => T): Promise<T> {
+  if (!memory) {
+    try {
+      store ??= createStore('mcp-web-elements-app-consent', 'grants');
+      return await idb(store);
+    } catch {
+      memory = new Map();
+    }
+  }
+  return fallback(memory);
+}
+
+const isGrant = (value: unknown): value is AlwaysAllowedTool =>
+  typeof value === 'object' && value !== null && typeof (value as AlwaysAllowedTool).server === 'string' && typeof (value as AlwaysAllowedTool).tool === 'string';
+
+/** Whether the user always allows apps of `server` to call `tool`. */
+export async function isToolAlwaysAllowed(server: string, tool: string): Promise<boolean> {
+  const key = keyOf(server, tool);
+  return withStore(async (s) => isGrant(await get(key, s)), (m) => m.has(key));
+}
+
+/** Remembers that the user always allows apps of `server` to call `tool`. */
+export async function allowToolAlways(server: string, tool: string): Promise<void> {
+  const grant: AlwaysAllowedTool = { server, tool, savedAt: Date.now() };
+  const key = keyOf(server, tool);
+  await withStore((s) => set(key, grant, s), (m) => void m.set(key, grant));
+  changes.dispatchEvent(new Event('change'));
+}
+
+/** Every tool the user always allows, oldest first. */
+export async function alwaysAllowedTools(): Promise<AlwaysAllowedTool[]> {
+  const all = await withStore(
+    async (s) => (await entries(s)).map(([, value]) => value).filter(isGrant),
+    (m) => [...m.values()],
+  );
+  return all.sort((a, b) => a.savedAt - b.savedAt);
+}
+
+/** Forgets an "Always allow": the next call of `tool` from an app of `server` asks again. */
+export async function revokeAlwaysAllowedTool(server: string, tool: string): Promise<void> {
+  const key = keyOf(server, tool);
+  await withStore((s) => del(key, s), (m) => void m.delete(key));
+  changes.dispatchEvent(new Event('change'));
+}
+
+/** Calls `listener` whenever a tool is always allowed or revoked in this page; returns the unsubscribe. */
+export function onAlwaysAllowedChange(listener: () => void): () => void {
+  changes.addEventListener('change', listener);
+  return () => changes.removeEventListener('change', listener);
+}
