@@ -60,7 +60,7 @@ test('Cancel stops a task: the form says Cancelled and the Tasks panel shows it 
   await page.getByRole('region', { name: 'Tools' }).getByRole('button', { name: 'Run a pipeline' }).click();
   await form(page).getByRole('textbox', { name: 'Service' }).fill('billing');
   await form(page).getByRole('spinbutton', { name: 'Step duration (ms)' }).fill('60000');
-  const row = tasksPanel(page).locator('li').first();
+  const row = (await tasksPanel(page)).locator('li').first();
 
   // The form's Cancel.
   await form(page).getByRole('button', { name: 'Call tool' }).click();
@@ -73,8 +73,10 @@ test('Cancel stops a task: the form says Cancelled and the Tasks panel shows it 
 
   // The panel's Cancel task, on a second call.
   await form(page).getByRole('button', { name: 'Call tool' }).click();
-  await expect(tasksPanel(page).locator('li')).toHaveCount(2);
+  await expect((await tasksPanel(page)).locator('li')).toHaveCount(2);
   await expect(row.locator('.badge')).toHaveText('working');
+  // The panel's button is in the Tasks pane: open it.
+  await page.getByRole('tablist', { name: 'Panes' }).getByRole('tab', { name: /^Tasks/ }).click();
   await row.getByRole('button', { name: 'Cancel task' }).click();
   await expect(row.locator('.badge')).toHaveText('cancelled');
   expect(cancels).toHaveLength(2);
