@@ -327,6 +327,18 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
       expect(error.message).toMatch(/^The schema is too costly to check safely/);
     });
 
+    test('one large definition referenced from 200 members (about 108 KB) compiles in bounded work, each reference not a copy of it (issue 30)', async () => {
+      // Regression: the estimate counts a shared definition once per place of a value, so this passes it;
+      // ajv then copied the 4,000-property definition's code into all 200 references and compiled for
+      // minutes (past this test's timeout). Now only small definitions are copied.
+      const properties = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`p${i}`, { type: 'string' }]));
+      const members = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`q${i}`, { $ref: '#/$defs/big' }]));
+      const validate = await compileSchema({ type: 'object', $defs: { big: { type: 'object', properties } }, properties: members });
+      expect(validate({ q0: { p0: 'x' }, q199: { p3999: 'y' } })).toEqual({ valid: true });
+      const bad = validate({ q7: { p12: 5 } });
+      expect(bad.valid ? [] : bad.issues.map((issue) => `${issue.path} ${issue.keyword}`)).toEqual(['/q7/p12 type']);
+    });
+
     test('a large honest schema built like a Microsoft Graph tool\'s (about 88 KB, hundreds of shared definitions reached through $ref from many places) compiles and checks values (issue 30)', async () => {
       // Regression: the estimate summed every path through members (each shared definition once per
       // place that references it, recursion through members included) and refused it as too costly.
