@@ -233,6 +233,11 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
   // `patternProperties` entry is taken to match every name, and `additionalProperties` to apply to
   // every name. Undefined when building them would pass `budget` entries.
   const placesBelow = (nodes: Node[], budget: number): Target[][] | undefined => {
+    // Each node's members are listed once per path that applies it (with repeats): counted before
+    // they are read, so a node with 40,000 members applied 3,000 times is refused, not read 3,000 times.
+    let entries = 0;
+    for (const node of nodes) entries += members(node).length + 1;
+    if (entries > budget) return undefined;
     if (!nodes.some((node) => members(node).length > 0)) return [];
     const declared = new Map<string, Target[]>();
     const anyName: Target[] = [];
@@ -253,7 +258,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       if (node.propertyNames !== undefined) names.push(node.propertyNames);
       positions = Math.max(positions, node.prefixItems.length);
     }
-    const size = (declared.size + 1) * (anyName.length + 1) + (positions + 1) * (rest.length + anyItem.length + 1) + nodes.length;
+    const size = entries + (declared.size + 1) * (anyName.length + 1) + (positions + 1) * (rest.length + anyItem.length + 1);
     if (size > budget) return undefined;
     const places: Target[][] = [];
     for (const list of declared.values()) places.push([...list, ...anyName]);
