@@ -58,6 +58,8 @@ interface Node {
   uniqueItems: boolean;
   /** Extra work per character of a string value (patterns, formats). */
   perCharacter: number;
+  /** Extra work per character of each member name of an object value: every `patternProperties` key is matched against it. */
+  perNameCharacter: number;
 }
 
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf'];
@@ -120,6 +122,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
     const tuple = Array.isArray(record.items);
     const patterns = isObject(record.patternProperties) ? Object.keys(record.patternProperties) : [];
     let perCharacter = typeof record.format === 'string' ? 1 / 32 : 0;
+    const perNameCharacter = patterns.reduce((sum, pattern) => sum + patternCost(pattern), 0);
     if (typeof record.pattern === 'string') perCharacter += patternCost(record.pattern);
     node = {
       weight: 1 + Object.keys(record).length + (Array.isArray(record.enum) ? record.enum.length : 0),
@@ -134,7 +137,8 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       contains: target(record.contains),
       unevaluatedItems: target(record.unevaluatedItems),
       uniqueItems: record.uniqueItems === true,
-      perCharacter: perCharacter + patterns.reduce((sum, pattern) => sum + patternCost(pattern), 0) / 8,
+      perCharacter: perCharacter + perNameCharacter / 8,
+      perNameCharacter,
     };
     nodes.set(record, node);
     return node;
@@ -362,6 +366,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
           if (node.uniqueItems) count += Math.ceil((instance.length * (instance.length - 1)) / 64);
         } else if (isObject(instance)) {
           for (const [key, member] of Object.entries(instance)) {
+            if (node.perNameCharacter > 0) count += Math.ceil(key.length * node.perNameCharacter);
             const declared = node.properties.get(key);
             if (declared !== undefined) stack.push([declared, member]);
             for (const child of node.patternProperties) stack.push([child, member]);
