@@ -656,6 +656,14 @@ describe('samples', () => {
     expect(compileSchemaSync(schema)(built.arguments)).toEqual({ valid: true });
   });
 
+  test('required members that branch without end (two, each the whole schema again) give no sample, in bounded work (issue 30)', () => {
+    // Regression: past maxDepth the filler follows required members for 64 more levels, so this schema
+    // (no finite value exists) asked for 2^72 fields and never returned.
+    const schema = { type: 'object', properties: { a: { $ref: '#' }, b: { $ref: '#' }, note: { type: 'string' } }, required: ['a', 'b'] };
+    const model = new FormModel(schema);
+    for (const all of [false, true]) expect(sampleDraft(model, model.root(), { all })).toBeUndefined();
+  });
+
   test('a recursive required filter gets a sample the validator accepts: recursion stops only where the schema allows (an empty array, an optional member) (issue 30)', () => {
     // Regression: below a fixed depth the filler returned nothing, so required members were missing
     // three levels down (filters → filters → …) and the validator refused the sample.

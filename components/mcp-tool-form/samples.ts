@@ -203,11 +203,22 @@ export function sampleNumber(field: NumberField): string {
   return String(value);
 }
 
+/** Fields one sample may fill before it gives up: required members that branch (two required members each the whole schema again) double at every level. */
+const MAX_SAMPLE_FIELDS = 10_000;
+
 /**
  * Sample input for a field: what a user could type so that the field is valid.
- * @returns undefined to leave the field untouched.
+ * @returns undefined to leave the field untouched (also when the sample would
+ *   fill more than 10,000 fields).
  */
 export function sampleDraft(model: FormModel, field: Field, options: SampleOptions = {}, salt = 0): Draft | undefined {
+  const budget = { fields: MAX_SAMPLE_FIELDS };
+  const draft = fill(model, field, options, salt, budget);
+  return budget.fields < 0 ? undefined : draft;
+}
+
+function fill(model: FormModel, field: Field, options: SampleOptions, salt: number, budget: { fields: number }): Draft | undefined {
+  if (--budget.fields < 0) return undefined;
   const maxDepth = options.maxDepth ?? 8;
   // Past maxDepth only what is required; past this, a schema whose required members never end.
   const deep = field.depth > maxDepth;
@@ -244,7 +255,7 @@ export function sampleDraft(model: FormModel, field: Field, options: SampleOptio
       for (const entry of field.properties) {
         if (!entry.required && (!options.all || deep)) continue;
         const member = memberField(model, field, entry.key, entry.schema, undefined);
-        const sub = sampleDraft(model, member, options, 0);
+        const sub = fill(model, member, options, 0, budget);
         if (sub !== undefined) put(p, entry.key, sub);
       }
       return { k: 'obj', p };
@@ -258,7 +269,7 @@ export function sampleDraft(model: FormModel, field: Field, options: SampleOptio
       const items: (Draft | undefined)[] = [];
       for (let i = 0; i < count; i++) {
         const sub = itemField(model, field, i, undefined);
-        items.push(sub ? sampleDraft(model, sub, options, field.uniqueItems ? i + salt : salt) : undefined);
+        items.push(sub ? fill(model, sub, options, field.uniqueItems ? i + salt : salt, budget) : undefined);
       }
       return { k: 'arr', items };
     }
@@ -267,7 +278,7 @@ export function sampleDraft(model: FormModel, field: Field, options: SampleOptio
       for (let choice = 0; choice < field.variants.length; choice++) {
         const variant = variantField(model, field, choice, undefined);
         if (!variant || (variant.kind === 'json' && variant.reason === 'fallback')) continue;
-        const sub = sampleDraft(model, variant, options, salt);
+        const sub = fill(model, variant, options, salt, budget);
         const by: Record<string, Draft> = {};
         if (sub !== undefined) put(by, String(choice), sub);
         return { k: 'union', choice, by };

@@ -50,6 +50,11 @@ const OPTIONS = {
   validateFormats: true,
   // Members are the value's own: `required: ["constructor"]` is not met by Object.prototype's.
   ownProperties: true,
+  // By default ajv copies the code of every referenced definition that has no `$ref` of its own into
+  // each place that references it: a 100 KB schema with 200 references to one 4,000-property
+  // definition compiled for minutes. The cost estimate counts a shared definition once per place of
+  // a value, not once per reference, so only small definitions (a few keywords) are copied.
+  inlineRefs: 8,
   // Failures reach the caller as McpClientError; ajv would also print them (under a CSP without
   // 'unsafe-eval', the whole generated code of every schema) to the console.
   logger: false,

@@ -58,6 +58,8 @@ interface Node {
   uniqueItems: boolean;
   /** Extra work per character of a string value (patterns, formats). */
   perCharacter: number;
+  /** Extra work per character of each member name of an object value: every `patternProperties` key is matched against it. */
+  perNameCharacter: number;
 }
 
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf'];
@@ -120,6 +122,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
     const tuple = Array.isArray(record.items);
     const patterns = isObject(record.patternProperties) ? Object.keys(record.patternProperties) : [];
     let perCharacter = typeof record.format === 'string' ? 1 / 32 : 0;
+    const perNameCharacter = patterns.reduce((sum, pattern) => sum + patternCost(pattern), 0);
     if (typeof record.pattern === 'string') perCharacter += patternCost(record.pattern);
     node = {
       weight: 1 + Object.keys(record).length + (Array.isArray(record.enum) ? record.enum.length : 0),
@@ -134,7 +137,8 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       contains: target(record.contains),
       unevaluatedItems: target(record.unevaluatedItems),
       uniqueItems: record.uniqueItems === true,
-      perCharacter: perCharacter + patterns.reduce((sum, pattern) => sum + patternCost(pattern), 0) / 8,
+      perCharacter: perCharacter + perNameCharacter / 8,
+      perNameCharacter,
     };
     nodes.set(record, node);
     return node;
@@ -233,6 +237,11 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
   // `patternProperties` entry is taken to match every name, and `additionalProperties` to apply to
   // every name. Undefined when building them would pass `budget` entries.
   const placesBelow = (nodes: Node[], budget: number): Target[][] | undefined => {
+    // Each node's members are listed once per path that applies it (with repeats): counted before
+    // they are read, so a node with 40,000 members applied 3,000 times is refused, not read 3,000 times.
+    let entries = 0;
+    for (const node of nodes) entries += members(node).length + 1;
+    if (entries > budget) return undefined;
     if (!nodes.some((node) => members(node).length > 0)) return [];
     const declared = new Map<string, Target[]>();
     const anyName: Target[] = [];
@@ -253,7 +262,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       if (node.propertyNames !== undefined) names.push(node.propertyNames);
       positions = Math.max(positions, node.prefixItems.length);
     }
-    const size = (declared.size + 1) * (anyName.length + 1) + (positions + 1) * (rest.length + anyItem.length + 1) + nodes.length;
+    const size = entries + (declared.size + 1) * (anyName.length + 1) + (positions + 1) * (rest.length + anyItem.length + 1);
     if (size > budget) return undefined;
     const places: Target[][] = [];
     for (const list of declared.values()) places.push([...list, ...anyName]);
@@ -357,6 +366,7 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
           if (node.uniqueItems) count += Math.ceil((instance.length * (instance.length - 1)) / 64);
         } else if (isObject(instance)) {
           for (const [key, member] of Object.entries(instance)) {
+            if (node.perNameCharacter > 0) count += Math.ceil(key.length * node.perNameCharacter);
             const declared = node.properties.get(key);
             if (declared !== undefined) stack.push([declared, member]);
             for (const child of node.patternProperties) stack.push([child, member]);
