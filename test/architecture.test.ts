@@ -120,7 +120,7 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     // its own as a server sends it (bench/size.ts measures the same, also for es2022): 41,935 B when a
     // 41.5 KB budget was set (80,308 B before the elements loaded their code on first use); 42,478 B after
     // the fixes at the lazy seams (switching tools or servers mid-load, retrying a failed load), so 42 KB
-    // then; 43,466 B after issues 29 and 33 (the core's new bounds, strict OAuth on <mcp-connection>,
+    // then; 43,683 B after issues 29 and 33 (the core's new bounds, strict OAuth on <mcp-connection>,
     // masked URLs, the dialog's one-step accept), so 44 KB, still under issues 18's and 30's 45 KB. The validator (42 KB
     // with ajv) is not in it: the tool form asks for it on the first check (components/pay-for-use.test.ts);
     // nor are the parts listed in the test above.
@@ -201,7 +201,9 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     expect(lazy).toHaveLength(1);
     const gzip = gzipSync(lazy[0]!.code).length;
     console.log(`<mcp-app-frame> chunk (loaded on demand): ${lazy[0]!.code.length} bytes minified, ${gzip} bytes gzip`);
-    expect(gzip).toBeLessThanOrEqual(12 * 1024);
+    // 12 KB until issue 27 (consent choices, teardown before removal, the full style variable set,
+    // the flood budget, ui/download-file): 12,400 B then, so 13 KB. It loads only with a page's first app.
+    expect(gzip).toBeLessThanOrEqual(13 * 1024);
   });
 
   test('leaves the inspector elements to their own entries, and loads the tool form\'s completions only on demand', async () => {

@@ -47,5 +47,6 @@ test('the auth entry loads the flow, DPoP, the machine-to-machine grants and Ind
   expect(code).not.toMatch(/from\s*["']node:/);
   const gzip = gzipSync(code).length;
   console.log(`auth entry (eager chunks): ${code.length} bytes minified, ${gzip} bytes gzip`);
-  expect(gzip).toBeLessThanOrEqual(8 * 1024);
+  // 8 KB until issue 29's strict mode (requireIss, checked before any registration or page): 8,304 B then.
+  expect(gzip).toBeLessThanOrEqual(8.5 * 1024);
 });

@@ -9,7 +9,13 @@
  *
  * @module
  */
-import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
+
+// idb-keyval is imported when a grant is first read or written, not with this module: the
+// elements entry re-exports the functions below, and a page without apps should not download it
+// (test/architecture.test.ts).
+type IdbKeyval = typeof import('idb-keyval');
+let idbModule: Promise<IdbKeyval> | undefined;
 
 /** One tool the user always allows apps of a server to call. */
 export interface AlwaysAllowedTool {
@@ -28,11 +34,12 @@ const changes = new EventTarget();
 
 const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 
-async function withStore<T>(idb: (store: UseStore) => Promise<T>, fallback: (memory: Map<string, AlwaysAllowedTool>) => T): Promise<T> {
+async function withStore<T>(idb: (store: UseStore, kv: IdbKeyval) => Promise<T>, fallback: (memory: Map<string, AlwaysAllowedTool>) => T): Promise<T> {
   if (!memory) {
     try {
-      store ??= createStore('mcp-web-elements-app-consent', 'grants');
-      return await idb(store);
+      const kv = await (idbModule ??= import('idb-keyval'));
+      store ??= kv.createStore('mcp-web-elements-app-consent', 'grants');
+      return await idb(store, kv);
     } catch {
       memory = new Map();
     }
@@ -46,21 +53,21 @@ const isGrant = (value: unknown): value is AlwaysAllowedTool =>
 /** Whether the user always allows apps of `server` to call `tool`. */
 export async function isToolAlwaysAllowed(server: string, tool: string): Promise<boolean> {
   const key = keyOf(server, tool);
-  return withStore(async (s) => isGrant(await get(key, s)), (m) => m.has(key));
+  return withStore(async (s, kv) => isGrant(await kv.get(key, s)), (m) => m.has(key));
 }
 
 /** Remembers that the user always allows apps of `server` to call `tool`. */
 export async function allowToolAlways(server: string, tool: string): Promise<void> {
   const grant: AlwaysAllowedTool = { server, tool, savedAt: Date.now() };
   const key = keyOf(server, tool);
-  await withStore((s) => set(key, grant, s), (m) => void m.set(key, grant));
+  await withStore((s, kv) => kv.set(key, grant, s), (m) => void m.set(key, grant));
   changes.dispatchEvent(new Event('change'));
 }
 
 /** Every tool the user always allows, oldest first. */
 export async function alwaysAllowedTools(): Promise<AlwaysAllowedTool[]> {
   const all = await withStore(
-    async (s) => (await entries(s)).map(([, value]) => value).filter(isGrant),
+    async (s, kv) => (await kv.entries(s)).map(([, value]) => value).filter(isGrant),
     (m) => [...m.values()],
   );
   return all.sort((a, b) => a.savedAt - b.savedAt);
@@ -69,7 +76,7 @@ export async function alwaysAllowedTools(): Promise<AlwaysAllowedTool[]> {
 /** Forgets an "Always allow": the next call of `tool` from an app of `server` asks again. */
 export async function revokeAlwaysAllowedTool(server: string, tool: string): Promise<void> {
   const key = keyOf(server, tool);
-  await withStore((s) => del(key, s), (m) => void m.delete(key));
+  await withStore((s, kv) => kv.del(key, s), (m) => void m.delete(key));
   changes.dispatchEvent(new Event('change'));
 }
 
