@@ -72,11 +72,14 @@ test('at 390×844 the playground is one column, in the order tools, form, histor
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
   }
+  // The sidebar does not scroll a box of its own (it hid the tools): the page scrolls.
+  expect(await page.getByRole('complementary', { name: 'Servers and tools' }).evaluate((e) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
   // One column: each starts below the one before.
   for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.y).toBeGreaterThanOrEqual(boxes[i - 1]!.y + boxes[i - 1]!.height - 1);
 });
 
 test('the history keeps three calls across a reload; Edit puts a past call’s arguments into the form; Re-run adds an entry', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(demo);
   await waitForConnection(page);
   await pickTool(page, 'Weather');
@@ -97,6 +100,14 @@ test('the history keeps three calls across a reload; Edit puts a past call’s a
   const detail = history(page).getByRole('region', { name: 'Selected call' });
   await expect(detail.getByLabel('Arguments')).toContainText('"city": "Lisbon"');
   await expect(detail.getByLabel('Result')).toContainText('Lisbon');
+  // Readable where it is, at 1280×800: the arguments and the result at least two lines tall (they were
+  // squeezed to 11 px), and Edit and Re-run inside the History pane without scrolling it.
+  for (const block of [detail.getByLabel('Arguments'), detail.getByLabel('Result')]) expect((await block.boundingBox())!.height).toBeGreaterThanOrEqual(28);
+  const pane = (await history(page).boundingBox())!;
+  for (const button of ['Edit', 'Re-run']) {
+    const box = (await detail.getByRole('button', { name: button }).boundingBox())!;
+    expect({ button, inside: box.y >= pane.y && box.y + box.height <= pane.y + pane.height }).toEqual({ button, inside: true });
+  }
   // Edit: the form (on another tool now) shows get_weather with Lisbon.
   await pickTool(page, 'Create a ticket');
   await detail.getByRole('button', { name: 'Edit' }).click();

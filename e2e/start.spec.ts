@@ -106,4 +106,12 @@ test('the stdio button of npm start’s page opens the bridge in a new tab, the 
   await second.locator('details.settings summary').click();
   await expect(second.getByLabel('MCP server URL')).toHaveValue(/token=…/);
   expect(await pageText(page)).not.toContain(token);
+
+  // A reload opens the bridge again (`?server=` holds its URL without the token; the page puts the
+  // token of the bridge it was started with back): it connects instead of failing on a missing token.
+  expect(page.url()).not.toContain(token);
+  await page.reload();
+  await expect(page.locator('.workspace:not([hidden]) mcp-connection:state(connected)')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.locator('.workspace:not([hidden]) mcp-connection [part="server-name"]')).toContainText(/everything/i);
+  expect(await pageText(page)).not.toContain(token);
 });

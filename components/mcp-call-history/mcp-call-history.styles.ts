@@ -99,10 +99,15 @@ export const styles = [
       border-block-start: 1px solid var(--mcp-el-border);
       padding-block-start: 0.4rem;
       display: grid;
+      /* Rows at their content's height: the JSON blocks scroll themselves, so a squeezed grid would
+         shrink them to nothing; the detail scrolls as a whole instead. */
+      grid-auto-rows: max-content;
+      align-content: start;
       gap: 0.3rem;
-      flex: 0 1 auto;
-      min-block-size: 0;
-      max-block-size: 65%;
+      flex: 1 1 auto;
+      /* The selected call's arguments and result get room before the list does. */
+      min-block-size: min(10rem, 75%);
+      max-block-size: 80%;
       overflow: auto;
     }
     [part~='detail'] h3,

@@ -18,7 +18,7 @@ import { maskUrlSecrets, publicUrl } from '../../components/internal/url-secrets
 import { appSandboxUrl, initialServerUrl, setupThemeToggle } from './shared.js';
 import { forgetServer, loadServers, type SavedServer } from './servers.js';
 import { chooseValidatorFromQuery } from './validator.js';
-import { setupStdioChoice } from './stdio-choice.js';
+import { setupStdioChoice, startedBridgeUrl } from './stdio-choice.js';
 import { defaults, Workspace, type PlaygroundHost, type Settings } from './workspace.js';
 import { appGrantsPanel } from './app-grants.js';
 
@@ -53,8 +53,19 @@ const grantsPanel = appGrantsPanel();
 savedPanel.className = 'saved';
 savedPanel.setAttribute('aria-labelledby', 'saved-heading');
 
-function settingsFor(url: string): Settings {
-  const saved = servers.find((s) => s.url === url);
+/**
+ * `url` with the token of the bridge `npm start` started put back, when `url` is that bridge's
+ * URL as the page keeps it (`?server=` and the saved list never hold the token): a reload or a
+ * saved entry reaches the bridge again instead of failing on a missing token.
+ */
+function withBridgeToken(url: string): string {
+  const bridge = startedBridgeUrl();
+  return bridge && url !== bridge && publicUrl(bridge) === publicUrl(url) ? bridge : url;
+}
+
+function settingsFor(target: string): Settings {
+  const url = withBridgeToken(target);
+  const saved = servers.find((s) => s.url === url || s.url === publicUrl(url));
   if (!saved) return defaults(url);
   return {
     url,
