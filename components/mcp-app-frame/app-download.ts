@@ -23,7 +23,11 @@ export interface AppFile {
 const MAX_FILES = 20;
 const MAX_BYTES = 20 * 1024 * 1024;
 
-/** A file name safe to offer: no path, no control characters, at most 200 characters. */
+/**
+ * A file name safe to offer: no path, no control or invisible format characters
+ * (a right-to-left override shows `report\u202Efdp.exe` as `reportexe.pdf` in the
+ * question and the save dialog), at most 200 characters.
+ */
 function fileName(uri: string): string {
   let last = uri.split(/[?#]/)[0]!.split('/').pop() ?? '';
   try {
@@ -31,8 +35,15 @@ function fileName(uri: string): string {
   } catch {
     // Kept as written.
   }
-  // eslint-disable-next-line no-control-regex
-  const clean = last.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_').replace(/^\.+/, '').slice(0, 200);
+  const clean = [
+    ...last
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '_')
+      .replace(/^\.+/, ''),
+  ]
+    // By code point: a cut must not leave half a surrogate pair.
+    .slice(0, 200)
+    .join('');
   return clean || 'download';
 }
 
