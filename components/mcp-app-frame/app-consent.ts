@@ -3,7 +3,9 @@
  * to call them (`<mcp-app-frame>`'s question): kept in IndexedDB (through
  * `idb-keyval`, database `mcp-web-elements-app-consent`), in memory when the
  * browser refuses IndexedDB. Keyed by the server's endpoint URL and the tool's
- * name; never applied to a tool annotated `destructiveHint: true` (those always
+ * name, the URL without its credentials (`?token=`, `key=`, `user:password@`)
+ * and fragment: a token is never kept at rest, and a bridge restarted with a new
+ * token is the same server; never applied to a tool annotated `destructiveHint: true` (those always
  * ask). The page lists and revokes them with {@link alwaysAllowedTools} and
  * {@link revokeAlwaysAllowedTool}.
  *
@@ -16,10 +18,11 @@ import type { UseStore } from 'idb-keyval';
 // (test/architecture.test.ts).
 type IdbKeyval = typeof import('idb-keyval');
 let idbModule: Promise<IdbKeyval> | undefined;
+import { publicUrl } from '../internal/url-secrets.js';
 
 /** One tool the user always allows apps of a server to call. */
 export interface AlwaysAllowedTool {
-  /** The server's endpoint URL (`McpClient.url.href`). */
+  /** The server's endpoint URL (`McpClient.url.href` without credentials or fragment). */
   server: string;
   /** The tool's name. */
   tool: string;
@@ -32,7 +35,19 @@ let store: UseStore | undefined;
 let memory: Map<string, AlwaysAllowedTool> | undefined;
 const changes = new EventTarget();
 
-const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
+/** The server as grants name it: its URL without credentials and fragment (text that is no URL, as it is). */
+function serverOf(server: string): string {
+  const url = publicUrl(server);
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+const keyOf = (server: string, tool: string) => JSON.stringify([serverOf(server), tool]);
 
 async function withStore<T>(idb: (store: UseStore, kv: IdbKeyval) => Promise<T>, fallback: (memory: Map<string, AlwaysAllowedTool>) => T): Promise<T> {
   if (!memory) {
@@ -58,7 +73,7 @@ export async function isToolAlwaysAllowed(server: string, tool: string): Promise
 
 /** Remembers that the user always allows apps of `server` to call `tool`. */
 export async function allowToolAlways(server: string, tool: string): Promise<void> {
-  const grant: AlwaysAllowedTool = { server, tool, savedAt: Date.now() };
+  const grant: AlwaysAllowedTool = { server: serverOf(server), tool, savedAt: Date.now() };
   const key = keyOf(server, tool);
   await withStore((s, kv) => kv.set(key, grant, s), (m) => void m.set(key, grant));
   changes.dispatchEvent(new Event('change'));
