@@ -91,6 +91,19 @@ for (const proxy of [false, true]) {
       expect((await hits())[id]).toBeUndefined();
     });
 
+    test('a blob: worker (and a worker it starts) reaches no undeclared origin: fetch, importScripts, EventSource all fail before any request', async () => {
+      const id = `worker-${proxy}-${Math.random().toString(36).slice(2)}`;
+      const { logs } = await run([{ do: 'worker-net', url: `${undeclared}/hit/${id}` }], { proxy, ui: { csp: { connectDomains: [second], resourceDomains: [second] } } });
+      expect(outcomeOf(logs, 0)).toEqual({
+        fetch: 'failed TypeError',
+        importScripts: 'failed NetworkError',
+        eventSource: 'failed Error',
+        nested: 'failed Error',
+      });
+      const counted = await hits();
+      expect(Object.keys(counted).filter((key) => key.startsWith(id))).toEqual([]);
+    });
+
     test('without _meta.ui.csp the app reaches no origin at all', async () => {
       const id = `none-${proxy}-${Math.random().toString(36).slice(2)}`;
       const { logs } = await run([{ do: 'fetch', url: `${second}/hit/${id}` }], { proxy });

@@ -14,6 +14,7 @@
  * - `{ do: 'summary' }`: sends what the flood got back as `ui/update-model-context`;
  * - `{ do: 'isolation' }`: tries to reach the host page, its cookies, storage and the top window;
  * - `{ do: 'fetch', url }`: fetches `url` and reports any CSP violation;
+ * - `{ do: 'worker-net', url }`: a `blob:` worker fetches, imports and opens an event source at `url`-suffixed addresses, and has a nested worker fetch;
  * - `{ do: 'dynamic' }`: runs code from a string (`eval`, `new Function`), a `blob:` script and a
  *   `blob:` worker, as bundles of WebGL and chart libraries do, and reports each outcome and any CSP violation.
  */
@@ -106,6 +107,22 @@ const PROBE_SCRIPT = String.raw`
         await new Promise((r) => setTimeout(r, 50));
         out.violations = violations.slice(before);
         return out;
+      }
+      case 'worker-net': {
+        // A blob: worker (allowed by worker-src) tries the network itself: fetch, importScripts, EventSource, a nested blob: worker's fetch.
+        const code = 'const u = ' + JSON.stringify(action.url) + '; const out = {};' +
+          'const t = (name, run) => Promise.resolve().then(run).then(() => { out[name] = "reached"; }, (e) => { out[name] = "failed " + e.name; });' +
+          'Promise.all([t("fetch", () => fetch(u + "-fetch", { cache: "no-store" })), t("importScripts", () => importScripts(u + "-import")),' +
+          't("eventSource", () => new Promise((res, rej) => { const es = new EventSource(u + "-sse"); es.onopen = () => { es.close(); res(); }; es.onerror = () => { es.close(); rej(new Error("e")); }; })),' +
+          't("nested", () => new Promise((res, rej) => { const w = new Worker(URL.createObjectURL(new Blob(["fetch(" + JSON.stringify(u + "-nested") + ", { cache: \\"no-store\\" }).then(() => postMessage(1), () => postMessage(0))"], { type: "text/javascript" }))); w.onmessage = (e) => (e.data ? res() : rej(new Error("e"))); w.onerror = () => rej(new Error("e")); }))])' +
+          '.then(() => postMessage(out));';
+        return new Promise((resolve) => {
+          try {
+            const w = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+            w.onmessage = (e) => { resolve(e.data); w.terminate(); };
+            w.onerror = (e) => resolve({ workerError: String(e.message) });
+          } catch (e) { resolve({ worker: e.name }); }
+        });
       }
       case 'fetch': {
         const before = violations.length;
