@@ -9,6 +9,7 @@
  */
 import type { StoredRecord } from './store.js';
 import { clearJournal, writeJournal } from './journal.js';
+import { publicUrl } from './url-secrets.js';
 
 /** What is stored for one tool. */
 export interface StoredDraft<T> extends StoredRecord {
@@ -29,9 +30,14 @@ export const DRAFTS_DB = 'mcp-web-elements-tool-drafts';
 /** This page: one load of one tab. */
 export const WRITER = crypto.randomUUID();
 
-/** The storage key of a tool's draft: the server's URL plus the tool name. */
+/**
+ * The storage key of a tool's draft: the server's URL without its credentials
+ * (`?token=`, `key=`, `user:password@`: the key is written to IndexedDB and
+ * `sessionStorage`, and a bridge restarted with a new token is the same server)
+ * plus the tool name.
+ */
 export function draftKey(serverUrl: string, toolName: string): string {
-  return JSON.stringify([serverUrl, toolName]);
+  return JSON.stringify([publicUrl(serverUrl), toolName]);
 }
 
 /** The revision of a stored record (old records have none). */
