@@ -13,6 +13,7 @@
  */
 import type { InputRequiredResult, JsonObject } from '../../src/index.js';
 import { RecordStore } from '../internal/store.js';
+import { publicUrl } from '../internal/url-secrets.js';
 import type { FieldValue } from './elicitation-form.js';
 
 /** What the user had typed in one request's form (or sampling reply) when the page went away. */
@@ -29,7 +30,7 @@ export interface SavedAnswer {
 export interface PendingCall {
   /** Identifies the record (one per call). */
   id: string;
-  /** The MCP endpoint. */
+  /** The MCP endpoint, stored without its credentials (`?token=`, `key=`, `user:password@`). */
   url: string;
   /** `tools/call`, `prompts/get` or `resources/read`. */
   method: string;
@@ -79,9 +80,12 @@ export function holdPending(id: string): () => void {
   return release;
 }
 
+/** The record as kept: a server URL's credentials are never written (a bridge's new token still finds its calls). */
+const withPublicUrl = (record: PendingCall): PendingCall => ({ ...record, url: publicUrl(record.url) });
+
 /** Stores a call's record (without its answers: see {@link saveAnswers}). */
 export async function savePending(record: PendingCall): Promise<void> {
-  const { answers, ...call } = record;
+  const { answers, ...call } = withPublicUrl(record);
   await store.update(PREFIX + record.id, () => call);
   if (answers) await saveAnswers(record.id, answers);
 }
@@ -97,7 +101,7 @@ export async function saveAnswers(id: string, answers: Record<string, SavedAnswe
  * `pagehide`: a reload may come before the saves end).
  */
 export function journalPending(record: PendingCall, withCall = true): void {
-  const { answers, ...call } = record;
+  const { answers, ...call } = withPublicUrl(record);
   if (answers) store.journal(ANSWERS + record.id, { id: record.id, answers, savedAt: Date.now() });
   if (withCall) store.journal(PREFIX + record.id, call);
 }
@@ -130,6 +134,7 @@ async function allCalls(): Promise<Map<string, PendingCall>> {
  */
 export async function loadAllPending(url: string, options: { includeAlive?: boolean } = {}): Promise<PendingCall[]> {
   const all = await allCalls();
+  url = publicUrl(url);
   const held = new Set((await locks()?.query().catch(() => undefined))?.held?.map((lock) => lock.name) ?? []);
   const found: PendingCall[] = [];
   for (const record of all.values()) {
@@ -155,5 +160,6 @@ export async function clearPending(id: string): Promise<void> {
 
 /** Deletes every stored call for `url`, alive or not (tests, "forget everything"). */
 export async function clearAllPending(url: string): Promise<void> {
-  for (const record of (await allCalls()).values()) if (record?.url === url) await clearPending(record.id);
+  const server = publicUrl(url);
+  for (const record of (await allCalls()).values()) if (record?.url === server) await clearPending(record.id);
 }
