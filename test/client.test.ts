@@ -776,6 +776,22 @@ describe('progress, timeouts and cancellation (basic/patterns/progress, cancella
     expect(error.data).toMatchObject({ method: 'tools/call', timeoutMs: 150 });
   });
 
+  test('a request given up on (timeout, abort) ends in the traffic with a failed event for its id, saying why', async () => {
+    const client = new McpClient(server.url, { protocol: 'modern', ...quiet });
+    await client.connect();
+    const events: { direction: string; id?: unknown; method?: unknown; code?: unknown }[] = [];
+    client.on('traffic', (event) => events.push({ direction: event.direction, id: 'id' in event.message ? event.message.id : undefined, method: 'method' in event.message ? event.message.method : undefined, code: (event.error as { code?: unknown } | undefined)?.code }));
+    await client.callTool('slow', { steps: 5, delayMs: 200 }, { timeoutMs: 150 }).catch(() => {});
+    const controller = new AbortController();
+    await client.callTool('slow', { steps: 50, delayMs: 40 }, { signal: controller.signal, onProgress: () => controller.abort('user clicked Cancel') }).catch(() => {});
+    const sent = events.filter((e) => e.direction === 'out' && e.method === 'tools/call').map((e) => e.id);
+    expect(sent).toHaveLength(2);
+    expect(events.filter((e) => e.direction === 'failed')).toEqual([
+      { direction: 'failed', id: sent[0], method: 'tools/call', code: 'timeout' },
+      { direction: 'failed', id: sent[1], method: 'tools/call', code: 'aborted' },
+    ]);
+  });
+
   test('aborting closes the stream: the server sees the cancellation, no notifications/cancelled is POSTed', async () => {
     const mark = posts().length;
     const cancelledBefore = server.cancelled.length;

@@ -303,14 +303,23 @@ describe('official SDK pinned to legacy serving, with sessions', () => {
     await client.close();
   });
 
-  test('aborting a call cancels it on the server', async () => {
+  test('aborting a call cancels it on the server; the traffic ends the request with a failed event', async () => {
     const client = newClient(server.url);
     await client.connect();
+    const failed: unknown[] = [];
+    client.on('traffic', (event) => {
+      if (event.direction === 'failed') failed.push({ id: event.requestId, method: 'method' in event.message ? event.message.method : undefined, code: (event.error as { code?: unknown } | undefined)?.code });
+    });
     const controller = new AbortController();
+    let id: unknown;
+    client.on('traffic', (event) => {
+      if (event.direction === 'out' && 'method' in event.message && event.message.method === 'tools/call') id = event.requestId;
+    });
     const call = client.callTool('slow', { ms: 3000 }, { signal: controller.signal });
     await waitFor(() => server.bodies().some((b) => b?.method === 'tools/call' && b.params.name === 'slow'));
     controller.abort();
     await call.catch(() => {});
+    expect(failed).toEqual([{ id, method: 'tools/call', code: 'aborted' }]);
     await waitFor(() => server.state.cancelled.includes('slow'));
     await client.close();
   });

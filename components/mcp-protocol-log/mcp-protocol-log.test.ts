@@ -203,6 +203,36 @@ describe('<mcp-protocol-log>', () => {
     expect(row.querySelector('[part~="method"]')!.textContent!.length).toBeLessThan(250);
   });
 
+  test('the legacy probe ends with what happened: on a legacy SDK server (an HTTP error) and behind a CORS refusal (no response), server/discover is not left pending', async () => {
+    const cases: [string, RegExp][] = [
+      // The official SDK's legacy server refuses a request before initialize with HTTP 400.
+      [inject('urlElicitationServerUrl'), /^failed · HTTP 400 · (\d+ ms|\d+\.\d+ s)$/],
+      // Its CORS refuses the 2026-07-28 headers: the probe fails before any response.
+      [inject('wireLab').legacyStrict, /^failed · cors · (\d+ ms|\d+\.\d+ s)$/],
+    ];
+    for (const [url, expected] of cases) {
+      cleanup();
+      const connection = document.createElement('mcp-connection');
+      connection.noListen = true;
+      const log = document.createElement('mcp-protocol-log');
+      connection.append(log);
+      connection.serverUrl = url;
+      document.body.append(connection);
+      await nextEvent(connection, 'mcp-connect');
+      expect(connection.client!.server?.era).toBe('legacy');
+      await frame();
+      await log.updateComplete;
+      const discover = rows(log, 'entry-request').find((row) => row.dataset.method === 'server/discover')!;
+      const outcome = discover.querySelector('[part~="outcome"]')!;
+      expect(outcome.textContent).toMatch(expected);
+      expect(outcome.getAttribute('data-outcome')).toBe('failed');
+      // The failure ends the entry: it is the request's, not a row of its own.
+      expect(rows(log).filter((row) => row.matches('[part~="entry-failure"]'))).toEqual([]);
+      // The next request is the legacy handshake.
+      expect(log.records.find((r) => r.kind === 'request' && r.method !== 'server/discover')?.method).toBe('initialize');
+    }
+  });
+
   test('holds its cap under 10,000 progress notifications: one line that updates, older messages dropped and counted', async () => {
     const { connection, log } = await connected([['max-entries', '40']]);
     const client = connection.client!;

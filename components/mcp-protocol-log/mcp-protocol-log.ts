@@ -1,6 +1,7 @@
 import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { McpError, type McpClient, type RoundEvent, type TrafficEvent } from '../../src/index.js';
 import { maskUrlSecrets } from '../../src/protocol/errors.js';
 import type { LoggingLevel } from '../../src/protocol/types.js';
@@ -24,6 +25,8 @@ import {
   RecordRing,
   requestKey,
   MAX_SESSION_CHARS,
+  failureSummary,
+  requestFailure,
   rowMethod,
   SESSION_FORMAT,
   toCurl,
@@ -328,6 +331,16 @@ export class McpProtocolLog extends LitElement {
   }
 
   #onTraffic(url: string, serial: number, event: TrafficEvent): void {
+    if (event.direction === 'failed') {
+      // No response will come: the failure ends the request's entry (it would read "pending" forever).
+      const requestId = event.requestId ?? (event.message as { id?: string | number }).id;
+      const request = requestId !== undefined ? this.#requests.get(requestKey(serial, requestId)) : undefined;
+      const failure: Omit<LogRecord, 'seq'> = { time: event.time, direction: 'note', kind: 'failure', client: serial, url, message: requestFailure(event.error) };
+      if (requestId !== undefined) failure.requestId = requestId;
+      if (request?.method) failure.method = request.method;
+      this.#push(failure);
+      return;
+    }
     const message = event.message as unknown as Record<string, unknown>;
     const kind = kindOf(event);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
@@ -508,6 +521,10 @@ export class McpProtocolLog extends LitElement {
     const response = view.response;
     if (!response) return html`<span part="outcome" data-outcome="pending">pending</span>`;
     const took = duration(response.time - view.record.time);
+    if (response.kind === 'failure') {
+      const text = isRecord(response.message) && typeof response.message.message === 'string' ? response.message.message : undefined;
+      return html`<span part="outcome" data-outcome="failed" title=${ifDefined(text?.slice(0, 300))}>failed · ${failureSummary(response)} · ${took}</span>`;
+    }
     if (response.kind === 'error') {
       const error = isRecord(response.message) && isRecord(response.message.error) ? response.message.error : {};
       return html`<span part="outcome" data-outcome="error">error ${typeof error.code === 'number' ? error.code : ''} · ${took}</span>`;
@@ -569,7 +586,7 @@ export class McpProtocolLog extends LitElement {
           <pre part="json" tabindex="0">${toJson(record)}</pre>
           ${this.#copyButtons(record, label)}
           ${response
-            ? html`<p class="section">${response.kind === 'error' ? 'Error' : 'Response'} at ${clock(response.time)}</p>
+            ? html`<p class="section">${response.kind === 'error' ? 'Error' : response.kind === 'failure' ? 'No response; failed' : 'Response'} at ${clock(response.time)}</p>
                 <pre part="json" tabindex="0">${toJson(response)}</pre>`
             : nothing}
           ${view.progress ? html`<p class="section">Last progress at ${clock(view.progress.time)}</p><pre part="json" tabindex="0">${stringifyBounded(view.progress.last, ENTRY_CHARS).text}</pre>` : nothing}`,
@@ -582,7 +599,7 @@ export class McpProtocolLog extends LitElement {
     const last = view.rounds[view.rounds.length - 1]!;
     const target = isRecord(first.record.message) && isRecord(first.record.message.params) ? first.record.message.params.name ?? first.record.message.params.uri : undefined;
     const end = last.response;
-    const outcome = !end ? 'running' : end.kind === 'error' ? 'failed' : isRecord(end.message) && isRecord(end.message.result) && end.message.result.resultType === 'input_required' ? 'waiting for input' : 'complete';
+    const outcome = !end ? 'running' : end.kind === 'error' || end.kind === 'failure' ? 'failed' : isRecord(end.message) && isRecord(end.message.result) && end.message.result.resultType === 'input_required' ? 'waiting for input' : 'complete';
     return html`<li part="entry entry-call" data-call=${view.callId}>
       ${this.#details(
         `c${view.key}`,

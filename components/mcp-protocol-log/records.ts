@@ -10,8 +10,12 @@ import { maskUrlSecrets } from '../../src/protocol/errors.js';
 import type { LoggingLevel } from '../../src/protocol/types.js';
 import { isRecord, stringifyBounded } from '../internal/json.js';
 
-/** What a record is. `note` is a line of the page's own (not JSON-RPC). */
-export type RecordKind = 'request' | 'response' | 'error' | 'notification' | 'note';
+/**
+ * What a record is. `note` is a line of the page's own (not JSON-RPC); `failure` is the end of a
+ * request the client gave up on without a response (timeout, abort, HTTP error, network): its
+ * `message` is a {@link RequestFailure}, its `requestId` the request's.
+ */
+export type RecordKind = 'request' | 'response' | 'error' | 'notification' | 'note' | 'failure';
 
 /** One message of the log (as kept in memory and in an exported session). */
 export interface LogRecord {
@@ -19,7 +23,7 @@ export interface LogRecord {
   seq: number;
   /** Wall-clock time in ms since the epoch. */
   time: number;
-  /** `out`: sent by the client; `in`: from the server; `note`: the page's own line. */
+  /** `out`: sent by the client; `in`: from the server; `note`: the page's own line (or a request's `failure`). */
   direction: 'out' | 'in' | 'note';
   kind: RecordKind;
   /** The method of a request or notification (for a response: its request's, once paired). */
@@ -197,7 +201,7 @@ export function parseSession(text: string, capacity: number): { records: LogReco
     const { seq, time, direction, kind, method, id, requestId, client, url, headers, call, message } = raw;
     if (typeof seq !== 'number' || typeof time !== 'number' || !Number.isFinite(time)) throw new Error(`Record ${index} has no numeric seq and time`);
     if (direction !== 'out' && direction !== 'in' && direction !== 'note') throw new Error(`Record ${index} has an unknown direction`);
-    if (!['request', 'response', 'error', 'notification', 'note'].includes(kind as string)) throw new Error(`Record ${index} has an unknown kind`);
+    if (!['request', 'response', 'error', 'notification', 'note', 'failure'].includes(kind as string)) throw new Error(`Record ${index} has an unknown kind`);
     // Client 0 is the page's own notes; each other value of the file becomes the next number.
     const serial = client === 0 || typeof client !== 'number' ? 0 : (clients.get(client) ?? clients.set(client, clients.size + 1).get(client)!);
     const record: LogRecord = { seq: index + 1, time, direction, kind: kind as RecordKind, client: serial, message };
@@ -232,6 +236,7 @@ export interface ProgressView {
 export interface RequestView {
   type: 'request';
   record: LogRecord;
+  /** The response, or the `failure` that ended the request without one; undefined while pending. */
   response: LogRecord | undefined;
   progress: ProgressView | undefined;
   /** One round of a call that took several (shown inside its call's row). */
@@ -316,7 +321,7 @@ export function buildRows(records: readonly LogRecord[]): Row[] {
       } else rows.push(view);
       continue;
     }
-    if ((record.kind === 'response' || record.kind === 'error') && record.direction === 'in') {
+    if (((record.kind === 'response' || record.kind === 'error') && record.direction === 'in') || record.kind === 'failure') {
       const request = requests.get(requestKey(record.client, record.requestId ?? record.id));
       if (request && !request.response) {
         request.response = record;
@@ -350,4 +355,28 @@ export function notificationRows(records: readonly LogRecord[]): MessageView[] {
 export function rowMethod(row: Row): string | undefined {
   if (row.type === 'call') return row.method;
   return row.record.method;
+}
+
+/** Why a request ended without a response, as a `failure` record keeps it (plain data: it is exported). */
+export interface RequestFailure {
+  /** The error's code: `timeout`, `aborted`, `http`, `network`, `cors`…, or a JSON-RPC code. */
+  code: string | number;
+  message: string;
+  /** The HTTP status of the response, when there was one. */
+  status?: number;
+}
+
+/** The plain data of the error a request failed with (a `failed` traffic event's). */
+export function requestFailure(error: unknown): RequestFailure {
+  const known = isRecord(error) ? (error as { code?: unknown; message?: unknown; httpStatus?: unknown; data?: unknown }) : {};
+  const status = known.httpStatus ?? (isRecord(known.data) ? known.data.status : undefined);
+  const code = typeof known.code === 'string' || typeof known.code === 'number' ? known.code : 'error';
+  return { code, message: String(known.message ?? error), ...(typeof status === 'number' ? { status } : {}) };
+}
+
+/** A `failure` record's short outcome: the HTTP status, else the error's code (`timeout`, `aborted`, `network`…). */
+export function failureSummary(record: LogRecord): string {
+  const failure = (isRecord(record.message) ? record.message : {}) as Partial<RequestFailure>;
+  if (typeof failure.status === 'number') return `HTTP ${failure.status}`;
+  return typeof failure.code === 'string' || typeof failure.code === 'number' ? String(failure.code).slice(0, 40) : 'no response';
 }

@@ -214,13 +214,16 @@ export class HttpSseSession extends LegacySessionBase {
     const message = buildRequest(id, method, params, options.meta);
     const pending = this.track(id, method, params, options);
     host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now() });
+    let answered = false;
     try {
       await this.#post(message, pending.signal, pending);
       const response = await untilAborted(pending.elsewhere, pending.signal);
+      answered = true;
       host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
       if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { url: this.#endpoint?.href });
       return { id, result: response.result };
     } catch (error) {
+      if (!answered) host.traffic?.({ direction: 'failed', message, requestId: id, time: Date.now(), error: error as Error });
       if (pending.callerAborted) this.cancel(pending);
       throw error;
     } finally {

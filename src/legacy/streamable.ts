@@ -186,15 +186,22 @@ export class StreamableLegacySession extends LegacySessionBase {
     // No session id and no protocol version header: neither exists yet.
     const headers = await host.userHeaders();
     host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
-    const { response, status } = await host.transport.request(message, {
-      signal,
-      headers,
-      onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
-      onMessage: (incoming) => {
-        host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
-        if (incoming.kind === 'notification') host.notification(incoming.message);
-      },
-    });
+    let exchange: { response: Exchange['response']; status: number };
+    try {
+      exchange = await host.transport.request(message, {
+        signal,
+        headers,
+        onHeaders: (_status, headers) => (sessionId = headers.get('mcp-session-id')),
+        onMessage: (incoming) => {
+          host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
+          if (incoming.kind === 'notification') host.notification(incoming.message);
+        },
+      });
+    } catch (error) {
+      host.traffic?.({ direction: 'failed', message, requestId: id, time: Date.now(), error: error as Error });
+      throw error;
+    }
+    const { response, status } = exchange;
     host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
     if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
     return { result: response.result, sessionId };
@@ -336,6 +343,7 @@ export class StreamableLegacySession extends LegacySessionBase {
       onRetry: (ms) => (retryMs = ms),
     };
     host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
+    let answered = false;
     try {
       let exchange: { response: Exchange['response']; status: number };
       try {
@@ -352,10 +360,12 @@ export class StreamableLegacySession extends LegacySessionBase {
         );
       }
       const { response, status } = exchange;
+      answered = true;
       host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
       if ('error' in response) throw new McpRpcError(response.error.code, response.error.message, response.error.data, { httpStatus: status, url: host.transport.url.href });
       return { id, result: response.result };
     } catch (error) {
+      if (!answered) host.traffic?.({ direction: 'failed', message, requestId: id, time: Date.now(), error: error as Error });
       // LEG-9: a closed stream is not a cancellation on legacy; say so explicitly.
       if (pending.callerAborted) this.cancel(pending);
       throw error;

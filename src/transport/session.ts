@@ -45,8 +45,19 @@ export interface ServerDescription {
 
 /** Traffic record for protocol logs (the demo's log, debugging). */
 export interface TrafficEvent {
-  direction: 'out' | 'in';
+  /**
+   * `out`: sent; `in`: received; `failed`: the request in `message` (its `id`) ended
+   * without a response — `error` says why. Every request sent ends with a response or a
+   * `failed` event, never with neither.
+   */
+  direction: 'out' | 'in' | 'failed';
   message: JsonRpcMessage;
+  /**
+   * With `direction: 'failed'`: the error the request failed with, normally an `McpClientError`
+   * (`timeout`, `aborted`, `http` with `data.status`, `network`, `cors`…) or an `McpRpcError`
+   * that came without the request's id (its `httpStatus`).
+   */
+  error?: Error;
   /** Request id this message belongs to, when known. */
   requestId?: RequestId;
   /** Wall-clock time in ms. */
@@ -235,19 +246,25 @@ export class ModernSession implements Session {
     Object.assign(headers, options.headers);
 
     host.traffic?.({ direction: 'out', message, requestId: id, time: Date.now(), headers });
-    const { response, status } = await host.transport.request(message, {
-      signal: options.signal,
-      headers,
-      onMessage: (incoming) => {
-        host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
-        if (incoming.kind === 'request') {
-          // Modern servers must not send requests on a stream; never answer one (MRTR replaces them).
-          host.warn('server-request-on-modern-stream', `Ignored a "${incoming.message.method}" request the server sent on the stream of ${method}; 2026-07-28 servers ask for input through input_required results`);
-          return;
-        }
-        options.onMessage?.(incoming);
-      },
-    });
+    const { response, status } = await host.transport
+      .request(message, {
+        signal: options.signal,
+        headers,
+        onMessage: (incoming) => {
+          host.traffic?.({ direction: 'in', message: incoming.message, requestId: id, time: Date.now() });
+          if (incoming.kind === 'request') {
+            // Modern servers must not send requests on a stream; never answer one (MRTR replaces them).
+            host.warn('server-request-on-modern-stream', `Ignored a "${incoming.message.method}" request the server sent on the stream of ${method}; 2026-07-28 servers ask for input in input_required results`);
+            return;
+          }
+          options.onMessage?.(incoming);
+        },
+      })
+      .catch((error: Error) => {
+        // No response to log (e.g. a legacy server's HTTP 400 to the server/discover probe): the entry must still end.
+        host.traffic?.({ direction: 'failed', message, requestId: id, time: Date.now(), error });
+        throw error;
+      });
     host.traffic?.({ direction: 'in', message: response, requestId: id, time: Date.now() });
     if ('error' in response) {
       const { code, message: text, data } = response.error;
