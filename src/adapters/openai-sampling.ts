@@ -13,7 +13,7 @@
  */
 import { McpClientError } from '../protocol/errors.js';
 import { isObject, type ContentBlock, type CreateMessageRequestParams, type CreateMessageResult, type JsonObject } from '../protocol/types.js';
-import type { FetchLike } from '../transport/transport.js';
+import { readBodyText, type FetchLike } from '../transport/transport.js';
 
 /** Where the page's model is: an OpenAI-compatible Chat Completions endpoint. */
 export interface OpenAiCompatibleConfig {
@@ -67,30 +67,6 @@ export function samplingRequestBody(params: CreateMessageRequestParams, model: s
 
 const STOP_REASONS: Record<string, string> = { stop: 'endTurn', length: 'maxTokens', content_filter: 'contentFilter' };
 
-async function boundedText(response: Response, max: number, url: string): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new McpClientError('too_large', `The model's response is over ${max} bytes`, { url, limit: max });
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
-
 /**
  * A sampling draft from an OpenAI-compatible endpoint (see the module docs: give
  * it to the dialog, which asks the user before anything is sent).
@@ -115,7 +91,7 @@ export function openAiSampling(config: OpenAiCompatibleConfig): SamplingDraft {
       if (context.signal.aborted) throw new McpClientError('aborted', 'The model request was aborted', { url });
       throw new McpClientError('network', `Could not reach the model at ${url}: ${(error as Error).message}`, { url });
     }
-    const text = await boundedText(response, config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE, url);
+    const text = await readBodyText(response, config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE, { url });
     let body: unknown;
     try {
       body = JSON.parse(text);
