@@ -1,8 +1,12 @@
 /**
- * A hostile app's flood costs the host page almost nothing (issue 27): the host
- * page's long tasks (PerformanceObserver `longtask`, the page's own) while an app
- * posts 10,000 `tools/call` messages, against the same page while the app posts
- * the same messages to itself, in one run. A count and a ratio, no time budget.
+ * A hostile app's flood costs the host page a count, not work (issue 27): of
+ * 10,000 `tools/call` messages, the host reads (deserializes) only what its rate
+ * admits — a burst, then so many a second — and drops the rest unread and
+ * unanswered. Counted, not timed: the host's reads of `MessageEvent.data` during
+ * the flood are held to the rate's bound for however long the flood took, so a
+ * busy machine (a slower flood) loosens the bound only as the rate itself does.
+ * How long the page was blocked is the bench's to measure (bench/, never a timed
+ * assert here: one long task of 224 ms on a loaded CI machine failed the old test).
  */
 import { afterEach, expect, inject, test } from 'vitest';
 import { McpClient } from '../../src/index.js';
@@ -13,60 +17,69 @@ import './mcp-app-frame.js';
 afterEach(() => document.body.replaceChildren());
 
 const client = new McpClient(inject('demoServerUrl'), { onWarning: () => {} });
-const COUNT = Number(import.meta.env.VITE_FLOOD_COUNT ?? 10_000);
+const COUNT = 10_000;
+// The channel's defaults (channel.ts): a burst of 200 admitted and 300 refusals answered, then
+// both refill at 100 a second.
+const BURST = 200;
+const REFUSALS = 300;
+const REFILL_PER_SECOND = 2 * 100;
 
-test('10,000 tools/call messages from an app add no long task over 200 ms to the host page', async () => {
-  const longTasks: PerformanceEntry[] = [];
-  const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
-  observer.observe({ type: 'longtask', buffered: false });
-  const marks: Record<string, number> = {};
+test('10,000 tools/call messages from an app: the host reads only what its rate admits and drops the rest unread', async () => {
+  const dataGetter = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
+  let counting = false;
+  let reads = 0;
   const frame = document.createElement('mcp-app-frame');
+  // Every read of a message's data by the kit while the flood runs.
+  Object.defineProperty(MessageEvent.prototype, 'data', {
+    configurable: true,
+    get(this: MessageEvent) {
+      // The kit's reads only (its channel and frame): any other listener on the page (the test
+      // runner has one) reads every message, which is not the kit's cost.
+      if (counting && /\/(mcp-app-frame|channel)\.ts/.test(new Error().stack ?? '')) reads++;
+      return dataGetter.call(this);
+    },
+  });
+  const marks: Record<string, number> = {};
   frame.addEventListener('mcp-app-log', (event) => {
     const data = event.detail.data as Record<string, unknown>;
-    if (event.detail.logger === 'probe' && typeof data.action === 'number') marks[`action${data.action}`] ??= performance.now();
+    // The probe logs each action's outcome: the flood starts once the first action (ping) is done.
+    if (event.detail.logger === 'probe' && data.action === 0 && marks.start === undefined) {
+      marks.start = performance.now();
+      counting = true;
+    }
   });
-  let summary: unknown;
+  let summary: { answered: number; pongs: number; errors: string[] } | undefined;
   frame.addEventListener('mcp-app-model-context', (event) => {
     event.preventDefault();
-    marks.summary = performance.now();
-    summary = event.detail.structuredContent;
+    counting = false;
+    marks.end = performance.now();
+    summary = event.detail.structuredContent as typeof summary;
   });
   const warn = console.warn;
   console.warn = () => {};
   try {
     frame.client = client;
     frame.resource = probeResource();
-    frame.arguments = {
-      actions: [
-        { do: 'request', method: 'ping', params: {} },
-        { do: 'flood-self', count: COUNT },
-        { do: 'flood-calls', count: COUNT },
-        { do: 'summary' },
-      ],
-    };
+    frame.arguments = { actions: [{ do: 'request', method: 'ping', params: {} }, { do: 'flood-calls', count: COUNT }, { do: 'request', method: 'ping', params: {}, retry: true }, { do: 'summary' }] };
     const ready = nextEvent(frame, 'mcp-app-ready', 15_000);
     document.body.append(frame);
     await ready;
     await expect.poll(() => summary, { timeout: 120_000 }).toBeDefined();
   } finally {
     console.warn = warn;
+    Object.defineProperty(MessageEvent.prototype, 'data', { configurable: true, enumerable: true, get: dataGetter });
   }
-  // Let the observer deliver the last entries.
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100)));
-  observer.disconnect();
-  const within = (from: number, to: number) => longTasks.filter((t) => t.name === 'self' && t.startTime + t.duration > from && t.startTime < to);
-  const baseline = within(marks.action0!, marks.action1!);
-  const flood = within(marks.action1!, marks.summary!);
-  const over = (tasks: PerformanceEntry[]) => tasks.filter((t) => t.duration > 200).length;
-  const longest = (tasks: PerformanceEntry[]) => Math.max(0, ...tasks.map((t) => t.duration));
-  const report = {
-    baseline: { spanMs: Math.round(marks.action1! - marks.action0!), longTasks: baseline.length, longestMs: Math.round(longest(baseline)) },
-    flood: { spanMs: Math.round(marks.summary! - marks.action1!), longTasks: flood.length, longestMs: Math.round(longest(flood)) },
-    all: longTasks.map((t) => `${t.name} ${Math.round(t.duration)}`).slice(0, 20),
-  };
-  console.log(JSON.stringify(report));
-  expect(over(flood) - over(baseline)).toBeLessThanOrEqual(0);
-  // The host's blocked time during the flood, as a share of the flood: small.
-  const blocked = flood.reduce((sum, t) => sum + t.duration, 0);
-  expect(blocked / (marks.summary! - marks.action1!)).toBeLessThan(0.5);
+  const seconds = (marks.end! - marks.start!) / 1000;
+  // Everything the rate admits or refuses in that time, and a few messages of the probe's own
+  // around the flood (its log lines and the summary's retried request).
+  const bound = BURST + REFUSALS + REFILL_PER_SECOND * seconds + 20;
+  console.log(JSON.stringify({ seconds: Number(seconds.toFixed(2)), reads, bound: Math.round(bound), answered: summary!.answered }));
+  expect(reads).toBeGreaterThan(0);
+  expect(reads).toBeLessThanOrEqual(bound);
+  // The ping after the flood was answered once admitted, after every answer to the flood (the host
+  // answers in order): what the app got back is what was read, refusals included, no more.
+  expect(summary!.answered).toBeLessThanOrEqual(reads);
+  expect(summary!.errors).toContain('Too many messages: at most 100 a second');
+  // The host still answers the app after the flood (the summary is a request it answered).
+  expect(frame.status).toBe('ready');
 }, 180_000);
