@@ -22,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { playwrightFailures, vitestFailures } from './test-failures.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -53,7 +54,7 @@ const suites = [
     counts: (code) => {
       const report = readJson(join(scratch, 'vitest.json'));
       if (!report) return oneCheck(code);
-      return { passed: report.numPassedTests, failed: report.numFailedTests + filesFailedWithoutATest(report) };
+      return { passed: report.numPassedTests, failed: report.numFailedTests + filesFailedWithoutATest(report), names: vitestFailures(report, root) };
     },
   },
   {
@@ -63,10 +64,11 @@ const suites = [
     args: ['run', '-s', 'test:e2e', '--', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_FILE: join(scratch, 'playwright.json') },
     counts: (code) => {
-      const stats = readJson(join(scratch, 'playwright.json'))?.stats;
+      const report = readJson(join(scratch, 'playwright.json'));
+      const stats = report?.stats;
       if (!stats) return oneCheck(code);
       // A test that failed, then passed on a retry, counts as failed (the config has no retries).
-      return { passed: stats.expected, failed: stats.unexpected + stats.flaky };
+      return { passed: stats.expected, failed: stats.unexpected + stats.flaky, names: playwrightFailures(report) };
     },
   },
   {
@@ -227,6 +229,11 @@ for (const row of rows.slice(1)) console.log(line(row));
 const failed = results.filter((r) => r.code !== 0).map((r) => r.suite.name);
 const skipped = selected.slice(results.length).map((suite) => suite.name);
 console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : `\nAll ${results.length} suites passed.`);
+for (const r of results) {
+  const names = r.names ?? [];
+  for (const name of names.slice(0, 20)) console.log(`  ✗ ${r.suite.name}: ${name}`);
+  if (names.length > 20) console.log(`  … and ${names.length - 20} more in ${r.suite.name}`);
+}
 if (skipped.length) console.log(`Interrupted before: ${skipped.join(', ')}`);
 if (browserNote && failed.some((name) => selected.find((suite) => suite.name === name)?.browser)) console.log(browserNote);
 process.exit(failed.length || skipped.length ? 1 : 0);

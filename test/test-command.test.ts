@@ -73,3 +73,35 @@ test('SIGHUP (a closed terminal) to npm test stops the running suite too: its ow
     run.kill('SIGKILL');
   }
 }, 60_000);
+
+test('the summary names each failed test with the first line of its error (CI logs are read from the end)', async () => {
+  const { vitestFailures, playwrightFailures } = await import('../scripts/test-failures.mjs');
+  const vitest = {
+    testResults: [
+      { name: '/repo/components/a.test.ts', status: 'failed', assertionResults: [
+        { fullName: 'a > passes', status: 'passed', failureMessages: [] },
+        { fullName: 'a > fails', status: 'failed', failureMessages: ['\u001b[31mAssertionError: expected 1 to be 0\u001b[39m\n    at stack'] },
+      ] },
+      { name: '/repo/test/b.test.ts', status: 'failed', message: 'Failed to load url ./missing.js', assertionResults: [] },
+      { name: '/repo/test/c.test.ts', status: 'passed', assertionResults: [{ fullName: 'c', status: 'passed', failureMessages: [] }] },
+    ],
+  };
+  expect(vitestFailures(vitest, '/repo')).toEqual([
+    'components/a.test.ts › a > fails: AssertionError: expected 1 to be 0',
+    'test/b.test.ts: Failed to load url ./missing.js',
+  ]);
+  const playwright = {
+    suites: [{
+      title: 'chat.spec.ts', file: 'chat.spec.ts', specs: [],
+      suites: [{ title: 'chat', file: 'chat.spec.ts', specs: [
+        { title: 'streams', file: 'chat.spec.ts', tests: [{ status: 'unexpected', results: [{ error: { message: 'Error: timed out\n  at x' } }] }] },
+        { title: 'ok', file: 'chat.spec.ts', tests: [{ status: 'expected', results: [{}] }] },
+        { title: 'retried', file: 'chat.spec.ts', tests: [{ status: 'flaky', results: [{ error: { message: 'first try failed' } }, {}] }] },
+      ] }],
+    }],
+  };
+  expect(playwrightFailures(playwright)).toEqual([
+    'chat.spec.ts › streams (unexpected): Error: timed out',
+    'chat.spec.ts › retried (flaky): first try failed',
+  ]);
+});
