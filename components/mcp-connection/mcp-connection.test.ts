@@ -50,6 +50,23 @@ describe('<mcp-connection>', () => {
     expect(await axeViolations(connection)).toEqual([]);
   });
 
+  test('a key in the URL stays out of the DOM: server-url is reflected masked, the property and the requests keep it', async () => {
+    const secretUrl = `${url}?token=s3cret-from-html`;
+    const connection = mount<McpConnection>(`<mcp-connection server-url="${secretUrl}" no-listen></mcp-connection>`);
+    await nextEvent(connection, 'mcp-connect');
+    expect(connection.serverUrl).toBe(secretUrl);
+    expect(connection.getAttribute('server-url')).toBe(`${url}?token=…`);
+    // Set as a property (how the playground does it): the same.
+    const connected = nextEvent(connection, 'mcp-connect');
+    connection.serverUrl = `${url}?api_key=s3cret-from-js`;
+    await connected;
+    expect(connection.status).toBe('connected');
+    expect(connection.getAttribute('server-url')).toBe(`${url}?api_key=…`);
+    expect(new XMLSerializer().serializeToString(document.body)).not.toContain('s3cret');
+    const shown = [...connection.shadowRoot!.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.value));
+    expect([...shown, connection.shadowRoot!.textContent].join(' ')).not.toContain('s3cret');
+  });
+
   test('refreshes its tools when the server announces a change over subscriptions/listen', async () => {
     const connection = mount<McpConnection>(`<mcp-connection server-url="${url}"></mcp-connection>`);
     await nextEvent(connection, 'mcp-connect');

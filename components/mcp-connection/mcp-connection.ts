@@ -85,8 +85,12 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
 export class McpConnection extends LitElement {
   static override styles = [schemeStyles, connectionStyles];
 
-  /** The MCP endpoint, e.g. `https://example.com/mcp`. Changing it reconnects. */
-  @property({ attribute: 'server-url', reflect: true }) serverUrl = '';
+  /**
+   * The MCP endpoint, e.g. `https://example.com/mcp`. Changing it reconnects. Reflected to the
+   * `server-url` attribute with secrets masked (`?token=…`, `user:pass@`): the DOM is read by
+   * other scripts, devtools and session-replay tools, so a key in the URL stays in the property.
+   */
+  @property({ attribute: 'server-url', reflect: true, converter: { fromAttribute: (value) => value ?? '', toAttribute: (value: string) => maskUrlSecrets(value) } }) serverUrl = '';
   /** Don't connect automatically; call `connect()`. */
   @property({ attribute: 'no-auto-connect', type: Boolean }) noAutoConnect = false;
   /** Don't open `subscriptions/listen` for list changes. */
