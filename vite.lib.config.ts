@@ -29,6 +29,7 @@ export const browserEntries: Record<string, string> = {
   'auth-callback': resolve(root, 'components/auth/callback.ts'),
   cfworker: resolve(root, 'src/cfworker.ts'),
   elements: resolve(root, 'components/index.ts'),
+  'host-element': resolve(root, 'components/mcp-host/mcp-host.ts'),
   inspector: resolve(root, 'components/inspector.ts'),
   'prompt-form': resolve(root, 'components/mcp-prompt-form/mcp-prompt-form.ts'),
   'resource-list': resolve(root, 'components/mcp-resource-list/mcp-resource-list.ts'),

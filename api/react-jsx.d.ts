@@ -10,13 +10,14 @@ import type { McpAppFrame } from '../types/components/mcp-app-frame/mcp-app-fram
 import type { McpCallHistory } from '../types/components/mcp-call-history/mcp-call-history.js';
 import type { McpConnection } from '../types/components/mcp-connection/mcp-connection.js';
 import type { McpElicitationDialog } from '../types/components/mcp-elicitation-dialog/mcp-elicitation-dialog.js';
+import type { McpHostElement } from '../types/components/mcp-host/mcp-host.js';
 import type { McpPromptForm } from '../types/components/mcp-prompt-form/mcp-prompt-form.js';
 import type { McpProtocolLog } from '../types/components/mcp-protocol-log/mcp-protocol-log.js';
 import type { McpResourceList } from '../types/components/mcp-resource-list/mcp-resource-list.js';
 import type { McpRootsEditor } from '../types/components/mcp-roots-editor/mcp-roots-editor.js';
 import type { McpToolForm } from '../types/components/mcp-tool-form/mcp-tool-form.js';
 import type { McpToolResult } from '../types/components/mcp-tool-result/mcp-tool-result.js';
-import type { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, McpAppReadyEvent, McpClientChangeEvent, McpConnectEvent, McpCopyEvent, McpDisconnectEvent, McpErrorEvent, McpHistoryEditEvent, McpHistoryRerunEvent, McpInputRequiredEvent, McpPromptResultEvent, McpResourceReadEvent, McpResourceUpdatedEvent, McpRootsChangeEvent, McpToolCallEvent, McpToolResultEvent, McpToolsChangedEvent } from '../types/components/events.js';
+import type { McpAppCloseEvent, McpAppDisplayModeEvent, McpAppLogEvent, McpAppMessageEvent, McpAppModelContextEvent, McpAppOpenLinkEvent, McpAppReadyEvent, McpClientChangeEvent, McpConnectEvent, McpCopyEvent, McpDisconnectEvent, McpErrorEvent, McpHistoryEditEvent, McpHistoryRerunEvent, McpHostToolsChangedEvent, McpInputRequiredEvent, McpPromptResultEvent, McpResourceReadEvent, McpResourceUpdatedEvent, McpRootsChangeEvent, McpToolCallEvent, McpToolResultEvent, McpToolsChangedEvent } from '../types/components/events.js';
 
 type ReactElementProps<E extends HTMLElement, P> = Omit<React.DetailedHTMLProps<React.HTMLAttributes<E>, E>, keyof P> & P & { class?: string };
 
@@ -128,6 +129,15 @@ declare module 'react' {
         /** A call resumed after a reload finished; `detail.result`. */
         'onmcp-tool-result'?: (event: McpToolResultEvent) => void;
         /** A resumed call failed. */
+        'onmcp-error'?: (event: McpErrorEvent) => void;
+      }>;
+      /** Several MCP connections as one tool catalogue for a model. */
+      'mcp-host': ReactElementProps<McpHostElement, {
+        nameStore?: McpHostElement['nameStore'];
+        'name-store'?: Extract<McpHostElement['nameStore'], string | number | boolean>;
+        /** The catalogue changed; `detail.tools` is all of it, each tool with its model name. */
+        'onmcp-host-tools-changed'?: (event: McpHostToolsChangedEvent) => void;
+        /** A connection could not join (`during: 'host'`: its `host-key` is another connection's). */
         'onmcp-error'?: (event: McpErrorEvent) => void;
       }>;
       /** A form that gets an MCP prompt, with argument completions. */

@@ -18,6 +18,7 @@ import type {
   Tool,
 } from '../src/index.js';
 
+import type { HostTool } from '../src/host/index.js';
 import type { CallRecord } from './mcp-call-history/types.js';
 
 const DOMAIN = { bubbles: true, composed: true } as const;
@@ -304,8 +305,22 @@ export class McpHistoryEditEvent extends Event {
   }
 }
 
+/**
+ * `<mcp-host>`: its catalogue changed (a connection joined, left, reconnected,
+ * was enabled or disabled, or a server's tool list changed). `detail.tools` is
+ * the whole catalogue, each tool with the name a model calls it by.
+ */
+export class McpHostToolsChangedEvent extends Event {
+  readonly detail: { tools: readonly HostTool[] };
+  constructor(tools: readonly HostTool[]) {
+    super('mcp-host-tools-changed', DOMAIN);
+    this.detail = { tools };
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
+    'mcp-host-tools-changed': McpHostToolsChangedEvent;
     'mcp-history-rerun': McpHistoryRerunEvent;
     'mcp-history-edit': McpHistoryEditEvent;
     'mcp-connect': McpConnectEvent;

@@ -4,7 +4,9 @@
  * `<mcp-elicitation-dialog>` (and `<mcp-app-frame>` on demand, when a tool has an
  * app). The inspector elements (`<mcp-prompt-form>`, `<mcp-resource-list>`,
  * `<mcp-protocol-log>`, `<mcp-roots-editor>`) have entries of their own
- * (`mcp-web-elements/inspector`, or one each): a page pays only for those it uses.
+ * (`mcp-web-elements/inspector`, or one each): a page pays only for those it uses;
+ * so has `<mcp-host>` (`mcp-web-elements/host-element`), several connections as
+ * one tool catalogue for a model.
  *
  * @module
  */
@@ -43,6 +45,8 @@ export type { McpPromptForm } from './mcp-prompt-form/mcp-prompt-form.js';
 export type { McpResourceList } from './mcp-resource-list/mcp-resource-list.js';
 export type { McpProtocolLog, LogRecord, SessionFile } from './mcp-protocol-log/mcp-protocol-log.js';
 export type { McpRootsEditor } from './mcp-roots-editor/mcp-roots-editor.js';
+// <mcp-host> registers from its own entry (mcp-web-elements/host-element); its types are here too.
+export type { McpHostElement, McpHostToolsChangedEvent } from './mcp-host/mcp-host.js';
 export type { McpCallHistory, McpHistoryRerunEvent, McpHistoryEditEvent, CallRecord, CallKind, CallOutcome } from './mcp-call-history/mcp-call-history.js';
 // The app frame itself loads on demand (`<mcp-tool-result>` imports it for tools with an app,
 // or import 'mcp-web-elements/app-frame'): only its types and the small helpers are here.

@@ -206,12 +206,12 @@ describe('the elements entry (mcp-web-elements/elements)', () => {
     expect(gzip).toBeLessThanOrEqual(13 * 1024);
   });
 
-  test('leaves the inspector elements to their own entries, and loads the tool form\'s completions only on demand', async () => {
+  test('leaves the inspector elements and <mcp-host> (with McpHost) to their own entries, and loads the tool form\'s completions only on demand', async () => {
     const { chunks, eager } = await buildEntry(join(root, 'components/index.ts'), true);
     const relative = (c: Rollup.OutputChunk) => Object.keys(c.modules).map((id) => id.replace(`${root}/`, ''));
     const all = chunks.flatMap(relative);
     // Not even as a lazy chunk: a page that only calls tools never downloads them.
-    expect(all.filter((id) => /^components\/(mcp-prompt-form|mcp-resource-list|mcp-protocol-log|mcp-roots-editor|mcp-call-history)\//.test(id))).toEqual([]);
+    expect(all.filter((id) => /^components\/(mcp-prompt-form|mcp-resource-list|mcp-protocol-log|mcp-roots-editor|mcp-call-history|mcp-host)\/|^src\/host\//.test(id))).toEqual([]);
     expect(eager.flatMap(relative).filter((id) => /^components\/mcp-tool-form\/completions\.ts$|^components\/internal\/(completion|uri-template)\.ts$/.test(id))).toEqual([]);
     expect(chunks.filter((c) => !eager.includes(c) && relative(c).includes('components/mcp-tool-form/completions.ts'))).toHaveLength(1);
   });

@@ -123,6 +123,27 @@ describe('McpHost: one catalogue across servers', () => {
     expect(names(await forgetful.refresh())).toContain('beta:echo=echo');
   });
 
+  test('a server removed with keepNames and added again under its key gets its names back, even when another took the plain name meanwhile', async () => {
+    const host = new McpHost();
+    host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
+    host.add(new McpClient(beta.url, quiet), { key: 'beta' });
+    const before = names(await host.refresh());
+    host.remove('alpha', { keepNames: true });
+    // gamma arrives while alpha is away: `echo` stays alpha's.
+    host.add(new McpClient(gamma.url, quiet), { key: 'gamma' });
+    expect(names(await host.refresh())).toEqual(['beta:echo=beta__echo', 'beta:lookup_beta=lookup_beta', 'gamma:echo=gamma__echo', 'gamma:lookup_gamma=lookup_gamma']);
+    host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
+    expect(names(await host.refresh()).filter((entry) => entry.startsWith('alpha:'))).toEqual(before.filter((entry) => entry.startsWith('alpha:')));
+    expect(text(await host.callTool('echo', { text: 'again' }))).toBe('alpha echo: again');
+
+    // Without keepNames the names go: removed again, alpha's `echo` is free for the next server.
+    host.remove('alpha');
+    expect(names(await host.refresh())).toContain('beta:echo=beta__echo');
+    host.remove('beta');
+    host.add(new McpClient(beta.url, quiet), { key: 'beta' });
+    expect(names(await host.refresh())).toContain('beta:echo=echo');
+  });
+
   test('a disabled server leaves the catalogue and cannot be called; enabled again, its names are the same', async () => {
     const host = new McpHost();
     host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });

@@ -16,7 +16,7 @@ import { slugify } from './slug.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-const elements = ['mcp-connection', 'mcp-tool-form', 'mcp-tool-result', 'mcp-elicitation-dialog', 'mcp-app-frame', 'mcp-prompt-form', 'mcp-resource-list', 'mcp-protocol-log', 'mcp-roots-editor', 'mcp-call-history'];
+const elements = ['mcp-connection', 'mcp-tool-form', 'mcp-tool-result', 'mcp-elicitation-dialog', 'mcp-app-frame', 'mcp-prompt-form', 'mcp-resource-list', 'mcp-protocol-log', 'mcp-roots-editor', 'mcp-call-history', 'mcp-host'];
 
 export default defineConfig({
   title: 'mcp-web-elements',

@@ -53,6 +53,12 @@ export interface AddServerOptions {
   enabled?: boolean;
 }
 
+/** Options of {@link McpHost.remove}. */
+export interface RemoveServerOptions {
+  /** Keep the server's names reserved for a server added later under the same key. Default false: they are forgotten. */
+  keepNames?: boolean;
+}
+
 /** Options of {@link McpHost}. */
 export interface McpHostOptions {
   /** Remembers the names given, for the same names after a reload. Default: memory of this host only. */
@@ -132,14 +138,21 @@ export class McpHost {
     return key;
   }
 
-  /** Removes a server (its client is not closed: the page may still use it). Its names are forgotten. */
-  remove(key: string): void {
+  /**
+   * Removes a server (its client is not closed: the page may still use it). Its
+   * names are forgotten, unless `keepNames`: then they stay reserved for it, and
+   * a server added again under the same key gets them back (a connection that
+   * is re-created, as `<mcp-host>` does when a connection reconnects).
+   */
+  remove(key: string, options: RemoveServerOptions = {}): void {
     const state = this.#servers.get(key);
     if (!state) return;
     state.off();
     this.#servers.delete(key);
-    for (const id of [...this.#remembered.keys()]) if (id.startsWith(`${key}\u0000`)) this.#remembered.delete(id);
-    this.#store?.save(Object.fromEntries(this.#remembered));
+    if (!options.keepNames) {
+      for (const id of [...this.#remembered.keys()]) if (id.startsWith(`${key}\u0000`)) this.#remembered.delete(id);
+      this.#store?.save(Object.fromEntries(this.#remembered));
+    }
     this.#update(true);
   }
 

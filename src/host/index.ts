@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { McpHost, type AddServerOptions, type HostEvents, type HostServer, type HostTool, type McpHostOptions } from './host.js';
+export { McpHost, type AddServerOptions, type HostEvents, type HostServer, type HostTool, type McpHostOptions, type RemoveServerOptions } from './host.js';
 export { serverKeyFromUrl, type NameStore } from './names.js';

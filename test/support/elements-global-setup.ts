@@ -20,6 +20,9 @@
  *   input requests and sends megabytes of names (issue 19; hostile-server.ts);
  * - `openAiStandInUrl`: a local OpenAI-compatible endpoint (its API base; scripted over
  *   HTTP, openai-stand-in.ts), the page's model for sampling drafts.
+ * - `toolServers`: two official-SDK servers, `alpha` and `beta` (host-servers.ts), that
+ *   both have `echo` and `ask` (a form elicitation) and name themselves in their
+ *   answers, for `<mcp-host>`.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -48,11 +51,15 @@ export default async function setup(project: TestProject) {
   const hostile = await startHostileServer();
   project.provide('hostileServerUrl', hostile.url);
   project.provide('hugeServerUrl', hostile.hugeUrl);
+  const { startToolServer, withAsk } = await import('./host-servers.js');
+  const toolServers = await Promise.all(['alpha', 'beta'].map((label) => startToolServer(label, withAsk(label), { allowHeaders: 'reflect' })));
+  project.provide('toolServers', { alpha: toolServers[0]!.url, beta: toolServers[1]!.url });
   const { startOpenAiStandIn } = await import('./openai-stand-in.js');
   const standIn = await startOpenAiStandIn();
   project.provide('openAiStandInUrl', standIn.baseUrl);
   return async () => {
     await standIn.close();
+    await Promise.all(toolServers.map((server) => server.close()));
     await second.close();
     await urlElicitation.close();
     await lab.close();
@@ -76,5 +83,6 @@ declare module 'vitest' {
     hostileServerUrl: string;
     hugeServerUrl: string;
     openAiStandInUrl: string;
+    toolServers: { alpha: string; beta: string };
   }
 }

@@ -5,8 +5,8 @@
  */
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
-import { closeServer, listen, readJsonBody } from './http.js';
+import { acceptedContent, createMcpHandler, fromJsonSchema, inputRequired, inputResponse, McpServer, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { applyCors, closeServer, listen, readJsonBody, type CorsPolicy } from './http.js';
 
 export interface ToolServer {
   url: string;
@@ -18,8 +18,11 @@ export interface ToolServer {
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
 
-/** A server named `label` with `echo` and `lookup_<label>` (a string `id`, required), plus `extra` tools. */
-export async function startToolServer(label: string, extra: (server: McpServer, calls: string[]) => void = () => {}): Promise<ToolServer> {
+/**
+ * A server named `label` with `echo` and `lookup_<label>` (a string `id`, required), plus `extra` tools;
+ * `cors`: answered preflights and allowed origins, for pages (element tests). Default: none.
+ */
+export async function startToolServer(label: string, extra: (server: McpServer, calls: string[]) => void = () => {}, cors?: CorsPolicy): Promise<ToolServer> {
   const calls: string[] = [];
   const build = () => {
     const server = new McpServer({ name: `${label}-server`, version: '1.0.0' }, { capabilities: {} });
@@ -44,7 +47,10 @@ export async function startToolServer(label: string, extra: (server: McpServer, 
   };
   const handler = createMcpHandler(build, { legacy: 'reject' });
   const node = toNodeHandler(handler);
-  const http = createServer(async (req, res) => node(req as never, res as never, await readJsonBody(req)));
+  const http = createServer(async (req, res) => {
+    if (cors && applyCors(req, res, cors)) return;
+    return node(req as never, res as never, await readJsonBody(req));
+  });
   const origin = await listen(http);
   return {
     url: `${origin}/mcp`,
@@ -53,5 +59,23 @@ export async function startToolServer(label: string, extra: (server: McpServer, 
       await handler.close();
       await closeServer(http);
     },
+  };
+}
+
+/**
+ * Extra tools: `ask`, which asks the user one question (form elicitation, a
+ * boolean `ok`) naming the server, then says which server got which answer.
+ */
+export function withAsk(label: string): (server: McpServer, calls: string[]) => void {
+  return (server, calls) => {
+    server.registerTool('ask', { description: `Asks a question (${label})`, inputSchema: schema({ type: 'object', properties: {} }) }, async (_args: any, ctx: any): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'question');
+      if (view.kind === 'elicit') {
+        calls.push('ask');
+        if (view.action !== 'accept') return text(`${label} answered: ${view.action}`);
+        return text(`${label} answered: ok=${acceptedContent<{ ok: boolean }>(ctx.mcpReq.inputResponses, 'question')?.ok}`);
+      }
+      return inputRequired({ inputRequests: { question: inputRequired.elicit({ message: `Go ahead on ${label}?`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } }, required: ['ok'] } }) } });
+    });
   };
 }
