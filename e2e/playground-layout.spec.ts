@@ -63,6 +63,8 @@ test('at 390×844 the playground is one column, in the order tools, form, histor
   await page.goto(demo);
   await waitForConnection(page);
   await pickTool(page, 'Weather');
+  // The form is below the whole tool list: picking a tool brings it on screen.
+  await expectInViewport(page, form(page).getByRole('heading', { name: 'Weather' }), "the picked tool's form");
   await callWeather(page, 'Braga');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const boxes = await Promise.all(
@@ -196,4 +198,16 @@ test('the two-round booking completes with two clicks of Accept (no review step 
   // Both answers are in the history's entry of the call: one call, ok.
   await expect(entries(page)).toHaveCount(1);
   await expect(entries(page).first().locator('[part~="outcome"]')).toHaveText('ok');
+});
+
+test('with the sidebar hidden, the empty tool pane offers to show it, and picking a tool from it works', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(demo);
+  await waitForConnection(page);
+  await expect(page.getByText('Pick a tool in the sidebar.')).toBeVisible();
+  await page.getByRole('button', { name: 'Sidebar' }).click();
+  await expect(page.getByRole('complementary', { name: 'Servers and tools' })).toBeHidden();
+  await page.getByRole('button', { name: 'Show the sidebar' }).click();
+  await expect(page.getByRole('complementary', { name: 'Servers and tools' })).toBeVisible();
+  await pickTool(page, 'Weather');
 });

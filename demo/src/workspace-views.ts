@@ -164,7 +164,7 @@ function toolList(w: Workspace): TemplateResult {
         const annotations = (tool.annotations ?? {}) as Record<string, unknown>;
         const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
         return html`<li>
-          <button type="button" aria-pressed=${w.selected === tool.name} aria-describedby=${describedBy} @click=${() => w.select(tool.name)}>${title}</button>
+          <button type="button" aria-pressed=${w.selected === tool.name} aria-describedby=${describedBy} @click=${() => w.select(tool.name, { reveal: true })}>${title}</button>
           <div class="tool-meta" id=${describedBy}>
             ${title !== tool.name ? html`<code>${clip(tool.name, 200)}</code>` : nothing}
             ${ANNOTATION_BADGES.filter(([key]) => annotations[key] === true).map(([, label]) => html`<span class="badge" data-badge=${label}>${label}</span>`)}
@@ -272,7 +272,7 @@ export function contentView(w: Workspace): TemplateResult {
         ${pane(
           w,
           'tool',
-          html`${w.selected ? html`<mcp-tool-form tool-name=${w.selected}></mcp-tool-form>` : html`<p class="muted">${connected ? 'Pick a tool in the sidebar.' : 'Not connected.'}</p>`}
+          html`${w.selected ? html`<mcp-tool-form tool-name=${w.selected}></mcp-tool-form>` : noToolView(w, connected)}
           ${w.resumed
             ? html`<div class="resumed" role="status">
                 <h3>Resumed call: ${clip(w.resumed.tool, 120)}</h3>
@@ -302,4 +302,14 @@ export function contentView(w: Workspace): TemplateResult {
         </section>
       </div>
     </div>`;
+}
+
+/** The tool pane with no tool picked: where to pick one, and a way there when the sidebar is hidden. */
+function noToolView(w: Workspace, connected: boolean) {
+  if (!connected) return html`<p class="muted">Not connected.</p>`;
+  if (w.sidebarOpen) return html`<p class="muted">Pick a tool in the sidebar.</p>`;
+  return html`<p class="muted">
+    Pick a tool in the sidebar, which is hidden:
+    <button type="button" @click=${() => ((w.sidebarOpen = true), w.update())}>Show the sidebar</button>
+  </p>`;
 }

@@ -373,12 +373,18 @@ export class Workspace {
     return this.connection.server?.era === 'legacy' ? 'ping' : 'server/discover (2026-07-28 has no ping)';
   }
 
-  select(name: string | undefined): void {
+  /**
+   * Shows tool `name` in the tool pane. With `reveal` (a click in the sidebar), on a narrow
+   * screen, where the pane is below the whole tool list, the pane is scrolled into view.
+   */
+  select(name: string | undefined, { reveal = false } = {}): void {
     this.selected = name;
     this.resumed = undefined;
     if (name) this.pane = 'tool';
     this.host.urlChanged();
     this.update();
+    // One column (playground.css: max-width 700px): the form would be a long scroll away.
+    if (reveal && name && matchMedia('(max-width: 700px)').matches) this.main.scrollIntoView({ block: 'start' });
   }
 
   openPane(pane: Pane): void {
