@@ -207,6 +207,12 @@ test('with the sidebar hidden, the empty tool pane offers to show it, and pickin
   await expect(page.getByText('Pick a tool in the sidebar.')).toBeVisible();
   await page.getByRole('button', { name: 'Sidebar' }).click();
   await expect(page.getByRole('complementary', { name: 'Servers and tools' })).toBeHidden();
+  // The settings, now wider, keep each field in its own box (the era's select spilled over the next).
+  await page.getByText('Connection settings').click();
+  const era = await page.getByLabel('Protocol era').boundingBox();
+  const timeout = await page.getByLabel('Request timeout (s)').boundingBox();
+  expect(era!.x + era!.width).toBeLessThanOrEqual(timeout!.x);
+  await page.getByText('Connection settings').click();
   await page.getByRole('button', { name: 'Show the sidebar' }).click();
   await expect(page.getByRole('complementary', { name: 'Servers and tools' })).toBeVisible();
   await pickTool(page, 'Weather');
