@@ -397,6 +397,14 @@ describe('work bounds (basic/index "Composition-Keyword Resource Use")', () => {
       const unique = await compileSchema({ type: 'array', uniqueItems: true }, { limits: { ...DEFAULT_SCHEMA_LIMITS, maxCheckSteps: 10_000 } });
       expect(unique([1, 2, 1])).toMatchObject({ valid: false, issues: [{ keyword: 'uniqueItems' }] });
       expect(unique(Array.from({ length: 2000 }, (_, i) => [i]))).toMatchObject({ valid: true, skipped: expect.stringMatching(/more than 10000 steps/) });
+      // A comparison of two items is as deep as the items: 1,000 arrays of 1,000 numbers (10 s
+      // in @cfworker/json-schema when only the pairs were counted) is over the default budget,
+      // while 100 arrays of 100 numbers is checked.
+      const uniqueDefault = await compileSchema({ type: 'array', uniqueItems: true });
+      const rows = (n: number) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => i * n + j));
+      expect(uniqueDefault(rows(1000))).toMatchObject({ valid: true, skipped: expect.stringMatching(/more than 1000000 steps/) });
+      expect(uniqueDefault(rows(100))).toEqual({ valid: true });
+      expect(uniqueDefault([...rows(100), [0, ...rows(100)[0]!.slice(1)]])).toMatchObject({ valid: false, issues: [{ keyword: 'uniqueItems' }] });
     });
   });
 });

@@ -362,8 +362,13 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
             if (node.contains !== undefined) stack.push([node.contains, item]);
             if (node.unevaluatedItems !== undefined) stack.push([node.unevaluatedItems, item]);
           });
-          // Libraries compare items pairwise when they are not all primitive (cfworker always does).
-          if (node.uniqueItems) count += Math.ceil((instance.length * (instance.length - 1)) / 64);
+          // Libraries compare items pairwise when they are not all primitive (cfworker always does),
+          // and a comparison walks the items as deep as they go: 1,000 arrays of 1,000 numbers took
+          // @cfworker/json-schema 10 s when pairs alone were counted (issue 30).
+          if (node.uniqueItems && instance.length > 1) {
+            const average = Math.max(1, valueNodes(instance, budget - count) / instance.length);
+            count += Math.ceil((instance.length * (instance.length - 1) * average) / 64);
+          }
         } else if (isObject(instance)) {
           for (const [key, member] of Object.entries(instance)) {
             if (node.perNameCharacter > 0) count += Math.ceil(key.length * node.perNameCharacter);
@@ -379,4 +384,17 @@ export function schemaCost(schema: Target, limit: number, patternCost: (pattern:
       return count;
     },
   };
+}
+
+/** The values in `value` (itself, and every member and item at any depth), counted up to `limit`. */
+function valueNodes(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const next = stack.pop();
+    count++;
+    if (Array.isArray(next)) stack.push(...next);
+    else if (isObject(next)) stack.push(...Object.values(next));
+  }
+  return count;
 }
