@@ -138,7 +138,7 @@ test('arguments that fail the tool\'s schema: the tool is not called, the error 
   expect(calls).toBe(0);
 });
 
-test('errors from the endpoint are shown and the message is not lost: 401, a malformed stream, an endpoint that cannot be reached', async ({ page }) => {
+test('errors from the endpoint are shown and the message is not lost: 401, a malformed stream, a cut stream, an endpoint that cannot be reached', async ({ page }) => {
   await page.goto(chat);
   await waitForConnection(page);
   await configure(page);
@@ -154,6 +154,12 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   model.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}\n\ndata: {not json\n\n' });
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(transcript(page).getByRole('alert').last()).toContainText('malformed stream');
+  await expect(input).toHaveValue('Hello there');
+
+  // A stream cut off before its end (no finish reason, no [DONE]): half a reply is not taken for one.
+  model.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}\n\n' });
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(transcript(page).getByRole('alert').last()).toContainText('ended before the reply was complete');
   await expect(input).toHaveValue('Hello there');
 
   // A port nothing listens on any more.
