@@ -166,6 +166,10 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   const closed = createServer();
   const origin = await listen(closed);
   await closeServer(closed);
+  // A server that cannot be reached is listed as such; the others' tools are still the model's.
+  await page.getByRole('textbox', { name: 'Server URL' }).fill(`${origin}/mcp`);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await expect(page.locator('.server-settings li', { hasText: new URL(origin).host })).toContainText('not connected');
   await configure(page, `${origin}/v1`);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(transcript(page).getByRole('alert').last()).toContainText('Could not reach the model');
@@ -177,6 +181,7 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(transcript(page).locator('li.assistant').last()).toContainText('Echo: Hello there');
   await expect(input).toHaveValue('');
+  expect(model.requests.at(-1).tools.map((tool: any) => tool.function.name)).toContain('get_weather');
   // Each failed attempt was taken back: the model saw the message once.
   expect(model.requests.at(-1).messages.filter((message: any) => message.role === 'user')).toHaveLength(1);
 });

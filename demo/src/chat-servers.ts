@@ -21,6 +21,8 @@ export interface ChatServer {
   /** The demo server (not removable). */
   demo: boolean;
   enabled: boolean;
+  /** Its last connection attempt failed. */
+  failed: boolean;
   connection: McpConnection;
   dialog: McpElicitationDialog;
 }
@@ -102,7 +104,7 @@ export class ChatServers {
     else dialog.noRoots = true;
     let key = options.key ?? (options.demo ? 'demo' : serverLabel(url).replace(/[^\w]+/g, '_').slice(0, 24) || 'server');
     for (let n = 2; this.list.some((server) => server.key === key); n++) key = `${key.replace(/\d+$/, '')}${n}`;
-    const server: ChatServer = { key, url, demo: options.demo ?? false, enabled: true, connection, dialog };
+    const server: ChatServer = { key, url, demo: options.demo ?? false, enabled: true, failed: false, connection, dialog };
     // The dialog answers for the connection's current client: given at once, before it connects, so
     // the client declares elicitation and sampling in its first request.
     connection.addEventListener('mcp-client-change', (event) => {
@@ -111,6 +113,7 @@ export class ChatServers {
       this.#onChange();
     });
     connection.addEventListener('mcp-connect', () => {
+      server.failed = false;
       const client = connection.client;
       const joined = this.host.servers.find((entry) => entry.key === key);
       if (client && joined?.client !== client && this.list.includes(server)) {
@@ -119,7 +122,10 @@ export class ChatServers {
       }
       this.#onChange();
     });
-    connection.addEventListener('mcp-error', () => this.#onChange());
+    connection.addEventListener('mcp-error', () => {
+      server.failed = connection.client?.status !== 'connected';
+      this.#onChange();
+    });
     connection.serverUrl = url;
     this.list.push(server);
     this.statusBars.append(connection);
@@ -151,6 +157,6 @@ export class ChatServers {
     const joined = this.host.servers.find((entry) => entry.key === server.key);
     if (joined?.error) return `failed: ${joined.error.message.slice(0, 120)}`;
     if (joined) return `${joined.tools.length} tool${joined.tools.length === 1 ? '' : 's'}${server.enabled ? '' : ', off'}`;
-    return server.connection.matches(':state(error)') ? 'not connected' : 'connecting…';
+    return server.failed ? 'not connected' : 'connecting…';
   }
 }
