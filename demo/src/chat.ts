@@ -1,14 +1,21 @@
 /**
- * The embedded chat sample: a transcript in which a message can invoke a tool
- * (from the tool menu or `/tool` syntax). Tool forms and input requests appear
- * inline in the conversation, and results are posted as messages. Replace
- * `model` (see chat-model.ts) to plug in a real LLM.
+ * The embedded chat sample: a transcript over several MCP servers (the demo
+ * server and any added in the settings), joined into one tool catalogue by
+ * `McpHost`. With an OpenAI-compatible endpoint configured (chat-settings.ts)
+ * a model answers, streaming, and calls the tools (chat-turns.ts); without one
+ * a phrase router does (chat-model.ts), so the page works with no key. Tool
+ * forms, results, MCP Apps and input requests appear inline.
  */
 import { html, nothing, render } from 'lit';
 import '../../components/index.js';
-import { appVisibility, configureAppFrames, type McpConnection, type McpElicitationDialog } from '../../components/index.js';
-import type { CallToolResult, McpError, Tool } from '../../src/index.js';
+import { configureAppFrames } from '../../components/index.js';
+import type { McpError } from '../../src/index.js';
+import { openAiSampling, type OpenAiCompatibleConfig } from '../../src/adapters/openai.js';
 import { routerModel, type ChatModel } from './chat-model.js';
+import { ModelError, type ChatMessage } from './chat-llm.js';
+import { ChatServers, serverLabel } from './chat-servers.js';
+import { loadModelSettings, loadServerUrls, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
+import { modelTurn, type Draft, type Message } from './chat-turns.js';
 import { deterministicDraft } from './sampling.js';
 import { appSandboxUrl, initialServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
 
@@ -16,70 +23,80 @@ setupThemeToggle();
 // MCP Apps run behind the sandbox proxy on the page's other loopback origin.
 configureAppFrames({ sandboxUrl: appSandboxUrl() });
 
-type Message =
-  /** `via`: the MCP App whose `ui/message` this is (not typed by the user). */
-  | { id: number; role: 'user'; text: string; via?: string }
-  | { id: number; role: 'assistant'; text: string }
-  | { id: number; role: 'tool-form'; tool: Tool; arguments?: Record<string, unknown>; done?: boolean }
-  | { id: number; role: 'tool-result'; tool: string; result: CallToolResult; definition?: Tool; arguments?: Record<string, unknown> }
-  | { id: number; role: 'error'; text: string };
-
-/** The model hook: swap in a real LLM here. */
+/** The model hook when no endpoint is configured: swap in another here. */
 export let model: ChatModel = routerModel;
 /** Replaces the model (for hosts experimenting in the console). */
 export function setModel(next: ChatModel): void {
   model = next;
 }
 
-const messages: Message[] = [{ id: 0, role: 'assistant', text: 'Hi! Ask me for the weather in a city, to book a table, or type /help.' }];
+const GREETING = 'Hi! Ask me for the weather in a city, to book a table, or type /help.';
+const messages: Message[] = [{ id: 0, role: 'assistant', text: GREETING }];
 let nextId = 1;
-let tools: readonly Tool[] = [];
 let busy = false;
+/** The model's conversation (Chat Completions messages), kept across messages. */
+const conversation: ChatMessage[] = [];
+let settings: ModelSettings | undefined = loadModelSettings();
+let serverProblem: string | undefined;
+/** Stops the running model turn. */
+let stopTurn: AbortController | undefined;
 
 const app = document.getElementById('app')!;
-const connection = document.createElement('mcp-connection') as McpConnection;
+const settingsPanel = document.createElement('div');
+const statusBars = document.createElement('div');
+statusBars.className = 'servers';
+const content = document.createElement('div');
+content.className = 'chat';
+app.append(settingsPanel, statusBars, content);
+
+/** Set once the page's state below exists: servers added before then render with the first update. */
+let ready = false;
+const servers = new ChatServers(statusBars, () => ready && update());
 const serverUrl = initialServerUrl();
+const demo = servers.add(serverUrl, {
+  demo: true,
+  roots: [{ uri: 'file:///home/demo/projects/mcp-web-elements', name: 'mcp-web-elements' }],
+  connect: !isInBrowserServer(serverUrl),
+});
 // The demo server inside the browser (a static host): connect once its Service Worker answers.
 if (isInBrowserServer(serverUrl)) {
-  connection.noAutoConnect = true;
   void startInBrowserServer().then(
-    () => connection.connect().catch(() => {}),
+    () => demo.connection.connect().catch(() => {}),
     (error: unknown) => console.error(error),
   );
 }
-connection.serverUrl = serverUrl;
-// Declare MCP Apps support from the first request, so app tools are listed.
-connection.apps = true;
-connection.roots = [{ uri: 'file:///home/demo/projects/mcp-web-elements', name: 'mcp-web-elements' }];
-const content = document.createElement('div');
-content.className = 'chat';
-const dialog = document.createElement('mcp-elicitation-dialog') as McpElicitationDialog;
-dialog.inline = true;
-dialog.samplingHandler = deterministicDraft;
-// The dialog is rendered in the conversation, between the transcript and the message box (see
-// update()), so a request shows above the sticky message box, never under it (issue 33).
-connection.append(content);
-app.append(connection);
-// Each request it shows (a new round changes its size) is scrolled into view: above the message
-// box, which html's scroll-padding-bottom keeps clear.
-new ResizeObserver(() => {
-  if (dialog.open) dialog.scrollIntoView({ block: 'nearest' });
-}).observe(dialog);
+for (const url of loadServerUrls()) servers.add(url);
 
-/** Settles once the connection has listed its tools, or failed: a message sent before waits for it. */
+/** The endpoint's configuration, or undefined when the phrase router answers. */
+function endpoint(): OpenAiCompatibleConfig | undefined {
+  return settings ? { baseUrl: settings.baseUrl, model: settings.model, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) } : undefined;
+}
+/** Sampling requests get the configured model's draft (still shown for approval), else the deterministic one. */
+const applySampling = () => {
+  const config = endpoint();
+  servers.samplingHandler = config ? openAiSampling(config) : deterministicDraft;
+};
+applySampling();
+
+// Each request a dialog shows (a new round changes its size) is scrolled into view: above the
+// message box, which html's scroll-padding-bottom keeps clear.
+const resized = new ResizeObserver((entries) => {
+  for (const entry of entries) if ((entry.target as HTMLElement & { open?: boolean }).open) entry.target.scrollIntoView({ block: 'nearest' });
+});
+
+/** Settles once the demo server has listed its tools, or failed: a message sent before waits for it. */
 let markListed!: () => void;
 const listed = new Promise<void>((resolve) => (markListed = resolve));
-connection.addEventListener('mcp-error', () => markListed());
-connection.addEventListener('mcp-tools-changed', (event) => {
-  // Tools only MCP Apps may call (_meta.ui.visibility ["app"]) are not the model's.
-  tools = event.detail.tools.filter((tool) => appVisibility(tool).includes('model'));
-  markListed();
-  update();
+demo.connection.addEventListener('mcp-error', () => markListed());
+servers.host.on('toolsChanged', () => {
+  if (servers.host.servers.some((server) => server.key === demo.key)) markListed();
 });
+servers.host.on('serverError', ({ key }) => key === demo.key && markListed());
+
 // An app asks to say something in the conversation: it becomes the next message, marked as the
 // app's. The app is not the user: a tool call it leads to is offered as a form, never run unasked
 // (else an app could run, through the chat, tools its visibility and the frame's policy deny it).
-connection.addEventListener('mcp-app-message', (event) => {
+content.addEventListener('mcp-app-message', (event) => {
   event.preventDefault();
   const text = event.detail.content
     .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
@@ -90,31 +107,91 @@ connection.addEventListener('mcp-app-message', (event) => {
 });
 /** What the app last wanted the model to know (a real model would get it with the next turn). */
 export let appContext: unknown;
-connection.addEventListener('mcp-app-model-context', (event) => {
+content.addEventListener('mcp-app-model-context', (event) => {
   event.preventDefault();
   appContext = { content: event.detail.content, structuredContent: event.detail.structuredContent };
 });
-connection.addEventListener('mcp-connect', () => update());
 
-type Draft = Message extends infer M ? (M extends Message ? Omit<M, 'id'> : never) : never;
+const ui = {
+  post<D extends Draft>(draft: D): D & { id: number } {
+    const message = { ...draft, id: nextId++ };
+    messages.push(message as unknown as Message);
+    update();
+    queueMicrotask(() => content.querySelector('.transcript li:last-child')?.scrollIntoView({ block: 'end' }));
+    return message;
+  },
+  drop(message: Message): void {
+    const index = messages.indexOf(message);
+    if (index >= 0) messages.splice(index, 1);
+  },
+  update: () => update(),
+};
+const post = (draft: Draft) => void ui.post(draft);
 
-function post(message: Draft): void {
-  messages.push({ ...message, id: nextId++ } as Message);
+/** The composer's text box. */
+const composerInput = () => content.querySelector<HTMLInputElement>('#message');
+
+/** Puts the user's unanswered text back in the message box (unless they typed something new). */
+function restore(text: string): boolean {
+  const input = composerInput();
+  if (!input || input.value.trim()) return false;
+  input.value = text;
+  input.focus();
+  return true;
+}
+
+/** The error's "Put my message back" button: the text returns to the message box (once). */
+function putBack(message: Extract<Message, { role: 'error' }>): void {
+  const input = composerInput();
+  if (!input || message.restore === undefined) return;
+  input.value = message.restore;
+  input.focus();
+  delete message.restore;
   update();
-  queueMicrotask(() => content.querySelector('.transcript li:last-child')?.scrollIntoView({ block: 'end' }));
 }
 
 async function callTool(name: string, args: Record<string, unknown>): Promise<void> {
-  const client = connection.client;
-  if (!client) return post({ role: 'error', text: 'Not connected to the server.' });
+  const entry = servers.resolve(name);
+  if (!entry) return post({ role: 'error', text: `There is no tool named "${name}" on the servers.` });
   busy = true;
   update();
   try {
-    const result = await client.callTool(name, args);
-    if (result.resultType !== 'input_required') post({ role: 'tool-result', tool: name, result: result as CallToolResult, definition: tools.find((t) => t.name === name), arguments: args });
+    const result = await servers.host.callTool(name, args as never);
+    if (result.resultType !== 'input_required') post({ role: 'tool-result', tool: name, result: result as never, definition: entry.tool, client: servers.clientOf(entry.serverKey), arguments: args });
   } catch (error) {
     post({ role: 'error', text: `${name} failed: ${(error as McpError).message}` });
   } finally {
+    busy = false;
+    update();
+  }
+}
+
+/** Shows a tool's form (by its model name), pre-filled with `args`. */
+function offerForm(name: string, args?: Record<string, unknown>): void {
+  const entry = servers.resolve(name);
+  if (entry) post({ role: 'tool-form', name, tool: entry.tool, client: servers.clientOf(entry.serverKey), ...(args ? { arguments: args } : {}) });
+}
+
+/** The configured model answers (streaming; tools run through the host). */
+async function askModel(config: OpenAiCompatibleConfig, text: string, via?: string): Promise<void> {
+  const mark = conversation.length;
+  conversation.push({ role: 'user', content: via ? `(Sent by the app ${via}, not typed by the user.) ${text}` : text });
+  const progress = { round: 0 };
+  stopTurn = new AbortController();
+  busy = true;
+  update();
+  try {
+    await modelTurn(config, conversation, servers, ui, { signal: stopTurn.signal, progress, ...(via ? { via } : {}) });
+  } catch (error) {
+    const problem = error instanceof ModelError ? error.message : `The chat failed: ${(error as Error).message}`;
+    // Nothing was done for the message yet: it is taken back, so sending it again is a clean retry.
+    const untouched = progress.round <= 1;
+    if (untouched) conversation.length = mark;
+    else conversation.push({ role: 'user', content: '(The previous answer was cut off by an error.)' });
+    const back = untouched && !via && restore(text);
+    post({ role: 'error', text: `${problem}${back ? ' Your message is back in the message box.' : ''}`, ...(untouched && !via && !back ? { restore: text } : {}) });
+  } finally {
+    stopTurn = undefined;
     busy = false;
     update();
   }
@@ -125,58 +202,96 @@ async function send(text: string, via?: string): Promise<void> {
   post(via ? { role: 'user', text, via } : { role: 'user', text });
   // Typed while the page still connects: the model gets the tools, not "the server has no tools".
   await listed;
-  let turn = await model({ text, tools });
+  const config = endpoint();
+  if (config) return askModel(config, text, via);
+  let turn = await model({ text, tools: servers.modelTools() });
   if (via && turn.kind === 'call') {
     turn = { kind: 'form', tool: turn.tool, arguments: turn.arguments, text: `${via} asked for ${turn.tool}. Check the arguments and call it yourself if you want to.` };
   }
   if (turn.text || turn.kind === 'reply') post({ role: 'assistant', text: turn.kind === 'reply' ? turn.text : turn.text! });
   if (turn.kind === 'call') await callTool(turn.tool, turn.arguments);
-  else if (turn.kind === 'form') {
-    const tool = tools.find((t) => t.name === turn.tool);
-    if (tool) post({ role: 'tool-form', tool, arguments: turn.arguments });
-  }
+  else if (turn.kind === 'form') offerForm(turn.tool, turn.arguments);
 }
 
 function onSubmit(event: SubmitEvent): void {
   event.preventDefault();
-  const form = event.target as HTMLFormElement;
-  const input = form.elements.namedItem('message') as HTMLInputElement;
+  const input = composerInput()!;
   const text = input.value.trim();
-  if (!text) return;
+  if (!text || stopTurn) return;
   input.value = '';
   void send(text);
 }
 
 function onPickTool(event: Event): void {
   const select = event.target as HTMLSelectElement;
-  const tool = tools.find((t) => t.name === select.value);
+  const name = select.value;
   select.value = '';
-  if (tool) post({ role: 'tool-form', tool });
+  if (name) offerForm(name);
 }
+
+const settingsActions = {
+  saveModel(next: ModelSettings | undefined): void {
+    settings = next;
+    saveModelSettings(next);
+    applySampling();
+    update();
+  },
+  addServer(url: string): string | undefined {
+    serverProblem = serverUrlProblem(url) ?? (servers.list.some((server) => server.url === url) ? 'That server is already in the chat.' : undefined);
+    if (!serverProblem) {
+      servers.add(url);
+      saveServerUrls(servers.list.filter((server) => !server.demo).map((server) => server.url));
+    }
+    update();
+    return serverProblem;
+  },
+  removeServer(key: string): void {
+    servers.remove(key);
+    saveServerUrls(servers.list.filter((server) => !server.demo).map((server) => server.url));
+  },
+  setEnabled: (key: string, enabled: boolean) => servers.setEnabled(key, enabled),
+};
 
 function renderMessage(message: Message) {
   switch (message.role) {
     case 'user':
       return html`<li class="user"><span class="who">${message.via ? `From the app ${message.via}` : 'You'}</span><p>${message.text}</p></li>`;
     case 'assistant':
-      return html`<li class="assistant"><span class="who">Assistant</span><p>${message.text}</p></li>`;
+      return html`<li class="assistant" aria-busy=${message.streaming ? 'true' : 'false'}><span class="who">Assistant</span><p>${message.text}</p></li>`;
     case 'error':
-      return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p></li>`;
+      return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p>
+        ${message.restore !== undefined
+          ? html`<button type="button" @click=${() => putBack(message)}>Put my message back</button>`
+          : nothing}</li>`;
+    case 'invalid':
+      return html`<li class="assistant error invalid"><span class="who">Tool · ${message.tool.title ?? message.name}</span><p role="alert">${message.text}</p>
+        <button type="button" @click=${() => offerForm(message.name, message.arguments)}>Open form</button></li>`;
     case 'tool-form':
       return html`<li class="assistant tool">
         <span class="who">Tool · ${message.tool.title ?? message.tool.name}</span>
-        <mcp-tool-form .tool=${message.tool} .arguments=${message.arguments} no-result
+        <mcp-tool-form .tool=${message.tool} .client=${message.client} .arguments=${message.arguments} no-result
           @mcp-tool-result=${(e: CustomEvent) => {
             if (message.done) return;
-            post({ role: 'tool-result', tool: message.tool.name, result: e.detail.result, definition: message.tool, arguments: e.detail.arguments });
+            post({ role: 'tool-result', tool: message.name, result: e.detail.result, definition: message.tool, client: message.client, arguments: e.detail.arguments });
           }}></mcp-tool-form>
       </li>`;
     case 'tool-result':
-      return html`<li class="assistant tool"><span class="who">Result · ${message.tool}</span><mcp-tool-result .result=${message.result} .tool=${message.definition} .arguments=${message.arguments}></mcp-tool-result></li>`;
+      return html`<li class="assistant tool"><span class="who">Result · ${message.tool}</span><mcp-tool-result .result=${message.result} .tool=${message.definition} .client=${message.client} .arguments=${message.arguments}></mcp-tool-result></li>`;
   }
 }
 
 function update(): void {
+  const tools = servers.modelTools();
+  renderSettings(
+    settingsPanel,
+    {
+      model: settings,
+      servers: servers.list.map((server) => ({ key: server.key, label: server.demo ? `Demo server (${serverLabel(server.url)})` : serverLabel(server.url), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
+      ...(serverProblem ? { serverProblem } : {}),
+    },
+    settingsActions,
+  );
+  for (const server of servers.list) resized.observe(server.dialog);
   render(
     html`<section class="conversation" aria-labelledby="chat-heading">
         <h2 id="chat-heading" class="visually-hidden">Conversation</h2>
@@ -184,7 +299,7 @@ function update(): void {
           ${messages.map(renderMessage)}
         </ol>
       </section>
-      ${dialog}
+      ${servers.list.map((server) => server.dialog)}
       <form class="composer" @submit=${onSubmit}>
         <label class="visually-hidden" for="tool-menu">Use a tool</label>
         <select id="tool-menu" @change=${onPickTool} ?disabled=${tools.length === 0}>
@@ -192,12 +307,14 @@ function update(): void {
           ${tools.map((t) => html`<option value=${t.name}>${t.title ?? t.name}</option>`)}
         </select>
         <label class="visually-hidden" for="message">Message</label>
-        <input id="message" name="message" autocomplete="off" placeholder="Ask something, or /tool name {…}" />
-        <button class="primary" type="submit">Send</button>
+        <input id="message" name="message" autocomplete="off" placeholder=${settings ? 'Ask the model something' : 'Ask something, or /tool name {…}'} />
+        <button class="primary" type="submit" ?disabled=${stopTurn !== undefined}>Send</button>
+        ${stopTurn ? html`<button type="button" @click=${() => stopTurn?.abort()}>Stop</button>` : nothing}
         ${busy ? html`<span class="muted" role="status">Working…</span>` : nothing}
       </form>`,
     content,
   );
 }
 
+ready = true;
 update();

@@ -9,7 +9,7 @@
  *
  * Pages drive it over HTTP (CORS open to any origin): `POST /__script` appends
  * replies (a JSON array), `GET /__requests` lists the request bodies received,
- * `POST /__reset` empties both.
+ * `POST /__release` sends a held reply's rest, `POST /__reset` empties both.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen, readBody } from './http.js';
@@ -25,6 +25,14 @@ export interface ScriptedReply {
   error?: string;
   /** How many pieces the text and each call's arguments are streamed in; default 3. */
   chunks?: number;
+  /**
+   * Streamed replies: the text's last piece (and the end of the stream) is held
+   * until `release()` (or `POST /__release`), so a test sees the earlier pieces
+   * arrive on their own, with no timing.
+   */
+  hold?: boolean;
+  /** Streamed replies: these exact bytes as the SSE body instead (a malformed stream, a cut one). */
+  raw?: string;
 }
 
 export interface OpenAiStandIn {
@@ -36,6 +44,10 @@ export interface OpenAiStandIn {
   /** Authorization headers received, in order. */
   authorizations: (string | undefined)[];
   script(...replies: ScriptedReply[]): void;
+  /** Sends the held rest of the current `hold` reply (one release per held reply; a release before the hold is kept). */
+  release(): void;
+  /** Settles once a `hold` reply has sent its first pieces and waits. */
+  held(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +70,23 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const requests: any[] = [];
   const authorizations: (string | undefined)[] = [];
   let nextId = 1;
+  // Releases given and holds waiting, in order: a release that comes first is kept for the next hold.
+  let releases = 0;
+  const waiting: (() => void)[] = [];
+  const holding: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else releases++;
+  };
+  const hold = () =>
+    new Promise<void>((resolve) => {
+      holding.splice(0).forEach((notify) => notify());
+      if (releases > 0) {
+        releases--;
+        resolve();
+      } else waiting.push(resolve);
+    });
 
   const cors = (res: ServerResponse) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -68,7 +97,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   };
 
-  const answer = (req: IncomingMessage, res: ServerResponse, body: any) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse, body: any) => {
     requests.push(body);
     authorizations.push(req.headers.authorization);
     const reply: ScriptedReply = queue.shift() ?? { text: `Echo: ${lastUserText(body)}` };
@@ -91,11 +120,18 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       });
     }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    if (reply.raw !== undefined) return void res.end(reply.raw);
     const chunk = (delta: unknown, finishReason: string | null = null) =>
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
     const pieces = reply.chunks ?? 3;
     chunk({ role: 'assistant', content: '' });
-    if (reply.text) for (const piece of split(reply.text, pieces)) chunk({ content: piece });
+    if (reply.text) {
+      const parts = split(reply.text, pieces);
+      for (const [i, piece] of parts.entries()) {
+        if (reply.hold && i === parts.length - 1) await hold();
+        chunk({ content: piece });
+      }
+    }
     calls.forEach((call, index) => {
       chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
       for (const piece of split(call.function.arguments, pieces)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
@@ -126,6 +162,10 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       authorizations.length = 0;
       return json(res, 200, {});
     }
+    if (path === '/__release') {
+      release();
+      return json(res, 200, {});
+    }
     if (req.method === 'POST' && path === '/v1/chat/completions') return answer(req, res, body);
     json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
   });
@@ -136,6 +176,8 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     requests,
     authorizations,
     script: (...replies) => void queue.push(...replies),
+    release,
+    held: () => (waiting.length ? Promise.resolve() : new Promise<void>((resolve) => holding.push(resolve))),
     close: () => closeServer(server),
   };
 }
