@@ -5,8 +5,9 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,schema,hostile`: run only these sections (`schema`:
- *   pattern engines and the validation cost of a `$ref` fan-out, about a minute).
+ * - `--only size,calls,list,sse,form,schema,hostile,bridge`: run only these sections (`schema`:
+ *   pattern engines and the validation cost of a `$ref` fan-out, about a minute; `bridge`: a
+ *   call through the stdio bridge against the official stdio client, about a minute).
  * - `--readme`: only regenerate the README from the latest JSON.
  *
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
@@ -15,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { measureBridge, type BridgePlan } from './bridge.js';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
 import { spawnServer } from './child.js';
 import { chromiumCalls, chromiumForms, openBenchPage, type BenchBrowser } from './chromium.js';
@@ -38,7 +40,7 @@ const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
 const corpus = resolve(root, '../shared/schemas');
 
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile', 'bridge'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -58,6 +60,7 @@ const PLAN = quick
       sse: { sizesMiB: [25, 50], rounds: 3 } satisfies SsePlan,
       formRepeats: 5,
       hostileRepeats: 1,
+      bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
     }
   : {
       calls: {
@@ -68,6 +71,7 @@ const PLAN = quick
       sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
       formRepeats: 11,
       hostileRepeats: 3,
+      bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -107,8 +111,14 @@ function writeReadme(): void {
   if (!latest) throw new Error('No results in bench/results yet: run `npm run bench` first');
   const validation = all.find((r) => r.run.validation);
   const adapters = all.find((r) => r.run.adapters);
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file, validation, adapters)));
-  const others = [validation, adapters].filter((r) => r && r !== latest).map((r) => r!.file);
+  // The bridge's rows may come from a newer `--only bridge` run too.
+  const bridge = all.find((r) => r.run.bridge);
+  const shown: RunResult =
+    bridge && bridge !== latest && (!latest.run.bridge || bridge.run.date > latest.run.date)
+      ? { ...latest.run, bridge: { ...bridge.run.bridge!, from: { file: bridge.file, commit: bridge.run.source?.commit ?? 'unrecorded', date: bridge.run.date, load: bridge.run.load.start } } }
+      : latest.run;
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(shown, latest.file, validation, adapters)));
+  const others = [validation, adapters, bridge].filter((r) => r && r !== latest).map((r) => r!.file);
   log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 
@@ -252,6 +262,10 @@ async function main(): Promise<void> {
   if (only.has('sse')) {
     log('sse: 1 KiB events');
     run.sse = await measureSse(PLAN.sse, log);
+  }
+  if (only.has('bridge')) {
+    log('bridge: a call through the stdio bridge ÷ the official stdio client direct');
+    run.bridge = await measureBridge(PLAN.bridge, log);
   }
   if (only.has('schema')) {
     log('schema: pattern engines and the validation cost of a $ref fan-out');
