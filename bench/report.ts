@@ -3,6 +3,7 @@
  * Markdown section of bench/README.md generated from it.
  */
 import { bridgeRows, renderBridge, type BridgeResult } from './bridge.js';
+import { connectRows, type ConnectResult } from './connect.js';
 import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
 import type { HostileResult } from './hostile.js';
@@ -58,6 +59,8 @@ export interface RunResult {
   hostile?: HostileResult;
   /** The stdio bridge's cost per call (issue 30; bench/bridge.ts); absent from runs before it was added. */
   bridge?: BridgeResult;
+  /** Connect latency, kit ÷ official (issue 30; bench/connect.ts); absent from runs before it was added. */
+  connect?: ConnectResult;
   targets: Target[];
 }
 
@@ -132,7 +135,7 @@ export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measur
     goal: `median ≤ ${FLOOR.keystrokeMedian}×, p95 ≤ ${FLOOR.keystrokeP95}×`,
     met: key ? key.ratios.median <= FLOOR.keystrokeMedian && key.ratios.p95 <= FLOOR.keystrokeP95 : null,
   });
-  rows.push(...bridgeRows(run.bridge));
+  rows.push(...bridgeRows(run.bridge), ...connectRows(run.connect));
   return rows;
 }
 

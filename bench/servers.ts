@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, fromJsonSchema, legacyStatelessFallback, McpServer } from '@modelcontextprotocol/server';
 import { closeServer, readBody } from '../test/support/http.js';
 
 export interface BenchServer {
@@ -120,8 +120,11 @@ export interface EchoServerOptions {
   props?: number;
   /** The SDK's response shaping; default `json` (one JSON body per reply, no SSE). */
   responseMode?: 'json' | 'sse' | 'auto';
-  /** 2025-era clients: refused (default) or served statelessly (the bridge section's HTTP reference). */
-  legacy?: 'reject' | 'stateless';
+  /**
+   * 2025-era clients: refused (default) or served statelessly (the bridge section's HTTP
+   * reference); `only`: nothing but them (`legacyStatelessFallback`: a modern probe is refused).
+   */
+  legacy?: 'reject' | 'stateless' | 'only';
 }
 
 /**
@@ -129,7 +132,10 @@ export interface EchoServerOptions {
  * with `responseMode: 'json'` unless told otherwise (`legacy`, `responseMode`).
  */
 export async function startEchoServer(options: EchoServerOptions = {}): Promise<BenchServer> {
-  const handler = createMcpHandler(() => echoServer(options), { legacy: options.legacy ?? 'reject', responseMode: options.responseMode ?? 'json' });
+  const handler =
+    options.legacy === 'only'
+      ? { fetch: legacyStatelessFallback(() => echoServer(options)), close: async () => {} }
+      : createMcpHandler(() => echoServer(options), { legacy: options.legacy ?? 'reject', responseMode: options.responseMode ?? 'json' });
   const node = toNodeHandler(handler);
   const counts = new Map<string, number>();
   const http = createServer((req, res) => {
