@@ -2,6 +2,8 @@
  * The shape of one run's JSON, the targets of issue 8 evaluated on it, and the
  * Markdown section of bench/README.md generated from it.
  */
+import { bridgeRows, renderBridge, type BridgeResult } from './bridge.js';
+import { connectRows, type ConnectResult } from './connect.js';
 import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
 import type { HostileResult } from './hostile.js';
@@ -55,6 +57,10 @@ export interface RunResult {
   validation?: SchemaResult;
   /** Hostile inputs (issue 19); absent from runs before it was added. */
   hostile?: HostileResult;
+  /** The stdio bridge's cost per call (issue 30; bench/bridge.ts); absent from runs before it was added. */
+  bridge?: BridgeResult;
+  /** Connect latency, kit ÷ official (issue 30; bench/connect.ts); absent from runs before it was added. */
+  connect?: ConnectResult;
   targets: Target[];
 }
 
@@ -129,6 +135,7 @@ export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measur
     goal: `median ≤ ${FLOOR.keystrokeMedian}×, p95 ≤ ${FLOOR.keystrokeP95}×`,
     met: key ? key.ratios.median <= FLOOR.keystrokeMedian && key.ratios.p95 <= FLOOR.keystrokeP95 : null,
   });
+  rows.push(...bridgeRows(run.bridge), ...connectRows(run.connect));
   return rows;
 }
 
@@ -404,6 +411,7 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
       out.push(`Full-kit files the page had requested before any check: ${requested.beforeCheck.map((f) => `\`${f}\``).join(', ')}; added by the first keystrokes: ${requested.afterCheck.filter((f) => !requested.beforeCheck.includes(f)).map((f) => `\`${f}\``).join(', ') || 'none'}.`);
     }
   }
+  if (run.bridge) out.push('', ...renderBridge(run.bridge));
   if (run.hostile) {
     out.push('');
     out.push('### Hostile inputs (headless Chromium)');

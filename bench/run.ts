@@ -5,8 +5,10 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,schema,hostile`: run only these sections (`schema`:
- *   pattern engines and the validation cost of a `$ref` fan-out, about a minute).
+ * - `--only size,calls,list,sse,form,schema,hostile,bridge,connect`: run only these sections
+ *   (`schema`: pattern engines and the validation cost of a `$ref` fan-out, about a minute;
+ *   `bridge`: a call through the stdio bridge against the official stdio client, about a
+ *   minute; `connect`: a new client to its tools listed, kit against official, under a minute).
  * - `--readme`: only regenerate the README from the latest JSON.
  *
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
@@ -15,6 +17,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { measureBridge, type BridgePlan } from './bridge.js';
+import { measureConnect, type ConnectPlan } from './connect.js';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
 import { spawnServer } from './child.js';
 import { chromiumCalls, chromiumForms, openBenchPage, type BenchBrowser } from './chromium.js';
@@ -38,7 +42,7 @@ const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
 const corpus = resolve(root, '../shared/schemas');
 
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -58,6 +62,8 @@ const PLAN = quick
       sse: { sizesMiB: [25, 50], rounds: 3 } satisfies SsePlan,
       formRepeats: 5,
       hostileRepeats: 1,
+      bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
+      connect: { rounds: 3, connects: 3 } satisfies ConnectPlan,
     }
   : {
       calls: {
@@ -68,6 +74,8 @@ const PLAN = quick
       sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
       formRepeats: 11,
       hostileRepeats: 3,
+      bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
+      connect: { rounds: 9, connects: 5 } satisfies ConnectPlan,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -107,8 +115,15 @@ function writeReadme(): void {
   if (!latest) throw new Error('No results in bench/results yet: run `npm run bench` first');
   const validation = all.find((r) => r.run.validation);
   const adapters = all.find((r) => r.run.adapters);
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(latest.run, latest.file, validation, adapters)));
-  const others = [validation, adapters].filter((r) => r && r !== latest).map((r) => r!.file);
+  // The bridge's and the connect rows may come from a newer `--only bridge` / `--only connect` run too.
+  const bridge = all.find((r) => r.run.bridge);
+  const connect = all.find((r) => r.run.connect);
+  const newer = (other: typeof latest | undefined) => other !== undefined && other !== latest && other.run.date > latest.run.date;
+  const shown: RunResult = { ...latest.run };
+  if (newer(bridge)) shown.bridge = { ...bridge!.run.bridge!, from: { file: bridge!.file, commit: bridge!.run.source?.commit ?? 'unrecorded', date: bridge!.run.date, load: bridge!.run.load.start } };
+  if (newer(connect)) shown.connect = { ...connect!.run.connect!, from: connect!.file };
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(shown, latest.file, validation, adapters)));
+  const others = [validation, adapters, bridge, connect].filter((r) => r && r !== latest).map((r) => r!.file);
   log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 
@@ -252,6 +267,14 @@ async function main(): Promise<void> {
   if (only.has('sse')) {
     log('sse: 1 KiB events');
     run.sse = await measureSse(PLAN.sse, log);
+  }
+  if (only.has('bridge')) {
+    log('bridge: a call through the stdio bridge ÷ the official stdio client direct');
+    run.bridge = await measureBridge(PLAN.bridge, log);
+  }
+  if (only.has('connect')) {
+    log('connect: a new client to its tools listed, kit ÷ official, modern and legacy, without and with era caches');
+    run.connect = await measureConnect(PLAN.connect, log);
   }
   if (only.has('schema')) {
     log('schema: pattern engines and the validation cost of a $ref fan-out');

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, fromJsonSchema, legacyStatelessFallback, McpServer } from '@modelcontextprotocol/server';
 import { closeServer, readBody } from '../test/support/http.js';
 
 export interface BenchServer {
@@ -95,6 +95,21 @@ export function wideSchema(index: number, props: number): Record<string, unknown
   return { type: 'object', properties, required };
 }
 
+/** The official SDK's server with the `echo` tool and `tools` filler tools of `props` properties (both default 0 and 20). */
+export function echoServer(options: Pick<EchoServerOptions, 'tools' | 'props'> = {}): McpServer {
+  const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
+  const server = new McpServer({ name: 'bench-server', version: '1.0.0' }, { capabilities: {} });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes its text argument', inputSchema: schema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
+    async (args: any) => ({ content: [{ type: 'text', text: String(args.text) }] }),
+  );
+  for (let i = 0; i < (options.tools ?? 0); i++) {
+    server.registerTool(`tool_${i}`, { description: `Filler tool ${i}`, inputSchema: schema(wideSchema(i, options.props ?? 20)) }, async () => ({ content: [] }));
+  }
+  return server;
+}
+
 /** Path of the echo server's request counters (GET, JSON object of method → count). */
 export const COUNTS_PATH = '/__counts';
 
@@ -105,27 +120,22 @@ export interface EchoServerOptions {
   props?: number;
   /** The SDK's response shaping; default `json` (one JSON body per reply, no SSE). */
   responseMode?: 'json' | 'sse' | 'auto';
+  /**
+   * 2025-era clients: refused (default) or served statelessly (the bridge section's HTTP
+   * reference); `only`: nothing but them (`legacyStatelessFallback`: a modern probe is refused).
+   */
+  legacy?: 'reject' | 'stateless' | 'only';
 }
 
 /**
  * The official server SDK on loopback, serving 2026-07-28 only (`legacy: 'reject'`)
- * with `responseMode: 'json'` unless told otherwise.
+ * with `responseMode: 'json'` unless told otherwise (`legacy`, `responseMode`).
  */
 export async function startEchoServer(options: EchoServerOptions = {}): Promise<BenchServer> {
-  const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
-  const build = () => {
-    const server = new McpServer({ name: 'bench-server', version: '1.0.0' }, { capabilities: {} });
-    server.registerTool(
-      'echo',
-      { description: 'Echoes its text argument', inputSchema: schema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) },
-      async (args: any) => ({ content: [{ type: 'text', text: String(args.text) }] }),
-    );
-    for (let i = 0; i < (options.tools ?? 0); i++) {
-      server.registerTool(`tool_${i}`, { description: `Filler tool ${i}`, inputSchema: schema(wideSchema(i, options.props ?? 20)) }, async () => ({ content: [] }));
-    }
-    return server;
-  };
-  const handler = createMcpHandler(build, { legacy: 'reject', responseMode: options.responseMode ?? 'json' });
+  const handler =
+    options.legacy === 'only'
+      ? { fetch: legacyStatelessFallback(() => echoServer(options)), close: async () => {} }
+      : createMcpHandler(() => echoServer(options), { legacy: options.legacy ?? 'reject', responseMode: options.responseMode ?? 'json' });
   const node = toNodeHandler(handler);
   const counts = new Map<string, number>();
   const http = createServer((req, res) => {

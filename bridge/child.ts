@@ -68,8 +68,8 @@ export interface ChildLimits {
 }
 
 export interface ChildHandlers {
-  /** A parsed stdout line (any JSON value: the caller checks it is JSON-RPC). */
-  message(value: unknown): void;
+  /** A parsed stdout line (any JSON value: the caller checks it is JSON-RPC), and its text (BOM and CR dropped). */
+  message(value: unknown, text: string): void;
   /**
    * A stdout line that is not JSON: a server that logs to stdout by mistake, or a
    * message cut short or malformed (the whole line, at most `maxLineBytes`).
@@ -186,16 +186,18 @@ export class StdioChild {
   }
 
   /**
-   * Writes one message as a line. Resolves once the pipe took it (at once, or
-   * after 'drain' when its buffer is full: the caller's HTTP answer waits too).
+   * Writes one message as a line: `text` (its JSON as received) when it has no
+   * line break, else the message serialized. Resolves once the pipe took it (at
+   * once, or after 'drain' when its buffer is full: the caller's HTTP answer waits too).
    * @throws ChildBusyError when the child is gone or its stdin backlog would
    *   exceed `maxPendingBytes`.
    */
-  write(message: unknown): Promise<void> {
+  write(message: unknown, text?: string): Promise<void> {
     const stdin = this.#process.stdin!;
     if (this.#exited || !stdin.writable) return Promise.reject(new ChildBusyError('the stdio server is not running', true));
-    // JSON.stringify escapes control characters: the line has no embedded newline (stdio transport).
-    const line = `${JSON.stringify(message)}\n`;
+    // A line holds one message (stdio transport): a received text with a line break in its
+    // whitespace is serialized again (JSON.stringify escapes control characters).
+    const line = `${text !== undefined && !/[\r\n]/.test(text) ? text : JSON.stringify(message)}\n`;
     const bytes = Buffer.byteLength(line);
     if (stdin.writableLength > 0 && stdin.writableLength + bytes > this.#limits.maxPendingBytes) {
       return Promise.reject(new ChildBusyError(`the stdio server is not reading its input (${stdin.writableLength} bytes waiting)`, false));
@@ -335,7 +337,7 @@ export class StdioChild {
       this.#handlers.noise(text);
       return;
     }
-    this.#handlers.message(value);
+    this.#handlers.message(value, text);
   }
 
   #onStderr(text: string): void {

@@ -20,6 +20,7 @@ import { DEFAULT_ALLOWED_ORIGINS } from './defaults.js';
 import { allowedHosts, corsHeaders, OPAQUE_ORIGIN_HINT, OriginPolicy, preflightHeaders, presentedToken, tokenMatches, newToken } from './guard.js';
 import { classify, Codes, errorResponse } from './jsonrpc.js';
 import { BridgeSession, describeExit, type EndReason, type SessionLimits } from './session.js';
+import { STREAM_AFTER_MS } from './sse.js';
 
 export { DEFAULT_ALLOWED_ORIGINS };
 
@@ -48,6 +49,13 @@ export interface BridgeOptions {
    * connection open); only when every client is connected is it refused (503).
    */
   maxSessions?: number;
+  /**
+   * How long the answer to a request waits for the child's response before it
+   * starts as an SSE stream, in ms; default 100. A response within it goes as
+   * one `application/json` body; a message related to the request (progress, a
+   * server request) starts the stream at once.
+   */
+  streamAfterMs?: number;
   /** stderr lines kept per child for crash reports; default 20. */
   stderrLines?: number;
   /** Grace between closing a child's stdin, SIGTERM and SIGKILL, in ms; default 1,000. */
@@ -159,6 +167,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     stderrLines: options.stderrLines ?? 20,
     shutdownGraceMs: options.shutdownGraceMs ?? 1000,
     idleTimeoutMs: options.idleTimeoutMs ?? 600_000,
+    streamAfterMs: options.streamAfterMs ?? STREAM_AFTER_MS,
   };
   const sessions = new Map<string, BridgeSession>();
   /** Why recently ended sessions ended, for the 404 that tells their client. */
@@ -298,9 +307,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     }
     const body = await readBody(request);
     if (body === 'too-large') return refuse(request, response, 413, 'too-large', `mcp-web-elements bridge: the body is over ${maxMessageBytes} bytes`, { ...cors, Connection: 'close' });
+    const text = body.toString('utf8');
     let value: unknown;
     try {
-      value = JSON.parse(body.toString('utf8'));
+      value = JSON.parse(text);
     } catch {
       response.writeHead(400, { ...cors, 'Content-Type': 'application/json' });
       response.end(JSON.stringify(errorResponse(null, Codes.ParseError, 'mcp-web-elements bridge: the body is not JSON')));
@@ -333,22 +343,23 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       sessions.set(id, created);
       log(`[${endpoint.name} ${id.slice(0, 8)}] started ${displayCommand(endpoint.spec)} (pid ${created.child.pid ?? '-'})`);
       emit({ type: 'spawn', server: endpoint.name, session: id, pid: created.child.pid });
-      await created.request(message, response, { ...cors, 'Mcp-Session-Id': id });
+      await created.request(message, response, { ...cors, 'Mcp-Session-Id': id }, text);
       return;
     }
     if (!session || session.server !== endpoint.name) return unknownSession();
     if (isInitialize) return refuse(request, response, 400, 'invalid', 'mcp-web-elements bridge: this session is already initialized; send initialize without Mcp-Session-Id to start another', cors, message.id);
     if (versionMismatch(session)) return;
     if (message.kind === 'request') {
-      await session.request(message, response, cors);
+      await session.request(message, response, cors, text);
       return;
     }
-    const outcome = await session.relay(message);
+    const outcome = await session.relay(message, text);
     response.writeHead(outcome.status, 'body' in outcome ? { ...cors, 'Content-Type': 'application/json' } : cors);
     response.end('body' in outcome ? JSON.stringify(outcome.body) : undefined);
   }
 
-  const server = createServer((request, response) => {
+  // No Nagle delay on small answers (Node's default too, said here because the bridge's latency depends on it).
+  const server = createServer({ noDelay: true }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       log(`internal error on ${request.method} ${(request.url ?? '').split('?', 1)[0]}: ${(error as Error)?.stack ?? String(error)}`);
       if (!response.headersSent) {

@@ -39,6 +39,8 @@ export interface SessionHooks {
 
 export interface SessionLimits extends ChildLimits {
   idleTimeoutMs: number;
+  /** How long a request's answer waits for its response before it starts as an SSE stream (bridge/sse.ts). */
+  streamAfterMs: number;
 }
 
 interface InFlight {
@@ -79,7 +81,7 @@ export class BridgeSession {
     this.#hooks = hooks;
     this.#label = `[${server} ${id.slice(0, 8)}]`;
     this.child = new StdioChild(spec, limits, {
-      message: (value) => this.#fromChild(value),
+      message: (value, text) => this.#fromChild(value, text),
       noise: (line) => this.#unparsable(line),
       oversize: (line) => this.#oversize(line),
       stderr: (line) => hooks.log(`${this.#label} ${line}`),
@@ -121,11 +123,13 @@ export class BridgeSession {
   }
 
   /**
-   * Relays a client request: answers with an SSE stream (started at once) that
-   * carries related messages and ends with the response, or with an error when
-   * the child cannot take the request or ends before answering.
+   * Relays a client request: answers with its response as one JSON body, or with
+   * an SSE stream that carries related messages and ends with the response
+   * (bridge/sse.ts says which when), or with an error when the child cannot
+   * take the request or ends before answering. `text`: the request's JSON as the
+   * client sent it, written to the child without serializing it again.
    */
-  async request(message: Extract<Message, { kind: 'request' }>, response: ServerResponse, headers: Record<string, string>): Promise<void> {
+  async request(message: Extract<Message, { kind: 'request' }>, response: ServerResponse, headers: Record<string, string>, text?: string): Promise<void> {
     const key = idKey(message.id);
     if (this.#inFlight.has(key)) {
       response.writeHead(400, { ...headers, 'Content-Type': 'application/json' });
@@ -135,7 +139,7 @@ export class BridgeSession {
     const params = message.value.params as Record<string, unknown> | undefined;
     const meta = params?._meta as Record<string, unknown> | undefined;
     this.#track(response);
-    const stream = new SseStream(response, headers, this.child);
+    const stream = new SseStream(response, headers, this.child, this.#limits.streamAfterMs);
     const entry: InFlight = { id: message.id, method: message.method, stream, progressToken: meta?.progressToken };
     this.#inFlight.set(key, entry);
     stream.onClose(() => {
@@ -143,21 +147,20 @@ export class BridgeSession {
     });
     if (!this.#get?.open) this.#flush(stream, (queued) => 'id' in queued && 'method' in queued);
     try {
-      await this.child.write(message.value);
+      await this.child.write(message.value, text);
     } catch (error) {
       if (this.#inFlight.get(key) !== entry) return;
       this.#inFlight.delete(key);
-      stream.send(errorResponse(message.id, Codes.ServerError, `mcp-web-elements bridge: ${(error as Error).message}`));
-      stream.end();
+      stream.answer(errorResponse(message.id, Codes.ServerError, `mcp-web-elements bridge: ${(error as Error).message}`));
     }
   }
 
   /** Relays a client notification or response (answered 202 once the child's stdin took it). */
-  async relay(message: Exclude<Message, { kind: 'request' }>): Promise<Relayed> {
+  async relay(message: Exclude<Message, { kind: 'request' }>, text?: string): Promise<Relayed> {
     if (message.kind === 'response' && message.id !== null) this.#serverRequests.delete(idKey(message.id));
     this.#touch();
     try {
-      await this.child.write(message.value);
+      await this.child.write(message.value, text);
     } catch (error) {
       return { status: 503, body: errorResponse(null, Codes.ServerError, `mcp-web-elements bridge: ${(error as Error).message}`) };
     }
@@ -204,14 +207,15 @@ export class BridgeSession {
 
   // --- child → client ---------------------------------------------------------------------------
 
-  #fromChild(value: unknown): void {
+  /** `text`: the line the child wrote, relayed as it is when the message goes out unchanged. */
+  #fromChild(value: unknown, text: string): void {
     const message = classify(value);
     if (typeof message === 'string') {
       this.#hooks.log(`${this.#label} ignored a stdout message: ${message}`);
       return;
     }
     if (message.kind === 'response') {
-      this.#respond(message);
+      this.#respond(message, text);
       return;
     }
     if (message.kind === 'request') {
@@ -246,7 +250,7 @@ export class BridgeSession {
     }
   }
 
-  #respond(message: Extract<Message, { kind: 'response' }>): void {
+  #respond(message: Extract<Message, { kind: 'response' }>, text: string): void {
     const key = message.id === null ? undefined : idKey(message.id);
     const entry = key ? this.#inFlight.get(key) : undefined;
     if (!entry) {
@@ -258,10 +262,8 @@ export class BridgeSession {
       const result = message.value.result as Record<string, unknown> | undefined;
       if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
     }
-    if (entry.stream?.open) {
-      entry.stream.send(message.value);
-      entry.stream.end();
-    } else {
+    if (entry.stream?.open) entry.stream.answer(message.value, text);
+    else {
       this.#hooks.log(`${this.#label} dropped the response to ${entry.method} #${String(entry.id)}: the client closed its stream`);
     }
     // A child that refused initialize serves nobody.
@@ -344,8 +346,7 @@ export class BridgeSession {
       `mcp-web-elements bridge: the stdio server's response to ${entry.method} was not valid JSON (${bytes} bytes, cut short or malformed; it starts ${excerpt.slice(0, 80)})`,
       { bridge: 'malformed-line', bytes, start: line.slice(0, 200) },
     );
-    entry.stream?.send(error);
-    entry.stream?.end();
+    entry.stream?.answer(error);
   }
 
   /** A stdout line over the cap: answer the request it belonged to with an error, when that can be told. */
@@ -361,8 +362,7 @@ export class BridgeSession {
       `mcp-web-elements bridge: the stdio server's response to ${entry.method} was ${line.bytes} bytes, over the bridge's limit of ${limit} bytes per message (start the bridge with a larger --max-message-bytes)`,
       { bridge: 'line-too-long', bytes: line.bytes, limit },
     );
-    entry.stream?.send(error);
-    entry.stream?.end();
+    entry.stream?.answer(error);
   }
 
   #exited(exit: ChildExit): void {
@@ -374,8 +374,7 @@ export class BridgeSession {
     const data = { bridge: 'child-exited', exitCode: exit.code, signal: exit.signal, stderr: exit.stderr, ...(exit.startError ? { startError: exit.startError } : {}) };
     for (const entry of this.#inFlight.values()) {
       if (!entry.stream?.open) continue;
-      entry.stream.send(errorResponse(entry.id, Codes.InternalError, `${report.message} while ${entry.method} was in flight${report.stderr}`, data));
-      entry.stream.end();
+      entry.stream.answer(errorResponse(entry.id, Codes.InternalError, `${report.message} while ${entry.method} was in flight${report.stderr}`, data));
     }
     this.#inFlight.clear();
     if (this.#get?.open) {
