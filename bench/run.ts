@@ -5,8 +5,11 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,schema,hostile`: run only these sections (`schema`:
- *   pattern engines and the validation cost of a `$ref` fan-out, about a minute).
+ * - `--only size,calls,list,sse,form,corpus,schema,hostile`: run only these sections (`schema`:
+ *   pattern engines and the validation cost of a `$ref` fan-out, about a minute; `corpus`:
+ *   every tool of the corpus rendered as a form against native inputs).
+ * - `--corpus <dir>`: the folder of `tools/list` dumps the form sections read
+ *   (default `../shared/schemas`); absent, the corpus row is skipped with a line saying so.
  * - `--readme`: only regenerate the README from the latest JSON.
  *
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
@@ -26,6 +29,7 @@ import { open as openRaw } from './entries/raw.js';
 import { measureList, type ListPlan } from './list.js';
 import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
+import { chromiumFormCorpus } from './form-corpus.js';
 import { measureSchema } from './schema.js';
 import { COUNTS_PATH } from './servers.js';
 import { buildAndMeasure, buildAndMeasureCdn, composition, withDynamicImport } from './size.js';
@@ -36,12 +40,12 @@ const root = resolve(import.meta.dirname, '..');
 const resultsDir = join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const corpus = resolve(root, '../shared/schemas');
-
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'corpus', 'schema', 'hostile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
+const corpusArg = args.indexOf('--corpus');
+const corpus = resolve(root, corpusArg >= 0 && args[corpusArg + 1] ? args[corpusArg + 1]! : '../shared/schemas');
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? args[args.indexOf(onlyArg) + 1] : undefined;
@@ -57,6 +61,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 9, memoryRepeats: 1 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 3 } satisfies SsePlan,
       formRepeats: 5,
+      corpusRepeats: 3,
       hostileRepeats: 1,
     }
   : {
@@ -67,6 +72,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 21, memoryRepeats: 3 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
       formRepeats: 11,
+      corpusRepeats: 5,
       hostileRepeats: 3,
     };
 
@@ -142,7 +148,9 @@ async function main(): Promise<void> {
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
 
   // Size: also builds the bundles the Chromium sections load.
-  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('hostile');
+  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile');
+  // The pages of the form and hostile sections load the full kit alone.
+  const fullKitOnly = !only.has('size') && !only.has('calls');
   const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
   if (needBundles) {
     log('size: building the minimal entries and the full kit with Vite');
@@ -153,6 +161,7 @@ async function main(): Promise<void> {
       ['fullKit', 'bench/entries/full-kit.ts'],
       ['fullKitCfworker', 'bench/entries/full-kit-cfworker.ts'],
     ] as const) {
+      if (fullKitOnly && name !== 'fullKit') continue;
       const dir = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
       const size = await buildAndMeasure(root, entry, join(www, dir), `/${dir}/`);
       sizes.set(name, size);
@@ -188,7 +197,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form') || only.has('hostile')) {
+    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -219,6 +228,10 @@ async function main(): Promise<void> {
     if (only.has('form')) {
       log('form: <mcp-tool-form> vs plain inputs');
       run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+    }
+    if (only.has('corpus')) {
+      log(`corpus: every tool of ${corpus} as <mcp-tool-form> vs as many native inputs`);
+      run.formCorpus = await chromiumFormCorpus(browser!, corpus, PLAN.corpusRepeats, log);
     }
     if (only.has('hostile')) {
       log('hostile: what a hostile server can make the elements render (issue 19)');
