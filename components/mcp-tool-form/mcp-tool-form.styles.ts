@@ -228,8 +228,7 @@ export const styles = [plainHost, css`
   input:focus-visible,
   select:focus-visible,
   textarea:focus-visible,
-  button:focus-visible,
-  summary:focus-visible {
+  button:focus-visible {
     outline: 2px solid var(--mcp-tool-form-accent);
     outline-offset: 2px;
   }
@@ -435,10 +434,32 @@ export const styles = [plainHost, css`
     color: var(--mcp-color-muted-text, inherit);
   }
 
-  details[part~='preview'] summary {
-    cursor: pointer;
+  button.disclosure {
+    justify-self: start;
+    background: none;
+    border: 0;
+    padding: 0;
     color: var(--mcp-tool-form-muted);
     font-size: 0.9rem;
+    text-align: start;
+  }
+
+  button.disclosure::before {
+    content: '';
+    display: inline-block;
+    width: 0.55em;
+    height: 0.55em;
+    margin-inline-end: 0.4em;
+    background: currentColor;
+    clip-path: polygon(0 0, 100% 50%, 0 100%);
+  }
+
+  button.disclosure[aria-expanded='true']::before {
+    clip-path: polygon(0 0, 100% 0, 50% 100%);
+  }
+
+  [part~='preview'] {
+    margin-top: calc(-1 * var(--mcp-tool-form-gap));
   }
 
   pre {
