@@ -6,6 +6,9 @@ import { plainHost } from '../internal/style-blocks.js';
  * and dark follow `color-scheme` through `light-dark()`.
  *
  * (Comments about rules stay out here: what is inside the css literal is shipped.)
+ * - The form itself is block flow too, its parts spaced by margins (issue 30):
+ *   a grid sizes its one track from every item's min- and max-content, an
+ *   extra pass over the whole form on its first layout.
  * - The lists of fields (`fieldset.fields`, `.inline-group`) and a single field
  *   (`div.field`) are block flow, not grid, with the gaps as margins (the
  *   `:nth-child` selectors are specific enough to win over the fieldsets'
@@ -66,8 +69,11 @@ export const styles = [plainHost, css`
   }
 
   form {
-    display: grid;
-    gap: var(--mcp-tool-form-gap);
+    display: block;
+  }
+
+  form[part] > :not(:first-child) {
+    margin-block-start: var(--mcp-tool-form-gap);
   }
 
   [part~='header'] h2 {
@@ -435,7 +441,7 @@ export const styles = [plainHost, css`
   }
 
   button.disclosure {
-    justify-self: start;
+    display: block;
     background: none;
     border: 0;
     padding: 0;
@@ -458,8 +464,8 @@ export const styles = [plainHost, css`
     clip-path: polygon(0 0, 100% 0, 50% 100%);
   }
 
-  [part~='preview'] {
-    margin-top: calc(-1 * var(--mcp-tool-form-gap));
+  form[part] > [part~='preview'] {
+    margin-block-start: 0.25rem;
   }
 
   pre {
