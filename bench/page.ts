@@ -121,6 +121,20 @@ function nativeForm(controls: number): { host: HTMLElement; inputs: HTMLInputEle
   return { host, inputs: [...form.querySelectorAll('input')] };
 }
 
+/** Native renders timed together for one corpus baseline sample (one is near the clock's resolution). */
+const BASELINE_BATCH = 5;
+
+/** One tool of a corpus, rendered: its controls and the median of its paired per-render ratios. */
+export interface CorpusSample {
+  controls: number;
+  formMs: number;
+  baselineMs: number;
+  /** Median of formMs / baselineMs of each render and its paired baseline. */
+  ratio: number;
+}
+
+const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
 const page = {
   /** Hostile inputs (issue 19): see hostile-page.ts. */
   hostile: hostilePage,
@@ -212,6 +226,44 @@ const page = {
     holder.remove();
     native.host.remove();
     return { controls, samples };
+  },
+  /**
+   * The corpus row: each schema's form rendered `repeats` times, each render
+   * paired with the plain baseline of as many inputs as it rendered controls
+   * (at least one: a tool without arguments still has something to press),
+   * timed as the mean of a batch of {@link BASELINE_BATCH} renders, alternating
+   * which goes first.
+   */
+  async renderCorpus(schemas: unknown[], repeats: number): Promise<CorpusSample[]> {
+    const out: CorpusSample[] = [];
+    const baseline = (controls: number) => {
+      let ms = 0;
+      for (let b = 0; b < BASELINE_BATCH; b++) ms += timeBaseline(Math.max(1, controls));
+      return ms / BASELINE_BATCH;
+    };
+    for (const schema of schemas) {
+      const forms: number[] = [];
+      const baselines: number[] = [];
+      const ratios: number[] = [];
+      let controls = -1;
+      for (let r = 0; r < repeats; r++) {
+        let form: { ms: number; controls: number };
+        let baselineMs: number;
+        if (r % 2 === 0 || controls < 0) {
+          form = await timeForm(schema);
+          baselineMs = baseline(form.controls);
+        } else {
+          baselineMs = baseline(controls);
+          form = await timeForm(schema);
+        }
+        controls = form.controls;
+        forms.push(form.ms);
+        baselines.push(baselineMs);
+        ratios.push(form.ms / baselineMs);
+      }
+      out.push({ controls, formMs: middle(forms), baselineMs: middle(baselines), ratio: middle(ratios) });
+    }
+    return out;
   },
   /**
    * Renders the form for `inputSchema` and the plain baseline with as many

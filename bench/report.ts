@@ -6,6 +6,7 @@ import { bridgeRows, renderBridge, type BridgeResult } from './bridge.js';
 import { connectRows, type ConnectResult } from './connect.js';
 import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
+import type { FormCorpusResult } from './form-corpus.js';
 import type { HostileResult } from './hostile.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
@@ -53,6 +54,8 @@ export interface RunResult {
   list?: ListResult;
   sse?: SseResult;
   forms?: FormsResult;
+  /** Every tool of the corpus rendered as a form against native inputs (absent from older runs and when the corpus is missing). */
+  formCorpus?: FormCorpusResult;
   /** Pattern engines and the validation cost of a `$ref` fan-out (bench/schema.ts). */
   validation?: SchemaResult;
   /** Hostile inputs (issue 19); absent from runs before it was added. */
@@ -69,6 +72,9 @@ export const CORE_BUDGET = 15 * 1024;
 export const KIT_BUDGET = 81 * 1024;
 /** Issue 18's goals. */
 export const FLOOR = { pageEagerBytes: 45 * 1024, listToRaw: 1.1, sseShare: 0.8, renderToNative: 3, keystrokeMedian: 3, keystrokeP95: 5 } as const;
+
+/** Issue 30's goal for the first render over every tool of the corpus: ratio to native inputs. */
+export const CORPUS_FLOOR = { renderP50: 2, renderP95: 3 } as const;
 
 /** Doubling the input may at most double the time; 10 % is allowed for timer noise on a shared machine. */
 export const LINEAR_LIMIT = 2.2;
@@ -126,6 +132,14 @@ export function floorRows(run: Omit<RunResult, 'targets'>): { id: string; measur
     value: forms.length ? forms.map((f) => `${f.schema} (${f.controls} controls) ×${range(f.ratios!)}`).join('; ') : 'not measured',
     goal: `≤ ${FLOOR.renderToNative}×`,
     met: forms.length ? forms.every((f) => f.ratios!.median <= FLOOR.renderToNative) : null,
+  });
+  const corpus = run.formCorpus;
+  rows.push({
+    id: 'floor-render-corpus',
+    measure: `first render of \`<mcp-tool-form>\` ÷ as many plain native inputs, over every tool of the corpus${corpus ? ` (${corpus.tools} tools)` : ''}`,
+    value: corpus ? `p50 ×${range(corpus.ratios)}, p95 ×${corpus.ratios.p95}` : 'not measured',
+    goal: `p50 ≤ ${CORPUS_FLOOR.renderP50}×, p95 ≤ ${CORPUS_FLOOR.renderP95}×`,
+    met: corpus ? corpus.ratios.median <= CORPUS_FLOOR.renderP50 && corpus.ratios.p95 <= CORPUS_FLOOR.renderP95 : null,
   });
   const key = run.forms?.keystroke;
   rows.push({
@@ -412,6 +426,17 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     }
   }
   if (run.bridge) out.push('', ...renderBridge(run.bridge));
+  if (run.formCorpus) {
+    const c = run.formCorpus;
+    out.push('');
+    out.push(`### Form render over the corpus (headless Chromium, ${c.tools} tools)`);
+    out.push('');
+    out.push(
+      `Every tool of the ${c.files} \`tools/list\` dumps rendered as \`<mcp-tool-form>\` ${c.repeats} times, each render paired with as many plain labelled inputs as it rendered controls (at least one; the mean of a batch of 5 renders, since one is near the clock's resolution), alternating which goes first; a tool's ratio is the median of its pairs. Over the tools: p50 ×${range(c.ratios)} (interquartile range), p95 ×${c.ratios.p95}; median render ${c.formMs} ms against ${c.baselineMs} ms native. The five worst:`,
+    );
+    out.push('');
+    out.push(table(['Tool (file)', 'controls', '`<mcp-tool-form>` ms', 'plain inputs ms', 'ratio'], c.worst.map((w) => [`${w.schema} (${w.source})`, w.controls, w.formMs, w.baselineMs, `×${w.ratio}`])));
+  }
   if (run.hostile) {
     out.push('');
     out.push('### Hostile inputs (headless Chromium)');

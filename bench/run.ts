@@ -5,10 +5,13 @@
  *
  * Options:
  * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,schema,hostile,bridge,connect`: run only these sections
- *   (`schema`: pattern engines and the validation cost of a `$ref` fan-out, about a minute;
+ * - `--only size,calls,list,sse,form,corpus,schema,hostile,bridge,connect`: run only these
+ *   sections (`schema`: pattern engines and the validation cost of a `$ref` fan-out, about a
+ *   minute; `corpus`: every tool of the corpus rendered as a form against native inputs;
  *   `bridge`: a call through the stdio bridge against the official stdio client, about a
  *   minute; `connect`: a new client to its tools listed, kit against official, under a minute).
+ * - `--corpus <dir>`: the folder of `tools/list` dumps the form sections read
+ *   (default `../shared/schemas`); absent, the corpus row is skipped with a line saying so.
  * - `--readme`: only regenerate the README from the latest JSON.
  *
  * Run it with `node --expose-gc` (the npm script does) so the big-list section
@@ -30,6 +33,7 @@ import { open as openRaw } from './entries/raw.js';
 import { measureList, type ListPlan } from './list.js';
 import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
+import { chromiumFormCorpus } from './form-corpus.js';
 import { measureSchema } from './schema.js';
 import { COUNTS_PATH } from './servers.js';
 import { buildAndMeasure, buildAndMeasureCdn, composition, withDynamicImport } from './size.js';
@@ -40,12 +44,12 @@ const root = resolve(import.meta.dirname, '..');
 const resultsDir = join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const corpus = resolve(root, '../shared/schemas');
-
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'schema', 'hostile', 'bridge', 'connect'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
+const corpusArg = args.indexOf('--corpus');
+const corpus = resolve(root, corpusArg >= 0 && args[corpusArg + 1] ? args[corpusArg + 1]! : '../shared/schemas');
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? args[args.indexOf(onlyArg) + 1] : undefined;
@@ -61,6 +65,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 9, memoryRepeats: 1 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 3 } satisfies SsePlan,
       formRepeats: 5,
+      corpusRepeats: 3,
       hostileRepeats: 1,
       bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
       connect: { rounds: 3, connects: 3 } satisfies ConnectPlan,
@@ -73,6 +78,7 @@ const PLAN = quick
       list: { sizes: [1000, 2000], props: 20, rounds: 21, memoryRepeats: 3 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
       formRepeats: 11,
+      corpusRepeats: 5,
       hostileRepeats: 3,
       bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
       connect: { rounds: 9, connects: 5 } satisfies ConnectPlan,
@@ -157,7 +163,9 @@ async function main(): Promise<void> {
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
 
   // Size: also builds the bundles the Chromium sections load.
-  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('hostile');
+  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile');
+  // The pages of the form and hostile sections load the full kit alone.
+  const fullKitOnly = !only.has('size') && !only.has('calls');
   const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
   if (needBundles) {
     log('size: building the minimal entries and the full kit with Vite');
@@ -168,6 +176,7 @@ async function main(): Promise<void> {
       ['fullKit', 'bench/entries/full-kit.ts'],
       ['fullKitCfworker', 'bench/entries/full-kit-cfworker.ts'],
     ] as const) {
+      if (fullKitOnly && name !== 'fullKit') continue;
       const dir = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
       const size = await buildAndMeasure(root, entry, join(www, dir), `/${dir}/`);
       sizes.set(name, size);
@@ -203,7 +212,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form') || only.has('hostile')) {
+    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -234,6 +243,10 @@ async function main(): Promise<void> {
     if (only.has('form')) {
       log('form: <mcp-tool-form> vs plain inputs');
       run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+    }
+    if (only.has('corpus')) {
+      log(`corpus: every tool of ${corpus} as <mcp-tool-form> vs as many native inputs`);
+      run.formCorpus = await chromiumFormCorpus(browser!, corpus, PLAN.corpusRepeats, log);
     }
     if (only.has('hostile')) {
       log('hostile: what a hostile server can make the elements render (issue 19)');

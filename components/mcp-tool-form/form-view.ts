@@ -9,6 +9,7 @@
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { McpClientError, McpRpcError, type McpClient, type McpError, type Tool, type ToolCallResult } from '../../src/index.js';
 import { dottedPath, idFor } from '../internal/dom.js';
 import { clip, isRecord, stringifyBounded, type JsonRecord } from '../internal/json.js';
@@ -127,15 +128,16 @@ export function progressBar(p: CallProgress | undefined): TemplateResult {
 }
 
 /**
- * The arguments preview: a summary, and once open, `content` (what will be sent, built only then).
- * `setOpen` is told on the summary's click, before the details opens (the content is there in the
- * frame that shows it), and on `toggle`, after the fact (opening by script or find-in-page, and closing).
+ * The arguments preview: a disclosure button and, once open, the region with
+ * `content` (what will be sent, built only then). A button and a region rather
+ * than `<details>` (issue 30): a closed preview is one button in the first
+ * render, not a `<details>` with its summary and internal slots to lay out.
+ * The button says whether it is open (`aria-expanded`) and, while open, names
+ * the region it controls (`aria-controls`: never an id that is not there).
  */
-export function preview(tool: Tool, content: TemplateResult | typeof nothing, setOpen: (open: boolean) => void): TemplateResult {
-  return html`<details part="preview" @toggle=${(event: Event) => setOpen((event.target as HTMLDetailsElement).open)}>
-    <summary @click=${() => setOpen(true)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</summary>
-    ${content}
-  </details>`;
+export function preview(tool: Tool, open: boolean, content: TemplateResult | typeof nothing, setOpen: (open: boolean) => void): TemplateResult {
+  const id = idFor('p', tool.name);
+  return html`<button type="button" part="preview-toggle" class="disclosure" aria-expanded=${open ? 'true' : 'false'} aria-controls=${ifDefined(open ? id : undefined)} @click=${() => setOpen(!open)}>Arguments that will be sent to ${clip(tool.name, LABEL_CHARS)}</button>${open ? html`<div part="preview" id=${id} role="region" aria-label="Arguments that will be sent">${content}</div>` : nothing}`;
 }
 
 /** Why loading the tool or calling it failed, as the form says it. */

@@ -6,6 +6,9 @@ import { plainHost } from '../internal/style-blocks.js';
  * and dark follow `color-scheme` through `light-dark()`.
  *
  * (Comments about rules stay out here: what is inside the css literal is shipped.)
+ * - The form itself is block flow too, its parts spaced by margins (issue 30):
+ *   a grid sizes its one track from every item's min- and max-content, an
+ *   extra pass over the whole form on its first layout.
  * - The lists of fields (`fieldset.fields`, `.inline-group`) and a single field
  *   (`div.field`) are block flow, not grid, with the gaps as margins (the
  *   `:nth-child` selectors are specific enough to win over the fieldsets'
@@ -66,8 +69,11 @@ export const styles = [plainHost, css`
   }
 
   form {
-    display: grid;
-    gap: var(--mcp-tool-form-gap);
+    display: block;
+  }
+
+  form[part] > :not(:first-child) {
+    margin-block-start: var(--mcp-tool-form-gap);
   }
 
   [part~='header'] h2 {
@@ -228,8 +234,7 @@ export const styles = [plainHost, css`
   input:focus-visible,
   select:focus-visible,
   textarea:focus-visible,
-  button:focus-visible,
-  summary:focus-visible {
+  button:focus-visible {
     outline: 2px solid var(--mcp-tool-form-accent);
     outline-offset: 2px;
   }
@@ -435,10 +440,32 @@ export const styles = [plainHost, css`
     color: var(--mcp-color-muted-text, inherit);
   }
 
-  details[part~='preview'] summary {
-    cursor: pointer;
+  button.disclosure {
+    display: block;
+    background: none;
+    border: 0;
+    padding: 0;
     color: var(--mcp-tool-form-muted);
     font-size: 0.9rem;
+    text-align: start;
+  }
+
+  button.disclosure::before {
+    content: '';
+    display: inline-block;
+    width: 0.55em;
+    height: 0.55em;
+    margin-inline-end: 0.4em;
+    background: currentColor;
+    clip-path: polygon(0 0, 100% 50%, 0 100%);
+  }
+
+  button.disclosure[aria-expanded='true']::before {
+    clip-path: polygon(0 0, 100% 0, 50% 100%);
+  }
+
+  form[part] > [part~='preview'] {
+    margin-block-start: 0.25rem;
   }
 
   pre {

@@ -852,40 +852,45 @@ describe('calling tools on the demo server', () => {
     expect(field(form, '/q').querySelector('[part~="header-badge"]')).toBeNull();
     await type(form, '/region', 'Zürich');
     await type(form, '/q', 'cafés');
-    expect(part<HTMLDetailsElement>(root(form), 'preview').open).toBe(false);
+    expect(part(root(form), 'preview-toggle').getAttribute('aria-expanded')).toBe('false');
     const preview = await openPreview(form);
     expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ region: 'Zürich', q: 'cafés' });
     // Non-ASCII header values are base64-encoded (streamable-http "Value Encoding").
     expect(part(preview, 'preview-headers').textContent).toBe(`Mcp-Param-Region: =?base64?${btoa(String.fromCharCode(...new TextEncoder().encode('Zürich')))}?=`);
   });
 
-  test('the arguments preview is built while it is open: closed, typing builds no JSON; opened by its summary or by script, it shows the arguments and follows the typing', async () => {
+  test('the arguments preview is built while it is open: closed, it is one disclosure button and typing builds no JSON; opened, the button controls the region that shows the arguments and follows the typing (issue 30)', async () => {
     const form = await mount({ tool: tool('note', { type: 'object', properties: { title: { type: 'string' }, pages: { type: 'integer' } } }) });
-    const preview = part<HTMLDetailsElement>(root(form), 'preview');
+    const toggle = part<HTMLButtonElement>(root(form), 'preview-toggle');
     await type(form, '/title', 'Draft');
-    // Closed, it holds its summary alone: nothing to build on each keystroke, nothing the user could see.
-    expect(preview.open).toBe(false);
-    expect(preview.querySelector('[part~="preview-json"]')).toBeNull();
-    await openPreview(form);
-    expect(preview.open).toBe(true);
+    // Closed: the button alone, saying so, and no region to build on each keystroke (nor a dangling aria-controls).
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(toggle.hasAttribute('aria-controls')).toBe(false);
+    expect(root(form).querySelector('[part~="preview"]')).toBeNull();
+    expect(root(form).querySelector('[part~="preview-json"], details')).toBeNull();
+    const preview = await openPreview(form);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.getAttribute('aria-controls')).toBe(preview.id);
+    expect(preview.getAttribute('role')).toBe('region');
+    expect(document.activeElement === form && root(form).activeElement).toBe(toggle);
     expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ title: 'Draft' });
     await type(form, '/pages', '3');
-    expect(JSON.parse(part(preview, 'preview-json').textContent!)).toEqual({ title: 'Draft', pages: 3 });
-    await click(form, preview.querySelector('summary')!);
-    await expect.poll(() => preview.querySelector('[part~="preview-json"]')).toBeNull();
-    expect(preview.open).toBe(false);
-    // Opened by script (a host, find-in-page): the content follows its `toggle`.
-    preview.open = true;
-    await expect.poll(() => preview.querySelector('[part~="preview-json"]')?.textContent).toBe(JSON.stringify({ title: 'Draft', pages: 3 }, null, 2));
+    expect(JSON.parse(part(root(form), 'preview-json').textContent!)).toEqual({ title: 'Draft', pages: 3 });
+    // The keyboard closes it as it opened it (a button: Enter and Space).
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => root(form).querySelector('[part~="preview"]')).toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.keyboard(' ');
+    await expect.poll(() => root(form).querySelector('[part~="preview-json"]')?.textContent).toBe(JSON.stringify({ title: 'Draft', pages: 3 }, null, 2));
     // A definition the form cannot show removes the fields and the preview; the next tool's starts closed, with nothing built.
     form.tool = { name: 'broken' } as Tool;
     await form.updateComplete;
-    expect(root(form).querySelector('[part~="preview"]')).toBeNull();
+    expect(root(form).querySelector('[part~="preview"], [part~="preview-toggle"]')).toBeNull();
     form.tool = tool('other', { type: 'object', properties: { q: { type: 'string' } } });
     await form.updateComplete;
-    const next = part<HTMLDetailsElement>(root(form), 'preview');
-    expect(next.open).toBe(false);
-    expect(next.querySelector('[part~="preview-json"]')).toBeNull();
+    expect(part(root(form), 'preview-toggle').getAttribute('aria-expanded')).toBe('false');
+    expect(root(form).querySelector('[part~="preview"]')).toBeNull();
   });
 
   test('drafts persist per server and tool across reloads; reset clears them', async () => {

@@ -11,8 +11,7 @@ import { PageSchemeController, schemeStyles } from '../internal/scheme.js';
 import { clip, type JsonRecord } from '../internal/json.js';
 import { LABEL_CHARS } from '../internal/long-list.js';
 import { loadResultRenderer } from '../mcp-tool-result/mcp-tool-result.js';
-// The styles before the form's own modules: a bundle then puts those next to the element, where gzip
-// finds more of the words they share (about 100 B less for a page).
+// The styles before the form's own modules: a bundle then puts those next to the element, where gzip finds more of the words they share (about 100 B less for a page).
 import { styles } from './mcp-tool-form.styles.js';
 import type { Draft } from './draft.js';
 import type { FieldRenderer } from './fields.js';
@@ -124,7 +123,8 @@ export type ToolFormPhase = 'idle' | 'loading' | 'confirming' | 'pending';
  * @csspart show-all-button - Shows all of a long description, or the whole long value to edit.
  * @csspart show-more-button - Shows the next 100 members of an object with many.
  * @csspart error-summary - The list of problems after a submit attempt.
- * @csspart preview - The arguments JSON (and headers) that will be sent.
+ * @csspart preview-toggle - The disclosure button that opens and closes the preview (`aria-expanded`).
+ * @csspart preview - The arguments JSON (and headers) that will be sent; rendered while the preview is open.
  * @csspart preview-json - The JSON text of the preview.
  * @csspart confirm - The confirmation step of a destructive tool.
  * @csspart confirm-button - Calls the destructive tool.
@@ -493,6 +493,8 @@ export class McpToolForm extends LitElement {
     // Focus on a field is the user starting on the form: load the validator before the first keystroke.
     this.renderRoot.addEventListener('focusin', (event) => {
       this.#checks.want();
+      // And the x-mcp-header checker of the preview, for a schema with bindings (issue 30: not on render).
+      if (this.#model && !this.#model.problem && this.effectiveTool) headerBindings(this.effectiveTool.inputSchema, () => this.requestUpdate());
       parts?.holdSize(event.target);
     });
     this.renderRoot.addEventListener('focusout', (event) => void (parts?.releaseSize(event.target), this.#checks.settle())); // Blur: the whole form is checked.
@@ -706,11 +708,9 @@ export class McpToolForm extends LitElement {
 
   // --- rendering --------------------------------------------------------------------------
 
-  #preview(tool: Tool): TemplateResult {
-    // Only for schemas within the work bounds (the binding walk recurses once per nesting level). Asked
-    // while closed too: the checker a schema needs is loading before the preview opens.
-    const bindings = this.#model?.problem ? undefined : headerBindings(tool.inputSchema, () => this.requestUpdate());
-    return preview(tool, this._previewOpen ? parts!.previewContent(this.value, bindings) : nothing, (open) => (this._previewOpen = open));
+  #preview(tool: Tool, open = this._previewOpen): TemplateResult {
+    // Built while open, for schemas within the work bounds (the binding walk recurses once per nesting level).
+    return preview(tool, open, open ? parts!.previewContent(this.value, this.#model?.problem ? undefined : headerBindings(tool.inputSchema, () => this.requestUpdate())) : nothing, (next) => (this._previewOpen = next));
   }
 
   protected override render(): TemplateResult {

@@ -45,11 +45,11 @@ export function part<T extends Element = HTMLElement>(scope: ParentNode, name: s
   return found;
 }
 
-/** Opens the arguments preview as a user does, by its summary (its JSON is built only while it is open). */
-export async function openPreview(form: McpToolForm): Promise<HTMLDetailsElement> {
-  const preview = part<HTMLDetailsElement>(root(form), 'preview');
-  if (!preview.open) await click(form, preview.querySelector('summary')!);
-  return preview;
+/** Opens the arguments preview as a user does, by its disclosure button (its JSON is built only while it is open); the region. */
+export async function openPreview(form: McpToolForm): Promise<HTMLElement> {
+  const toggle = part<HTMLButtonElement>(root(form), 'preview-toggle');
+  if (toggle.getAttribute('aria-expanded') !== 'true') await click(form, toggle);
+  return part<HTMLElement>(root(form), 'preview');
 }
 
 /** A button that is a direct child of the field (not one of a nested field). */
