@@ -26,8 +26,13 @@ export interface CorsDiagnosis {
   url: string;
   /** The page's origin. */
   origin: string;
-  /** `origin` when the server does not answer this origin at all; `headers` when some request headers are not allowed. */
-  problem: 'origin' | 'headers' | 'unknown';
+  /**
+   * `unreachable` when no request reached a server (the name does not resolve, nothing listens,
+   * TLS failed, or the URL has a user name or password, which a page's fetch refuses: not
+   * CORS); `origin` when the server answers but not to this origin; `headers` when
+   * some request headers are not allowed.
+   */
+  problem: 'unreachable' | 'origin' | 'headers' | 'unknown';
   /** Headers the failing request sent that the server's preflight does not allow. */
   missingHeaders: string[];
   /** An era whose headers the server allows while the failing request's era's are refused: connecting in it is a fix. */
@@ -110,12 +115,32 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
   // Text shown on screens and in logs: the URL's credentials (a bridge's ?token=, an API key, user:password@) masked, as in error messages.
   const shown = maskUrlSecrets(url);
   if (!(await answersSimpleRequest(url))) {
+    // An opaque (no-cors) request needs no permission from the server: if it fails too, no
+    // server answered at all, which no CORS setting explains.
+    if (!(await answersOpaqueRequest(url))) {
+      let credentials = false;
+      try {
+        const parsed = new URL(url);
+        credentials = parsed.username !== '' || parsed.password !== '';
+      } catch {
+        // Not a URL: said below as nothing answering.
+      }
+      return {
+        url,
+        origin,
+        problem: 'unreachable',
+        missingHeaders: [],
+        fix: credentials
+          ? `A page's fetch refuses any URL with a user name or password in it (${shown} ), so no request was sent: give the credentials in a header (Authorization) instead.`
+          : `Nothing answered: the host name does not resolve, nothing listens on that port, or the connection or TLS failed (the page's Content Security Policy or mixed content can block it too). Check the URL and that the server is running.`,
+      };
+    }
     return {
       url,
       origin,
       problem: 'origin',
       missingHeaders: [],
-      fix: `The server at ${shown} did not answer a request from ${origin}: it is unreachable, or it does not send Access-Control-Allow-Origin for this origin — allow ${origin} in its CORS settings (and answer OPTIONS preflights).${bridgeHint(url, origin)}`,
+      fix: `The server at ${shown} answers, but not to ${origin}: it does not send Access-Control-Allow-Origin for this origin — allow ${origin} in its CORS settings (and answer OPTIONS preflights).${bridgeHint(url, origin)}`,
     };
   }
   const facts = (input.error?.data as { cors?: Partial<CorsFacts> } | undefined)?.cors;
@@ -168,13 +193,28 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
   };
 }
 
-/** Turns a diagnosis into the typed error the connection reports. */
+/** Whether any server answers `url` at all, seen through an opaque (`no-cors`) request. */
+async function answersOpaqueRequest(url: string): Promise<boolean> {
+  try {
+    // A no-cors request must follow redirects (Fetch: mode no-cors requires redirect "follow").
+    await globalThis.fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: '{}', credentials: 'omit', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Turns a diagnosis into the typed error the connection reports: `network` when nothing answered, else `cors`. */
 export function corsError(diagnosis: CorsDiagnosis, cause: McpError): McpClientError {
+  if (diagnosis.problem === 'unreachable') {
+    // The URL is followed by a space: a masked secret runs to the next space.
+    return new McpClientError('network', `Could not reach ${diagnosis.url} — no response at all. ${diagnosis.fix}`, { url: diagnosis.url, cors: diagnosis }, { cause });
+  }
   const what =
     diagnosis.problem === 'headers'
       ? `blocked by CORS: the server does not allow the request header${diagnosis.missingHeaders.length > 1 ? 's' : ''} ${diagnosis.missingHeaders.join(', ')}`
       : diagnosis.problem === 'origin'
-        ? `blocked: no CORS answer for origin ${diagnosis.origin}`
+        ? `blocked by CORS: the server does not allow origin ${diagnosis.origin}`
         : 'failed with no response';
   return new McpClientError('cors', `Request to ${diagnosis.url} ${what}. ${diagnosis.fix}`, { url: diagnosis.url, cors: diagnosis }, { cause });
 }

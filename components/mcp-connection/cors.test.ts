@@ -165,8 +165,8 @@ describe('the CORS diagnosis of a URL with credentials, and of a bridge (issue 2
   test('a bridge URL (loopback, ?token=) this page cannot reach: the fix names the bridge\'s --allow-origin, and no text carries the token', async () => {
     const { diagnoseCors } = await import('./diagnose.js');
     const { corsError } = await import('./cors-doctor.js');
-    // Nothing answers there (and Chromium refuses the port): the doctor's "origin" case.
-    const url = `http://127.0.0.1:1/mcp?token=${secret}`;
+    // A loopback server that answers, with no CORS for this page: the doctor's "origin" case.
+    const url = `${lab.noCors}?token=${secret}`;
     const diagnosis = await diagnoseCors(url);
     expect(diagnosis.problem).toBe('origin');
     expect(diagnosis.fix).toContain(`If it is an mcp-web-elements bridge, start it with --allow-origin ${location.origin}`);
@@ -176,6 +176,19 @@ describe('the CORS diagnosis of a URL with credentials, and of a bridge (issue 2
     const { url: _url, cors, ...rest } = error.data as { url: string; cors: { url: string } & Record<string, unknown> };
     const { url: _corsUrl, ...corsText } = cors;
     expect(JSON.stringify([error.message, rest, corsText])).not.toContain(secret);
+  });
+
+  test('nothing answering is not called CORS: a port nothing listens on is a network error that says to check the URL and the server', async () => {
+    const { diagnoseCors } = await import('./diagnose.js');
+    const { corsError } = await import('./cors-doctor.js');
+    const url = `${lab.nothingListens}?token=${secret}`;
+    const diagnosis = await diagnoseCors(url);
+    expect(diagnosis.problem).toBe('unreachable');
+    const error = corsError(diagnosis, new McpClientError('network', 'Failed to fetch', { url }));
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:\d+\/mcp\?token=… — no response at all\. Nothing answered: .*Check the URL and that the server is running\.$/);
+    expect(error.message).not.toMatch(/CORS|allow-origin/i);
+    expect(error.message).not.toContain(secret);
   });
 
   test('a server whose CORS refuses a header: the fix shows its URL with the API key and the user:password masked', async () => {
@@ -191,8 +204,10 @@ describe('the CORS diagnosis of a URL with credentials, and of a bridge (issue 2
     const withUser = new URL(corsBroken);
     withUser.username = 'me';
     withUser.password = secret;
+    // A page's fetch refuses such a URL outright: said so, not blamed on CORS.
     const refused = await diagnoseCors(withUser.href);
-    expect(refused.fix).toContain('//…@');
+    expect(refused.problem).toBe('unreachable');
+    expect(refused.fix).toMatch(/^A page's fetch refuses any URL with a user name or password in it \(http:\/\/…@127\.0\.0\.1:\d+\/mcp \)/);
     expect(refused.fix).not.toContain(secret);
   });
 });

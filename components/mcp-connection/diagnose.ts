@@ -21,7 +21,8 @@ export type { CorsDiagnosis, CorsDoctorInput } from './cors-doctor.js';
  * @param url - the MCP endpoint that failed.
  * @param input - the failing request's error (its `data.cors` lists what it sent), the caller's
  *   headers, the OAuth in use and the era preference.
- * @returns `problem` (`origin`: no answer for this origin; `headers`: `missingHeaders` are not
+ * @returns `problem` (`unreachable`: no server answered at all, not even an opaque request;
+ *   `origin`: the server answers but not to this origin; `headers`: `missingHeaders` are not
  *   allowed; `unknown`: every header passes), an `era` to connect in when that is a fix, and the
  *   `fix` to make on the server, in words.
  * @throws TypeError when the doctor's code cannot be loaded (offline).

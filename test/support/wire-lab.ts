@@ -33,6 +33,10 @@ export interface WireLab {
   redirecting: string;
   /** Origin B: answers and records everything (CORS allows anything); `GET /__log` returns the record. */
   elsewhere: string;
+  /** A server with no CORS at all (no Access-Control-* header on any answer, OPTIONS included): it answers, but to no page. */
+  noCors: string;
+  /** A loopback port nothing listens on (a server was there and closed): no answer at all. */
+  nothingListens: string;
   close(): Promise<void>;
 }
 
@@ -78,6 +82,15 @@ export async function startWireLab(): Promise<WireLab> {
     res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, tools: [], content: [{ type: 'text', text: 'from elsewhere' }] } }));
   });
   const elsewhere = await listen(other);
+  // Many servers never thought of browsers: a 200 to every request, CORS headers on none.
+  const bare = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+  });
+  const noCors = `${await listen(bare)}/mcp`;
+  const gone = createServer();
+  const nothingListens = `${await listen(gone)}/mcp`;
+  await closeServer(gone);
   const redirecting = await startModernServer({
     cors: { allowHeaders: 'reflect' },
     redirect: ({ url, body }) => {
@@ -97,8 +110,10 @@ export async function startWireLab(): Promise<WireLab> {
     genericLegacy: `${genericOrigin}/mcp`,
     redirecting: redirecting.origin,
     elsewhere,
+    noCors,
+    nothingListens,
     async close() {
-      await Promise.all([legacyStrict.close(), legacyOldReadme.close(), modernParamStrict.close(), closedToAll.close(), redirecting.close(), closeServer(generic), closeServer(other)]);
+      await Promise.all([legacyStrict.close(), legacyOldReadme.close(), modernParamStrict.close(), closedToAll.close(), redirecting.close(), closeServer(generic), closeServer(other), closeServer(bare)]);
     },
   };
 }
