@@ -16,7 +16,7 @@ import { McpClientError, type McpError } from '../protocol/errors.js';
 import type { InputRequestMethod, InputRequiredResult, JsonObject, Tool } from '../protocol/types.js';
 import type { InputHandlers } from '../rounds/handlers.js';
 import { Emitter } from '../util/emitter.js';
-import { assignNames, entryId, serverKeyFromUrl, type NameStore } from './names.js';
+import { assignNames, entryId, isModelName, serverKeyFromUrl, type NameStore } from './names.js';
 
 /** One tool of the host's catalogue: the name a model calls it by, and where it lives. */
 export interface HostTool {
@@ -103,7 +103,8 @@ export class McpHost {
   readonly #emitter = new Emitter<HostEvents>();
   readonly #store: NameStore | undefined;
   readonly #remembered = new Map<string, string>();
-  readonly #handlers = new Map<InputRequestMethod, InputHandlers[InputRequestMethod]>();
+  /** The host's input handlers, in registration order, each with its removal on every server it was set on. */
+  readonly #handlers = new Set<{ method: InputRequestMethod; handler: InputHandlers[InputRequestMethod]; offs: Map<ServerState, () => void> }>();
   #catalogue: HostTool[] = [];
   #byName = new Map<string, HostTool>();
 
@@ -111,7 +112,9 @@ export class McpHost {
     this.#store = options.names;
     const stored = this.#store?.load();
     if (stored && typeof stored === 'object') {
-      for (const [id, name] of Object.entries(stored)) if (typeof name === 'string') this.#remembered.set(id, name);
+      // A stored name a chat API would refuse (another version's, or edited by hand) is not reused: one such
+      // name in a request's tool list makes the provider reject the whole request.
+      for (const [id, name] of Object.entries(stored)) if (isModelName(name)) this.#remembered.set(id, name);
     }
   }
 
@@ -131,8 +134,24 @@ export class McpHost {
       key = base;
       for (let n = 2; this.#servers.has(key); n++) key = `${base}${n}`;
     }
-    const off = [client.on('toolsChanged', () => void this.#list(state, true)), ...[...this.#handlers].map(([method, handler]) => client.setInputHandler(method, handler as never))];
-    const state: ServerState = { key, client, enabled: options.enabled ?? true, tools: [], error: undefined, off: () => off.forEach((f) => f()), generation: 0, settled: false };
+    const offChanged = client.on('toolsChanged', () => void this.#list(state, true));
+    const state: ServerState = {
+      key,
+      client,
+      enabled: options.enabled ?? true,
+      tools: [],
+      error: undefined,
+      off: () => {
+        offChanged();
+        for (const registration of this.#handlers) {
+          registration.offs.get(state)?.();
+          registration.offs.delete(state);
+        }
+      },
+      generation: 0,
+      settled: false,
+    };
+    for (const registration of this.#handlers) registration.offs.set(state, client.setInputHandler(registration.method, registration.handler as never));
     this.#servers.set(key, state);
     void this.#list(state, false);
     return key;
@@ -211,11 +230,14 @@ export class McpHost {
    * @returns a function that removes it from them all.
    */
   setInputHandler<K extends InputRequestMethod>(method: K, handler: InputHandlers[K]): () => void {
-    this.#handlers.set(method, handler);
-    const offs = [...this.#servers.values()].map((state) => state.client.setInputHandler(method, handler));
+    // Each removal is kept per server, so the function returned also takes it off the servers added after this call.
+    const registration = { method, handler: handler as InputHandlers[InputRequestMethod], offs: new Map<ServerState, () => void>() };
+    this.#handlers.add(registration);
+    for (const state of this.#servers.values()) registration.offs.set(state, state.client.setInputHandler(method, handler));
     return () => {
-      if (this.#handlers.get(method) === handler) this.#handlers.delete(method);
-      offs.forEach((off) => off());
+      this.#handlers.delete(registration);
+      for (const off of registration.offs.values()) off();
+      registration.offs.clear();
     };
   }
 
@@ -237,8 +259,10 @@ export class McpHost {
     } catch (error) {
       if (generation !== state.generation || this.#servers.get(state.key) !== state) return;
       state.tools = [];
-      state.error = error as Error;
-      this.#emitter.emit('serverError', { key: state.key, error: error as Error });
+      // A server that declares no tools (prompts or resources only) refuses tools/list: it has none, nothing failed.
+      const toolless = state.client.server !== undefined && state.client.server.capabilities.tools === undefined;
+      state.error = toolless ? undefined : (error as Error);
+      if (!toolless) this.#emitter.emit('serverError', { key: state.key, error: error as Error });
     }
     state.settled = true;
     this.#update(false);
