@@ -9,6 +9,10 @@
  */
 import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { aiSdkModelOutput, aiSdkTools } from '../src/adapters/ai-sdk.js';
+import { runAnthropicToolUses } from '../src/adapters/anthropic.js';
+import { restoreArguments, runToolCall } from '../src/adapters/openai.js';
+import { resultParts } from '../src/adapters/run.js';
 import { McpClient } from '../src/index.js';
 import { McpHost, type NameStore } from '../src/host/index.js';
 import { assignNames } from '../src/host/names.js';
@@ -88,5 +92,50 @@ describe('McpHost against odd servers and stores', () => {
     expect(names.slice(0, 3)).toEqual(['t_', 's__t_', 's__t__2']);
     expect(names.at(-1)).toBe('s__t__19999');
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+});
+
+describe('adapters against odd tools, results and arguments', () => {
+  test('a tool named __proto__ is a tool of the AI SDK set (and the set keeps its prototype)', async () => {
+    const host = new McpHost();
+    host.add(new McpClient(raw.url, quiet), { key: 'raw' });
+    await host.refresh();
+    const set = aiSdkTools(host);
+    expect(Object.getPrototypeOf(set)).toBe(Object.prototype);
+    expect(Object.keys(set)).toEqual(['__proto__', 'constructor']);
+    const output = await Object.getOwnPropertyDescriptor(set, '__proto__')!.value.execute({}, { toolCallId: 'c1' });
+    expect(output).toMatchObject({ isError: false, content: [{ type: 'text', text: '__proto__ ran' }] });
+    expect(raw.calls).toEqual(['__proto__']);
+  });
+
+  test('only images chat APIs take go to the model as images (PNG); SVG, BMP and data that is not base64 become notes', async () => {
+    const host = new McpHost();
+    host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
+    await host.refresh();
+    const message = await runAnthropicToolUses(host, [{ type: 'tool_use', id: 'u1', name: 'pictures', input: {} }]);
+    expect(message.content[0]!.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PIXEL } },
+      { type: 'text', text: '[image: image/svg+xml, shown to the user]' },
+      { type: 'text', text: '[image: image/bmp, shown to the user]' },
+    ]);
+    const outcome = await runToolCall(host, { id: 'c', name: 'pictures', arguments: {} });
+    if (outcome.kind !== 'result') throw new Error(`the call failed: ${outcome.message}`);
+    expect(aiSdkModelOutput({ kind: 'mcp-tool-output', isError: false, content: outcome.result.content ?? [] })).toEqual({
+      type: 'content',
+      value: [
+        { type: 'media', data: PIXEL, mediaType: 'image/png' },
+        { type: 'text', text: '[image: image/svg+xml, shown to the user]' },
+        { type: 'text', text: '[image: image/bmp, shown to the user]' },
+      ],
+    });
+    // Data that is not base64 (a data: URL; the SDK's server refuses to send it, a raw one need not).
+    expect(resultParts({ content: [{ type: 'image', data: `data:image/png;base64,${PIXEL}`, mimeType: 'image/png' }] }, true)).toEqual([{ type: 'text', text: '[image: image/png, shown to the user]' }]);
+  });
+
+  test("a model's __proto__ argument stays an argument through strict mode's restore, and sets no prototype", () => {
+    const args = JSON.parse('{"text":"a","note":null,"__proto__":{"text":"hidden"}}');
+    const restored = restoreArguments(args, { type: 'object', properties: { text: { type: 'string' }, note: { type: 'string' } }, required: ['text'] }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(restored)).toBe(Object.prototype);
+    expect(JSON.stringify(restored)).toBe('{"text":"a","__proto__":{"text":"hidden"}}');
   });
 });
