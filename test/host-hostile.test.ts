@@ -11,7 +11,7 @@ import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { aiSdkModelOutput, aiSdkTools } from '../src/adapters/ai-sdk.js';
 import { runAnthropicToolUses } from '../src/adapters/anthropic.js';
-import { restoreArguments, runToolCall } from '../src/adapters/openai.js';
+import { chatCompletionsTools, restoreArguments, runToolCall, runToolCalls } from '../src/adapters/openai.js';
 import { resultParts } from '../src/adapters/run.js';
 import { McpClient } from '../src/index.js';
 import { McpHost, type NameStore } from '../src/host/index.js';
@@ -137,5 +137,29 @@ describe('adapters against odd tools, results and arguments', () => {
     const restored = restoreArguments(args, { type: 'object', properties: { text: { type: 'string' }, note: { type: 'string' } }, required: ['text'] }) as Record<string, unknown>;
     expect(Object.getPrototypeOf(restored)).toBe(Object.prototype);
     expect(JSON.stringify(restored)).toBe('{"text":"a","__proto__":{"text":"hidden"}}');
+  });
+});
+
+describe('a tool nested too deep to send to a model', () => {
+  test('is left out of the catalogue with a too_large serverError, so the other tools still reach the model and calls run', async () => {
+    // 3,000 levels of anyOf: the client's listing takes it, but JSON.stringify (the page's request to its
+    // provider, the host's own comparison) and the strict-mode restore overflow the stack on it.
+    const n = 3000;
+    const deep = await startRawToolServer(['deep'], `{"type":"object","properties":{"x":${'{"anyOf":['.repeat(n)}{"type":"string"}${']}'.repeat(n)}}}`);
+    try {
+      const host = new McpHost();
+      const errors: string[] = [];
+      host.on('serverError', ({ key, error }) => errors.push(`${key}: ${(error as { code?: string }).code}: ${error.message}`));
+      host.add(new McpClient(deep.url, quiet), { key: 'deep' });
+      host.add(new McpClient(beta.url, quiet), { key: 'beta' });
+      const tools = await host.refresh({ fresh: true });
+      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'lookup_beta']);
+      expect(errors).toEqual(['deep: too_large: Left out tool(s) "deep": nested deeper than 256 levels']);
+      expect(() => JSON.stringify(chatCompletionsTools(host, { strict: true }))).not.toThrow();
+      const [outcome] = await runToolCalls(host, [{ id: '1', name: 'deep', arguments: '{"x":null}' }], { strict: true });
+      expect(outcome).toMatchObject({ kind: 'error', message: expect.stringContaining('There is no tool named "deep"') });
+    } finally {
+      await deep.close();
+    }
   });
 });

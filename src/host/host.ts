@@ -69,8 +69,26 @@ export interface McpHostOptions {
 export interface HostEvents {
   /** The catalogue changed: a server was added, removed, enabled or disabled, or a listing changed its tools. */
   toolsChanged: { tools: readonly HostTool[] };
-  /** A server's listing failed (its tools are left out of the catalogue until one succeeds). */
+  /**
+   * A server's listing failed (its tools are left out of the catalogue until one succeeds), or
+   * (`too_large`) some of its tools were left out: nested too deep to send to a model.
+   */
   serverError: { key: string; error: McpError | Error };
+}
+
+/** Deepest nesting (objects and arrays) of a tool definition the catalogue takes (real schemas nest a few dozen levels). */
+const MAX_TOOL_NESTING = 256;
+
+/** Whether `value` nests at most `max` levels of objects and arrays (walked without recursion). */
+function nestingWithin(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
 }
 
 interface ServerState {
@@ -252,10 +270,19 @@ export class McpHost {
   async #list(state: ServerState, fresh: boolean): Promise<void> {
     const generation = ++state.generation;
     try {
-      const tools = await state.client.listTools({ fresh });
+      const listed = await state.client.listTools({ fresh });
       if (generation !== state.generation || this.#servers.get(state.key) !== state) return;
+      // A definition nested deeper than JSON.stringify's stack cannot be sent to a model: in the catalogue it
+      // would fail every chat request the page makes, for every server's tools. Such a tool is left out.
+      const tools = listed.filter((tool) => nestingWithin(tool, MAX_TOOL_NESTING));
       state.tools = tools;
       state.error = undefined;
+      if (tools.length < listed.length) {
+        const kept = new Set(tools);
+        const left = listed.filter((tool) => !kept.has(tool)).map((tool) => `"${tool.name.slice(0, 64)}"`);
+        const error = new McpClientError('too_large', `Left out tool(s) ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}: nested deeper than ${MAX_TOOL_NESTING} levels`, { url: state.client.url.href, method: 'tools/list', limit: MAX_TOOL_NESTING });
+        this.#emitter.emit('serverError', { key: state.key, error });
+      }
     } catch (error) {
       if (generation !== state.generation || this.#servers.get(state.key) !== state) return;
       state.tools = [];

@@ -103,9 +103,10 @@ export async function startPromptOnlyServer(): Promise<ToolServer> {
 /**
  * A raw `node:http` 2026-07-28 server (no SDK) for tools the official SDK cannot serve: a tool named
  * `__proto__` makes its own `server/discover` fail. Answers `server/discover`, `tools/list` (`tools`, each
- * with an empty object schema) and `tools/call` (`<name> ran`); the `calls` are the tools called.
+ * with `inputSchema`, default an empty object schema; a string is sent as that JSON text) and `tools/call` (`<name> ran`); the `calls` are the
+ * tools called.
  */
-export async function startRawToolServer(tools: string[]): Promise<ToolServer> {
+export async function startRawToolServer(tools: string[], inputSchema: unknown = { type: 'object', properties: {} }): Promise<ToolServer> {
   const calls: string[] = [];
   const http = createServer(async (req, res) => {
     const message = ((await readJsonBody(req)) ?? {}) as { id?: number; method?: string; params?: { name?: string } };
@@ -114,7 +115,13 @@ export async function startRawToolServer(tools: string[]): Promise<ToolServer> {
       res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...(result as object) } }));
     };
     if (message.method === 'server/discover') return answer({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'raw-server', version: '1.0.0' } });
-    if (message.method === 'tools/list') return answer({ tools: tools.map((name) => ({ name, inputSchema: { type: 'object', properties: {} } })) });
+    if (message.method === 'tools/list') {
+      // A schema given as text is sent as it is (JSON.stringify cannot write one nested deeper than its stack).
+      if (typeof inputSchema !== 'string') return answer({ tools: tools.map((name) => ({ name, inputSchema })) });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"resultType":"complete","tools":[${tools.map((name) => `{"name":${JSON.stringify(name)},"inputSchema":${inputSchema}}`).join(',')}]}}`);
+      return;
+    }
     if (message.method === 'tools/call') {
       calls.push(String(message.params?.name));
       return answer({ content: [{ type: 'text', text: `${message.params?.name} ran` }] });
