@@ -71,6 +71,22 @@ describe('McpHost against odd servers and stores', () => {
     expect(host.resolve('lookup_alpha')?.serverKey).toBe('alpha');
   });
 
+  test('a name store whose save throws (storage full) costs the reload, not the catalogue or remove', async () => {
+    const store: NameStore = {
+      load: () => undefined,
+      save: () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      },
+    };
+    const host = new McpHost({ names: store });
+    host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
+    host.add(new McpClient(beta.url, quiet), { key: 'beta' });
+    const tools = await host.refresh();
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'lookup_alpha', 'pictures', 'beta__echo', 'lookup_beta']);
+    host.remove('alpha');
+    expect(host.tools.map((tool) => tool.name)).toEqual(['beta__echo', 'lookup_beta']);
+  });
+
   test('a server that declares no tools is a server with none, not a failed listing', async () => {
     const host = new McpHost();
     const errors: string[] = [];

@@ -188,7 +188,7 @@ export class McpHost {
     this.#servers.delete(key);
     if (!options.keepNames) {
       for (const id of [...this.#remembered.keys()]) if (id.startsWith(`${key}\u0000`)) this.#remembered.delete(id);
-      this.#store?.save(Object.fromEntries(this.#remembered));
+      this.#save();
     }
     this.#update(true);
   }
@@ -295,6 +295,15 @@ export class McpHost {
     this.#update(false);
   }
 
+  /** Saves the names given; a store that throws (full, refused) costs the names' reload, never the catalogue. */
+  #save(): void {
+    try {
+      this.#store?.save(Object.fromEntries(this.#remembered));
+    } catch {
+      /* the names stay this host's: they are still unique and stable while it lives */
+    }
+  }
+
   /** Recomputes names and the catalogue; fires `toolsChanged` when it differs (`always`: when the servers changed). */
   #update(always: boolean): void {
     // A server's tools join once every server added before it has answered its first listing: which
@@ -305,7 +314,7 @@ export class McpHost {
     const entries = (waiting < 0 ? servers : servers.slice(0, waiting)).flatMap((state) => state.tools.map((tool) => ({ serverKey: state.key, toolName: tool.name, tool, enabled: state.enabled })));
     const before = this.#remembered.size;
     const names = assignNames(entries, this.#remembered);
-    if (this.#remembered.size !== before) this.#store?.save(Object.fromEntries(this.#remembered));
+    if (this.#remembered.size !== before) this.#save();
     const catalogue = entries.filter((entry) => entry.enabled).map((entry) => ({ name: names.get(entryId(entry.serverKey, entry.toolName))!, serverKey: entry.serverKey, tool: entry.tool }));
     // A listing gives new objects each time: the same catalogue is the same names for equal definitions.
     const same =
