@@ -179,3 +179,20 @@ describe('a tool nested too deep to send to a model', () => {
     }
   });
 });
+
+describe('a model calling a tool there is not', () => {
+  test('gets a bounded answer: at most 100 tool names, the rest counted, its own name cut', async () => {
+    const many = await startRawToolServer(Array.from({ length: 5000 }, (_, i) => `tool_${i}_${'x'.repeat(50)}`));
+    try {
+      const host = new McpHost();
+      host.add(new McpClient(many.url, quiet), { key: 'many' });
+      expect((await host.refresh()).length).toBe(5000);
+      const [outcome] = await runToolCalls(host, [{ id: '1', name: `guess_${'y'.repeat(10_000)}`, arguments: '{}' }]);
+      if (outcome!.kind !== 'error') throw new Error(`expected an error, got ${outcome!.kind}`);
+      expect(outcome!.message).toMatch(/^There is no tool named "guess_y{94}"\. Available tools: tool_0_x{50}, .* and 4900 more\.$/);
+      expect(outcome!.message.split(', ').length).toBe(100);
+    } finally {
+      await many.close();
+    }
+  });
+});

@@ -46,13 +46,21 @@ export type ToolCallOutcome =
   /** The call failed (unknown tool, network, declined input, aborted…). */
   | { kind: 'error'; call: ModelToolCall; serverKey?: string; tool?: Tool; message: string; error: unknown };
 
+/** Most tool names listed for the model when it calls one there is not (the rest are counted). */
+const MAX_LISTED_TOOLS = 100;
 /** Most validation problems listed for the model (the rest are counted). */
 const MAX_LISTED_ISSUES = 10;
 
 /** Runs one call; never throws (see {@link ToolCallOutcome}). */
 export async function runToolCall(host: ToolHost, call: ModelToolCall, options: RunToolCallsOptions = {}): Promise<ToolCallOutcome> {
   const entry = host.resolve(call.name);
-  if (!entry) return { kind: 'error', call, message: `There is no tool named "${call.name}". Available tools: ${host.tools.map((tool) => tool.name).join(', ') || 'none'}.`, error: undefined };
+  if (!entry) {
+    // The model's name is cut and the list bounded: a message that goes back to the model each time it guesses wrong.
+    const names = host.tools.slice(0, MAX_LISTED_TOOLS).map((tool) => tool.name);
+    const more = host.tools.length > MAX_LISTED_TOOLS ? ` and ${host.tools.length - MAX_LISTED_TOOLS} more` : '';
+    const name = String(call.name).slice(0, 100);
+    return { kind: 'error', call, message: `There is no tool named "${name}". Available tools: ${names.join(', ') || 'none'}${more}.`, error: undefined };
+  }
   const about = { serverKey: entry.serverKey, tool: entry.tool };
   let args: unknown = call.arguments ?? {};
   if (typeof args === 'string') {
