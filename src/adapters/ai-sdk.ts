@@ -109,7 +109,8 @@ export function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Rec
   for (const entry of host.tools) {
     const schema = toAiSdkSchema(entry.tool.inputSchema).schema;
     const description = entry.tool.description ?? entry.tool.title;
-    set[entry.name] = {
+    // A defined property: a tool a server named `__proto__` is a tool of the set, not the set's prototype.
+    Object.defineProperty(set, entry.name, { enumerable: true, configurable: true, writable: true, value: {
       type: 'dynamic',
       ...(description ? { description } : {}),
       inputSchema: options.jsonSchema ? options.jsonSchema(schema) : schemaObject(schema),
@@ -125,7 +126,7 @@ export function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Rec
         const output = isOutput(arg) ? arg : (arg as { output?: unknown } | undefined)?.output;
         return isOutput(output) ? aiSdkModelOutput(output) : { type: 'text', value: JSON.stringify(output) ?? '' };
       },
-    };
+    } satisfies AiSdkTool });
   }
   return set;
 }

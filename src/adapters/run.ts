@@ -46,13 +46,21 @@ export type ToolCallOutcome =
   /** The call failed (unknown tool, network, declined input, aborted…). */
   | { kind: 'error'; call: ModelToolCall; serverKey?: string; tool?: Tool; message: string; error: unknown };
 
+/** Most tool names listed for the model when it calls one there is not (the rest are counted). */
+const MAX_LISTED_TOOLS = 100;
 /** Most validation problems listed for the model (the rest are counted). */
 const MAX_LISTED_ISSUES = 10;
 
 /** Runs one call; never throws (see {@link ToolCallOutcome}). */
 export async function runToolCall(host: ToolHost, call: ModelToolCall, options: RunToolCallsOptions = {}): Promise<ToolCallOutcome> {
   const entry = host.resolve(call.name);
-  if (!entry) return { kind: 'error', call, message: `There is no tool named "${call.name}". Available tools: ${host.tools.map((tool) => tool.name).join(', ') || 'none'}.`, error: undefined };
+  if (!entry) {
+    // The model's name is cut and the list bounded: a message that goes back to the model each time it guesses wrong.
+    const names = host.tools.slice(0, MAX_LISTED_TOOLS).map((tool) => tool.name);
+    const more = host.tools.length > MAX_LISTED_TOOLS ? ` and ${host.tools.length - MAX_LISTED_TOOLS} more` : '';
+    const name = String(call.name).slice(0, 100);
+    return { kind: 'error', call, message: `There is no tool named "${name}". Available tools: ${names.join(', ') || 'none'}${more}.`, error: undefined };
+  }
   const about = { serverKey: entry.serverKey, tool: entry.tool };
   let args: unknown = call.arguments ?? {};
   if (typeof args === 'string') {
@@ -104,6 +112,10 @@ export function outcomeParts(outcome: ToolCallOutcome, images: boolean): ModelPa
   return outcome.kind === 'result' ? resultParts(outcome.result, images) : [{ type: 'text', text: outcome.message }];
 }
 
+/** The image types chat APIs accept as input (Anthropic's `media_type` is exactly these; OpenAI's are the same). */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
 /** A tool result as parts for a model (see {@link outcomeParts}). */
 export function resultParts(result: Pick<CallToolResult, 'content' | 'structuredContent' | 'isError'>, images: boolean): ModelPart[] {
   const parts: ModelPart[] = [];
@@ -112,7 +124,10 @@ export function resultParts(result: Pick<CallToolResult, 'content' | 'structured
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string') {
-      parts.push(images ? { type: 'image', data: block.data, mimeType: block.mimeType } : { type: 'text', text: `[image: ${block.mimeType}, shown to the user]` });
+      const mimeType = block.mimeType.toLowerCase();
+      // Only what every chat API takes as an image: one it refuses (SVG, BMP, not base64) fails the whole request.
+      const seen = images && MODEL_IMAGE_TYPES.has(mimeType) && BASE64.test(block.data);
+      parts.push(seen ? { type: 'image', data: block.data, mimeType } : { type: 'text', text: `[image: ${block.mimeType}, shown to the user]` });
     } else if (block.type === 'audio') parts.push({ type: 'text', text: `[audio: ${String(block.mimeType)}, offered to the user]` });
     else if (block.type === 'resource_link') parts.push({ type: 'text', text: `[resource: ${String(block.title ?? block.name)} ${String(block.uri)}]` });
     else if (block.type === 'resource' && isObject(block.resource)) {

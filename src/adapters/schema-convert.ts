@@ -229,16 +229,17 @@ export function restoreArguments(value: unknown, inputSchema: JsonSchema | JsonO
     if (!isObject(current)) return current;
     // The branch of an anyOf / oneOf that describes an object with these properties.
     const branches = [...(Array.isArray(node.anyOf) ? node.anyOf : []), ...(Array.isArray(node.oneOf) ? node.oneOf : [])];
-    const branch = branches.map((sub) => resolve(sub, depth + 1)).find((sub): sub is JsonObject => isObject(sub) && isObject(sub.properties) && Object.keys(current).every((key) => key in (sub.properties as JsonObject)));
+    const branch = branches.map((sub) => resolve(sub, depth + 1)).find((sub): sub is JsonObject => isObject(sub) && isObject(sub.properties) && Object.keys(current).every((key) => Object.hasOwn(sub.properties as JsonObject, key)));
     const target = isObject(node.properties) ? node : branch;
     if (!target || !isObject(target.properties)) return current;
     const properties = target.properties;
     const required = new Set(Array.isArray(target.required) ? target.required : []);
     const out: JsonObject = {};
     for (const [key, item] of Object.entries(current)) {
-      const sub = properties[key];
+      // Own properties only, read and written: a model's `__proto__` or `constructor` is an argument like any other.
+      const sub = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (item === null && !required.has(key) && sub !== undefined && !allowsNull(resolve(sub, depth + 1))) continue;
-      out[key] = (sub === undefined ? item : walk(item, sub, depth + 1)) as JsonObject[string];
+      Object.defineProperty(out, key, { enumerable: true, configurable: true, writable: true, value: sub === undefined ? item : walk(item, sub, depth + 1) });
     }
     return out;
   };

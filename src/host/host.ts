@@ -16,7 +16,7 @@ import { McpClientError, type McpError } from '../protocol/errors.js';
 import type { InputRequestMethod, InputRequiredResult, JsonObject, Tool } from '../protocol/types.js';
 import type { InputHandlers } from '../rounds/handlers.js';
 import { Emitter } from '../util/emitter.js';
-import { assignNames, entryId, serverKeyFromUrl, type NameStore } from './names.js';
+import { assignNames, entryId, isModelName, serverKeyFromUrl, type NameStore } from './names.js';
 
 /** One tool of the host's catalogue: the name a model calls it by, and where it lives. */
 export interface HostTool {
@@ -69,8 +69,26 @@ export interface McpHostOptions {
 export interface HostEvents {
   /** The catalogue changed: a server was added, removed, enabled or disabled, or a listing changed its tools. */
   toolsChanged: { tools: readonly HostTool[] };
-  /** A server's listing failed (its tools are left out of the catalogue until one succeeds). */
+  /**
+   * A server's listing failed (its tools are left out of the catalogue until one succeeds), or
+   * (`too_large`) some of its tools were left out: nested too deep to send to a model.
+   */
   serverError: { key: string; error: McpError | Error };
+}
+
+/** Deepest nesting (objects and arrays) of a tool definition the catalogue takes (real schemas nest a few dozen levels). */
+const MAX_TOOL_NESTING = 256;
+
+/** Whether `value` nests at most `max` levels of objects and arrays (walked without recursion). */
+function nestingWithin(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
 }
 
 interface ServerState {
@@ -103,7 +121,8 @@ export class McpHost {
   readonly #emitter = new Emitter<HostEvents>();
   readonly #store: NameStore | undefined;
   readonly #remembered = new Map<string, string>();
-  readonly #handlers = new Map<InputRequestMethod, InputHandlers[InputRequestMethod]>();
+  /** The host's input handlers, in registration order, each with its removal on every server it was set on. */
+  readonly #handlers = new Set<{ method: InputRequestMethod; handler: InputHandlers[InputRequestMethod]; offs: Map<ServerState, () => void> }>();
   #catalogue: HostTool[] = [];
   #byName = new Map<string, HostTool>();
 
@@ -111,7 +130,9 @@ export class McpHost {
     this.#store = options.names;
     const stored = this.#store?.load();
     if (stored && typeof stored === 'object') {
-      for (const [id, name] of Object.entries(stored)) if (typeof name === 'string') this.#remembered.set(id, name);
+      // A stored name a chat API would refuse (another version's, or edited by hand) is not reused: one such
+      // name in a request's tool list makes the provider reject the whole request.
+      for (const [id, name] of Object.entries(stored)) if (isModelName(name)) this.#remembered.set(id, name);
     }
   }
 
@@ -131,8 +152,24 @@ export class McpHost {
       key = base;
       for (let n = 2; this.#servers.has(key); n++) key = `${base}${n}`;
     }
-    const off = [client.on('toolsChanged', () => void this.#list(state, true)), ...[...this.#handlers].map(([method, handler]) => client.setInputHandler(method, handler as never))];
-    const state: ServerState = { key, client, enabled: options.enabled ?? true, tools: [], error: undefined, off: () => off.forEach((f) => f()), generation: 0, settled: false };
+    const offChanged = client.on('toolsChanged', () => void this.#list(state, true));
+    const state: ServerState = {
+      key,
+      client,
+      enabled: options.enabled ?? true,
+      tools: [],
+      error: undefined,
+      off: () => {
+        offChanged();
+        for (const registration of this.#handlers) {
+          registration.offs.get(state)?.();
+          registration.offs.delete(state);
+        }
+      },
+      generation: 0,
+      settled: false,
+    };
+    for (const registration of this.#handlers) registration.offs.set(state, client.setInputHandler(registration.method, registration.handler as never));
     this.#servers.set(key, state);
     void this.#list(state, false);
     return key;
@@ -151,7 +188,7 @@ export class McpHost {
     this.#servers.delete(key);
     if (!options.keepNames) {
       for (const id of [...this.#remembered.keys()]) if (id.startsWith(`${key}\u0000`)) this.#remembered.delete(id);
-      this.#store?.save(Object.fromEntries(this.#remembered));
+      this.#save();
     }
     this.#update(true);
   }
@@ -211,11 +248,14 @@ export class McpHost {
    * @returns a function that removes it from them all.
    */
   setInputHandler<K extends InputRequestMethod>(method: K, handler: InputHandlers[K]): () => void {
-    this.#handlers.set(method, handler);
-    const offs = [...this.#servers.values()].map((state) => state.client.setInputHandler(method, handler));
+    // Each removal is kept per server, so the function returned also takes it off the servers added after this call.
+    const registration = { method, handler: handler as InputHandlers[InputRequestMethod], offs: new Map<ServerState, () => void>() };
+    this.#handlers.add(registration);
+    for (const state of this.#servers.values()) registration.offs.set(state, state.client.setInputHandler(method, handler));
     return () => {
-      if (this.#handlers.get(method) === handler) this.#handlers.delete(method);
-      offs.forEach((off) => off());
+      this.#handlers.delete(registration);
+      for (const off of registration.offs.values()) off();
+      registration.offs.clear();
     };
   }
 
@@ -230,18 +270,38 @@ export class McpHost {
   async #list(state: ServerState, fresh: boolean): Promise<void> {
     const generation = ++state.generation;
     try {
-      const tools = await state.client.listTools({ fresh });
+      const listed = await state.client.listTools({ fresh });
       if (generation !== state.generation || this.#servers.get(state.key) !== state) return;
+      // A definition nested deeper than JSON.stringify's stack cannot be sent to a model: in the catalogue it
+      // would fail every chat request the page makes, for every server's tools. Such a tool is left out.
+      const tools = listed.filter((tool) => nestingWithin(tool, MAX_TOOL_NESTING));
       state.tools = tools;
       state.error = undefined;
+      if (tools.length < listed.length) {
+        const kept = new Set(tools);
+        const left = listed.filter((tool) => !kept.has(tool)).map((tool) => `"${tool.name.slice(0, 64)}"`);
+        const error = new McpClientError('too_large', `Left out tool(s) ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}: nested deeper than ${MAX_TOOL_NESTING} levels`, { url: state.client.url.href, method: 'tools/list', limit: MAX_TOOL_NESTING });
+        this.#emitter.emit('serverError', { key: state.key, error });
+      }
     } catch (error) {
       if (generation !== state.generation || this.#servers.get(state.key) !== state) return;
       state.tools = [];
-      state.error = error as Error;
-      this.#emitter.emit('serverError', { key: state.key, error: error as Error });
+      // A server that declares no tools (prompts or resources only) refuses tools/list: it has none, nothing failed.
+      const toolless = state.client.server !== undefined && state.client.server.capabilities.tools === undefined;
+      state.error = toolless ? undefined : (error as Error);
+      if (!toolless) this.#emitter.emit('serverError', { key: state.key, error: error as Error });
     }
     state.settled = true;
     this.#update(false);
+  }
+
+  /** Saves the names given; a store that throws (full, refused) costs the names' reload, never the catalogue. */
+  #save(): void {
+    try {
+      this.#store?.save(Object.fromEntries(this.#remembered));
+    } catch {
+      /* the names stay this host's: they are still unique and stable while it lives */
+    }
   }
 
   /** Recomputes names and the catalogue; fires `toolsChanged` when it differs (`always`: when the servers changed). */
@@ -254,7 +314,7 @@ export class McpHost {
     const entries = (waiting < 0 ? servers : servers.slice(0, waiting)).flatMap((state) => state.tools.map((tool) => ({ serverKey: state.key, toolName: tool.name, tool, enabled: state.enabled })));
     const before = this.#remembered.size;
     const names = assignNames(entries, this.#remembered);
-    if (this.#remembered.size !== before) this.#store?.save(Object.fromEntries(this.#remembered));
+    if (this.#remembered.size !== before) this.#save();
     const catalogue = entries.filter((entry) => entry.enabled).map((entry) => ({ name: names.get(entryId(entry.serverKey, entry.toolName))!, serverKey: entry.serverKey, tool: entry.tool }));
     // A listing gives new objects each time: the same catalogue is the same names for equal definitions.
     const same =

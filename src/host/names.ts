@@ -36,6 +36,9 @@ export interface NamedEntry {
   toolName: string;
 }
 
+/** Whether `value` is a name chat APIs accept for a function tool (`^[a-zA-Z0-9_-]{1,64}$`). */
+export const isModelName = (value: unknown): value is string => typeof value === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(value);
+
 /** The identity of an entry in the remembered table. */
 export const entryId = (serverKey: string, toolName: string): string => `${serverKey}\u0000${toolName}`;
 
@@ -83,13 +86,18 @@ export function assignNames(entries: readonly NamedEntry[], remembered: Map<stri
   const reserved = new Map<string, string>();
   for (const [id, name] of remembered) reserved.set(name, id);
   const free = (name: string, id: string) => !taken.has(name) && (reserved.get(name) ?? id) === id;
+  const suffixes = new Map<string, number>();
   for (const entry of entries) {
     const id = entryId(entry.serverKey, entry.toolName);
     if (names.has(id)) continue;
     const own = sanitizeName(entry.toolName);
     const prefixed = sanitizeName(`${sanitizeName(entry.serverKey, MAX_PREFIX)}__${entry.toolName}`);
     let name = free(own, id) ? own : prefixed;
-    for (let n = 2; !free(name, id); n++) name = sanitizeName(`${prefixed.slice(0, MAX_MODEL_NAME - String(n).length - 1)}_${n}`);
+    // Numbers go on from the last one tried for this prefix (names only get taken within a call): many
+    // tools whose names clean to the same text cost one step each, not one per earlier one.
+    let n = suffixes.get(prefixed) ?? 2;
+    for (; !free(name, id); n++) name = sanitizeName(`${prefixed.slice(0, MAX_MODEL_NAME - String(n).length - 1)}_${n}`);
+    suffixes.set(prefixed, n);
     names.set(id, name);
     taken.add(name);
     remembered.set(id, name);

@@ -79,3 +79,56 @@ export function withAsk(label: string): (server: McpServer, calls: string[]) => 
     });
   };
 }
+
+/** A server with one prompt and no tools (it declares no `tools` capability, so it refuses `tools/list`). */
+export async function startPromptOnlyServer(): Promise<ToolServer> {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'prompts-server', version: '1.0.0' }, { capabilities: {} });
+    server.registerPrompt('greet', { description: 'Says hello' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
+    return server;
+  }, { legacy: 'reject' });
+  const node = toNodeHandler(handler);
+  const http = createServer(async (req, res) => node(req as never, res as never, await readJsonBody(req)));
+  const origin = await listen(http);
+  return {
+    url: `${origin}/mcp`,
+    calls: [],
+    async close() {
+      await handler.close();
+      await closeServer(http);
+    },
+  };
+}
+
+/**
+ * A raw `node:http` 2026-07-28 server (no SDK) for tools the official SDK cannot serve: a tool named
+ * `__proto__` makes its own `server/discover` fail. Answers `server/discover`, `tools/list` (`tools`, each
+ * with `inputSchema`, default an empty object schema; a string is sent as that JSON text) and `tools/call` (`<name> ran`); the `calls` are the
+ * tools called.
+ */
+export async function startRawToolServer(tools: string[], inputSchema: unknown = { type: 'object', properties: {} }): Promise<ToolServer> {
+  const calls: string[] = [];
+  const http = createServer(async (req, res) => {
+    const message = ((await readJsonBody(req)) ?? {}) as { id?: number; method?: string; params?: { name?: string } };
+    const answer = (result: unknown) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...(result as object) } }));
+    };
+    if (message.method === 'server/discover') return answer({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'raw-server', version: '1.0.0' } });
+    if (message.method === 'tools/list') {
+      // A schema given as text is sent as it is (JSON.stringify cannot write one nested deeper than its stack).
+      if (typeof inputSchema !== 'string') return answer({ tools: tools.map((name) => ({ name, inputSchema })) });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"resultType":"complete","tools":[${tools.map((name) => `{"name":${JSON.stringify(name)},"inputSchema":${inputSchema}}`).join(',')}]}}`);
+      return;
+    }
+    if (message.method === 'tools/call') {
+      calls.push(String(message.params?.name));
+      return answer({ content: [{ type: 'text', text: `${message.params?.name} ran` }] });
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }));
+  });
+  const origin = await listen(http);
+  return { url: `${origin}/mcp`, calls, close: () => closeServer(http) };
+}
