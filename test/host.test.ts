@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { McpClient, type FetchLike } from '../src/index.js';
 import { McpHost, serverKeyFromUrl, type HostTool, type NameStore } from '../src/host/index.js';
 import { assignNames, sanitizeName } from '../src/host/names.js';
+import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer } from './support/servers.js';
 
@@ -178,6 +179,25 @@ describe('McpHost: one catalogue across servers', () => {
       await modern.close();
     }
   });
+});
+
+test('tools a server made for its MCP App only (_meta.ui.visibility ["app"]) are not the model\'s: not in the catalogue, not callable by model name', async () => {
+  const withAppTools = await startToolServer('delta', (server) => {
+    const none = fromJsonSchema({ type: 'object', properties: {} } as never);
+    // The official SDK passes _meta through as given.
+    server.registerTool('poll_stats', { description: 'The app polls this', inputSchema: none, _meta: { ui: { visibility: ['app'] } } }, async () => ({ content: [{ type: 'text', text: 'stats' }] }));
+    server.registerTool('show_stats', { description: 'Both see this', inputSchema: none, _meta: { ui: { resourceUri: 'ui://stats', visibility: ['model', 'app'] } } }, async () => ({ content: [{ type: 'text', text: 'shown' }] }));
+  });
+  try {
+    const host = new McpHost();
+    host.add(new McpClient(withAppTools.url, quiet), { key: 'delta' });
+    const tools = await host.refresh();
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'lookup_delta', 'show_stats']);
+    expect(host.servers[0]!.tools.map((tool) => tool.name)).toContain('poll_stats');
+    await expect(host.callTool('poll_stats', {})).rejects.toMatchObject({ code: 'invalid_arguments' });
+  } finally {
+    await withAppTools.close();
+  }
 });
 
 describe('model names', () => {

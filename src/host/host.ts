@@ -76,6 +76,18 @@ export interface HostEvents {
   serverError: { key: string; error: McpError | Error };
 }
 
+/**
+ * Whether a tool is the model's: not one a server made for its MCP App's own use only
+ * (`_meta.ui.visibility` without `"model"`; MCP Apps extension, `McpUiToolMeta.visibility`:
+ * "app" is "callable by the app from this server only"). The app calls those through its
+ * own connection; in the catalogue a model would call them.
+ */
+function forModel(tool: Tool): boolean {
+  const ui = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
+  const visibility = ui && typeof ui === 'object' ? ui.visibility : undefined;
+  return !Array.isArray(visibility) || visibility.includes('model');
+}
+
 /** Deepest nesting (objects and arrays) of a tool definition the catalogue takes (real schemas nest a few dozen levels). */
 const MAX_TOOL_NESTING = 256;
 
@@ -207,8 +219,10 @@ export class McpHost {
   }
 
   /**
-   * The catalogue: every tool of the enabled servers, in server order then listing order.
-   * While a server's first listing is in flight, it and the servers added after it are not in it yet.
+   * The catalogue: every tool of the enabled servers that is the model's, in server order then
+   * listing order. Tools a server made for its MCP App only (`_meta.ui.visibility` without
+   * `"model"`) are not in it (`servers[i].tools` has them). While a server's first listing is in
+   * flight, it and the servers added after it are not in it yet.
    */
   get tools(): readonly HostTool[] {
     return this.#catalogue;
@@ -311,7 +325,9 @@ export class McpHost {
     // on which answered first.
     const servers = [...this.#servers.values()];
     const waiting = servers.findIndex((state) => !state.settled);
-    const entries = (waiting < 0 ? servers : servers.slice(0, waiting)).flatMap((state) => state.tools.map((tool) => ({ serverKey: state.key, toolName: tool.name, tool, enabled: state.enabled })));
+    const entries = (waiting < 0 ? servers : servers.slice(0, waiting)).flatMap((state) =>
+      state.tools.filter(forModel).map((tool) => ({ serverKey: state.key, toolName: tool.name, tool, enabled: state.enabled })),
+    );
     const before = this.#remembered.size;
     const names = assignNames(entries, this.#remembered);
     if (this.#remembered.size !== before) this.#save();
