@@ -129,6 +129,8 @@ describe('one model turn through a host of two servers', () => {
         { id: 'c3', type: 'function', function: { name: 'lookup_alpha', arguments: '{"id":' } },
         { id: 'c4', type: 'function', function: { name: 'nope', arguments: '{}' } },
         { id: 'c5', type: 'function', function: { name: 'pixel', arguments: '{}' } },
+        // A malformed call from a provider (no function): answered, and the others still run.
+        { id: 'c6', type: 'function' } as never,
       ],
       { strict: true },
     );
@@ -138,6 +140,7 @@ describe('one model turn through a host of two servers', () => {
       { role: 'tool', tool_call_id: 'c3', content: expect.stringMatching(/^The arguments are not valid JSON: /) },
       { role: 'tool', tool_call_id: 'c4', content: `There is no tool named "nope". Available tools: ${host.tools.map((tool) => tool.name).join(', ')}.` },
       { role: 'tool', tool_call_id: 'c5', content: 'a pixel\n[image: image/png, shown to the user]' },
+      { role: 'tool', tool_call_id: 'c6', content: expect.stringMatching(/^There is no tool named "". Available tools: /) },
     ]);
     // The strict null for `verbose` was removed before the call (the server's answer has no verbose=);
     // the call with broken JSON never reached the server.

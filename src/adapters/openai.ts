@@ -109,7 +109,8 @@ export async function runChatCompletionsToolCalls(
   calls: readonly ChatCompletionsToolCall[],
   options: RunToolCallsOptions = {},
 ): Promise<ChatCompletionsToolMessage[]> {
-  const outcomes = await runToolCalls(host, calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })), options);
+  // A provider's malformed call (no function) is answered as a call of no tool, never thrown: the turn's other calls still run.
+  const outcomes = await runToolCalls(host, calls.map((call) => ({ id: call.id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' })), options);
   return outcomes.map((outcome) => ({ role: 'tool', tool_call_id: outcome.call.id, content: outcomeText(outcome) }));
 }
 
