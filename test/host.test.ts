@@ -200,6 +200,13 @@ test('tools a server made for its MCP App only (_meta.ui.visibility ["app"]) are
   }
 });
 
+test('two servers at one URL get keys kept apart by a separator (local<port>-2), never another port\'s key', () => {
+  const host = new McpHost();
+  const url = 'http://127.0.0.1:3001/mcp';
+  expect([host.add(new McpClient(url, quiet)), host.add(new McpClient(url, quiet))]).toEqual(['local3001', 'local3001-2']);
+  expect(host.add(new McpClient('http://127.0.0.1:30012/mcp', quiet))).toBe('local30012');
+});
+
 describe('model names', () => {
   test('characters chat APIs refuse become _, long names are cut with a hash that keeps them apart', () => {
     expect(sanitizeName('files/read.text')).toBe('files_read_text');

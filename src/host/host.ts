@@ -162,7 +162,8 @@ export class McpHost {
     } else {
       const base = serverKeyFromUrl(client.url);
       key = base;
-      for (let n = 2; this.#servers.has(key); n++) key = `${base}${n}`;
+      // A separator: `local3001` numbered `local30012` would be the key of port 30012.
+      for (let n = 2; this.#servers.has(key); n++) key = `${base}-${n}`;
     }
     const offChanged = client.on('toolsChanged', () => void this.#list(state, true));
     const state: ServerState = {
