@@ -186,6 +186,45 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   expect(model.requests.at(-1).messages.filter((message: any) => message.role === 'user')).toHaveLength(1);
 });
 
+test('"Put my message back" after an error while the user typed something new keeps both: the old message above the new text', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  await configure(page);
+  // The request is held at the page until the user has typed the next text.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/chat/completions', async (route) => {
+    asked();
+    await gate;
+    await route.continue();
+  });
+  model.script({ status: 500, error: 'Overloaded' });
+  await say(page, 'The old message');
+  await requested;
+  // While the turn runs Send is disabled, and looks it.
+  const send = page.getByRole('button', { name: 'Send', exact: true });
+  await expect(send).toBeDisabled();
+  expect(await send.evaluate((button) => [Number(getComputedStyle(button).opacity), getComputedStyle(button).cursor])).toEqual([expect.any(Number), 'not-allowed']);
+  expect(await send.evaluate((button) => Number(getComputedStyle(button).opacity))).toBeLessThan(0.6);
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('New text typed meanwhile');
+  release();
+  await expect(transcript(page).getByRole('alert').last()).toContainText('The model endpoint answered 500');
+  await expect(input).toHaveValue('New text typed meanwhile');
+  await transcript(page).getByRole('button', { name: 'Put my message back' }).click();
+  await expect(input).toHaveValue('The old message\n\nNew text typed meanwhile');
+  await expect(input).toBeFocused();
+  // Shift+Enter is a new line, Enter sends.
+  await input.press('Shift+Enter');
+  await expect(input).toHaveValue('The old message\n\nNew text typed meanwhile\n');
+  model.script({ text: 'Both read.' });
+  await input.press('Enter');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText('Both read.');
+  expect(model.requests.at(-1).messages.at(-1).content).toBe('The old message\n\nNew text typed meanwhile');
+});
+
 test('a sampling request is drafted by the configured model and sent after approval; a model that never stops calling tools is stopped after 8 rounds', async ({ page }) => {
   await page.goto(chat);
   await waitForConnection(page);

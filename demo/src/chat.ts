@@ -128,8 +128,8 @@ const ui = {
 };
 const post = (draft: Draft) => void ui.post(draft);
 
-/** The composer's text box. */
-const composerInput = () => content.querySelector<HTMLInputElement>('#message');
+/** The composer's text box (a textarea: a message put back keeps what was typed since, below it). */
+const composerInput = () => content.querySelector<HTMLTextAreaElement>('#message');
 
 /** Puts the user's unanswered text back in the message box (unless they typed something new). */
 function restore(text: string): boolean {
@@ -140,11 +140,15 @@ function restore(text: string): boolean {
   return true;
 }
 
-/** The error's "Put my message back" button: the text returns to the message box (once). */
+/**
+ * The error's "Put my message back" button: the text returns to the message box (once). Nothing
+ * typed is lost: text typed since goes below it, after a blank line.
+ */
 function putBack(message: Extract<Message, { role: 'error' }>): void {
   const input = composerInput();
   if (!input || message.restore === undefined) return;
-  input.value = message.restore;
+  const typed = input.value.trim();
+  input.value = typed ? `${message.restore}\n\n${typed}` : message.restore;
   input.focus();
   delete message.restore;
   update();
@@ -220,6 +224,13 @@ function onSubmit(event: SubmitEvent): void {
   if (!text || stopTurn) return;
   input.value = '';
   void send(text);
+}
+
+/** Enter sends, Shift+Enter starts a new line (as in most chats). */
+function onComposerKey(event: KeyboardEvent): void {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  (event.target as HTMLTextAreaElement).form?.requestSubmit();
 }
 
 function onPickTool(event: Event): void {
@@ -307,7 +318,8 @@ function update(): void {
           ${tools.map((t) => html`<option value=${t.name}>${t.title ?? t.name}</option>`)}
         </select>
         <label class="visually-hidden" for="message">Message</label>
-        <input id="message" name="message" autocomplete="off" placeholder=${settings ? 'Ask the model something' : 'Ask something, or /tool name {…}'} />
+        <textarea id="message" name="message" rows="1" autocomplete="off" @keydown=${onComposerKey}
+          placeholder=${settings ? 'Ask the model something' : 'Ask something, or /tool name {…}'}></textarea>
         <button class="primary" type="submit" ?disabled=${stopTurn !== undefined}>Send</button>
         ${stopTurn ? html`<button type="button" @click=${() => stopTurn?.abort()}>Stop</button>` : nothing}
         ${busy ? html`<span class="muted" role="status">Working…</span>` : nothing}
