@@ -128,6 +128,7 @@ test('arguments that fail the tool\'s schema: the tool is not called, the error 
   const invalid = transcript(page).locator('li.invalid');
   await expect(invalid).toContainText('create_ticket was not called');
   await expect(invalid).toContainText("do not match the tool's input schema");
+  await expect(invalid.locator('.who')).toHaveText(/^Problem with the tool call · /);
   await expect(transcript(page)).toContainText('Those arguments were wrong, sorry.');
   expect(calls).toBe(0);
   expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining("do not match the tool's input schema") });
@@ -150,6 +151,17 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   await say(page, 'Hello there');
   await expect(transcript(page).getByRole('alert').last()).toContainText('The model endpoint answered 401: Incorrect API key provided');
   await expect(input).toHaveValue('Hello there');
+  // The error is not the model talking: labelled "Error", edged and labelled in the theme's danger colour.
+  const error = transcript(page).locator('li.error').last();
+  await expect(error.locator('.who')).toHaveText('Error');
+  const danger = await page.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.color = 'var(--mcp-color-danger)';
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  expect(await error.evaluate((li) => [getComputedStyle(li).borderLeftColor, getComputedStyle(li.querySelector('.who')!).color])).toEqual([danger, danger]);
 
   model.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}\n\ndata: {not json\n\n' });
   await page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -270,12 +270,13 @@ function renderMessage(message: Message) {
     case 'assistant':
       return html`<li class="assistant" aria-busy=${message.streaming ? 'true' : 'false'}><span class="who">Assistant</span><p>${message.text}</p></li>`;
     case 'error':
-      return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p>
+      // Not the model talking: labelled and styled as a problem of the page, the endpoint or a server.
+      return html`<li class="error"><span class="who">Error</span><p role="alert">${message.text}</p>
         ${message.restore !== undefined
           ? html`<button type="button" @click=${() => putBack(message)}>Put my message back</button>`
           : nothing}</li>`;
     case 'invalid':
-      return html`<li class="assistant error invalid"><span class="who">Tool · ${message.tool.title ?? message.name}</span><p role="alert">${message.text}</p>
+      return html`<li class="error invalid"><span class="who">Problem with the tool call · ${message.tool.title ?? message.name}</span><p role="alert">${message.text}</p>
         <button type="button" @click=${() => offerForm(message.name, message.arguments)}>Open form</button></li>`;
     case 'tool-form':
       return html`<li class="assistant tool">
