@@ -237,6 +237,28 @@ test('"Put my message back" after an error while the user typed something new ke
   expect(model.requests.at(-1).messages.at(-1).content).toBe('The old message\n\nNew text typed meanwhile');
 });
 
+test('an endpoint needs a model name: the settings say so and are not saved, and nothing is sent without one', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  const settings = page.locator('details.settings');
+  await settings.locator('summary').click();
+  const name = page.getByRole('textbox', { name: 'Model', exact: true });
+  await expect(name).toHaveAttribute('placeholder', /^e\.g\. /);
+  await page.getByRole('textbox', { name: 'Base URL' }).fill(model.baseUrl);
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(settings.getByRole('alert')).toContainText('Name the model');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(settings.locator('summary')).toContainText('no model: the phrase router answers');
+  // Settings saved before a name was required: the message is refused, not sent with model "".
+  await page.evaluate((baseUrl) => sessionStorage.setItem('mcp-chat-model-v1', JSON.stringify({ baseUrl, apiKey: '', model: '', remember: false })), model.baseUrl);
+  await page.reload();
+  await waitForConnection(page);
+  await expect(settings.locator('summary')).toContainText('model not named');
+  await say(page, 'Hello there');
+  await expect(transcript(page).getByRole('alert').last()).toContainText('Not sent: Name the model');
+  expect(model.requests).toHaveLength(0);
+});
+
 test('a sampling request is drafted by the configured model and sent after approval; a model that never stops calling tools is stopped after 8 rounds', async ({ page }) => {
   await page.goto(chat);
   await waitForConnection(page);

@@ -14,7 +14,7 @@ import { openAiSampling, type OpenAiCompatibleConfig } from '../../src/adapters/
 import { routerModel, type ChatModel } from './chat-model.js';
 import { ModelError, type ChatMessage } from './chat-llm.js';
 import { ChatServers, serverLabel } from './chat-servers.js';
-import { loadModelSettings, loadServerUrls, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
+import { loadModelSettings, loadServerUrls, modelSettingsProblem, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
 import { modelTurn, type Draft, type Message } from './chat-turns.js';
 import { deterministicDraft } from './sampling.js';
 import { appSandboxUrl, initialServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
@@ -38,6 +38,7 @@ let busy = false;
 const conversation: ChatMessage[] = [];
 let settings: ModelSettings | undefined = loadModelSettings();
 let serverProblem: string | undefined;
+let modelProblem: string | undefined;
 /** Stops the running model turn. */
 let stopTurn: AbortController | undefined;
 
@@ -207,6 +208,9 @@ async function send(text: string, via?: string): Promise<void> {
   // Typed while the page still connects: the model gets the tools, not "the server has no tools".
   await listed;
   const config = endpoint();
+  // Settings saved before a model name was required: nothing is sent without one.
+  const problem = modelSettingsProblem(settings);
+  if (problem) return post({ role: 'error', text: `Not sent: ${problem}` });
   if (config) return askModel(config, text, via);
   let turn = await model({ text, tools: servers.modelTools() });
   if (via && turn.kind === 'call') {
@@ -242,6 +246,9 @@ function onPickTool(event: Event): void {
 
 const settingsActions = {
   saveModel(next: ModelSettings | undefined): void {
+    // Settings that cannot work are not saved: the panel says why, the chat keeps the last good ones.
+    modelProblem = modelSettingsProblem(next);
+    if (modelProblem) return update();
     settings = next;
     saveModelSettings(next);
     applySampling();
@@ -300,6 +307,7 @@ function update(): void {
       model: settings,
       servers: servers.list.map((server) => ({ key: server.key, label: server.demo ? `Demo server (${serverLabel(server.url)})` : serverLabel(server.url), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
       ...(serverProblem ? { serverProblem } : {}),
+      ...(modelProblem ? { modelProblem } : {}),
     },
     settingsActions,
   );
