@@ -68,6 +68,12 @@ test('the model calls tools of the demo server and of server-everything behind t
   await expect(page.locator('#tool-menu option[value="get_weather"]')).toHaveCount(1);
   // The bridge's token is not shown.
   await expect(page.locator('.server-settings')).not.toContainText('token');
+  // Listed by its name (serverInfo) once connected, its URL's host beside it.
+  const serverRow = page.locator('.server-settings li').nth(1);
+  await expect(serverRow).toContainText(new URL(bridge.endpoints[0]!.url).host);
+  const name = await page.locator('mcp-connection').nth(1).evaluate((connection) => (connection as any).serverInfo.title ?? (connection as any).serverInfo.name);
+  expect(name).toBeTruthy();
+  await expect(serverRow.locator('.server-label')).toHaveText(`${name} (${new URL(bridge.endpoints[0]!.url).host}${new URL(bridge.endpoints[0]!.url).pathname})`);
 
   model.script(
     { text: 'Let me check both servers.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon' } }, { name: 'echo', arguments: { message: 'hello from the model' } }] },

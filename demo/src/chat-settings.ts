@@ -22,6 +22,8 @@ export interface ModelSettings {
 /** A server of the chat as the panel lists it. */
 export interface ServerRow {
   key: string;
+  /** Compared only (the local stdio server's button goes once it is added); never shown: a bridge's URL carries its token. */
+  url: string;
   label: string;
   /** The demo server cannot be removed. */
   removable: boolean;
@@ -168,7 +170,7 @@ export function renderSettings(container: HTMLElement, view: SettingsView, actio
           <button type="submit">Add server</button>
           ${view.serverProblem ? html`<p id="server-url-problem" role="alert">${view.serverProblem}</p>` : nothing}
         </form>
-        ${bridge ? html`<button type="button" @click=${() => actions.addServer(bridge)}>Add the local stdio server (server-everything behind the bridge npm start runs)</button>` : nothing}
+        ${bridge && !view.servers.some((server) => server.url === bridge) ? html`<button type="button" @click=${() => actions.addServer(bridge)}>Add the local stdio server (server-everything behind the bridge npm start runs)</button>` : nothing}
       </section>
     </details>`,
     container,

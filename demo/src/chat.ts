@@ -13,7 +13,7 @@ import type { McpError } from '../../src/index.js';
 import { openAiSampling, type OpenAiCompatibleConfig } from '../../src/adapters/openai.js';
 import { routerModel, type ChatModel } from './chat-model.js';
 import { ModelError, type ChatMessage } from './chat-llm.js';
-import { ChatServers, serverLabel } from './chat-servers.js';
+import { ChatServers } from './chat-servers.js';
 import { loadModelSettings, loadServerUrls, modelSettingsProblem, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
 import { modelTurn, type Draft, type Message } from './chat-turns.js';
 import { deterministicDraft } from './sampling.js';
@@ -305,7 +305,7 @@ function update(): void {
     settingsPanel,
     {
       model: settings,
-      servers: servers.list.map((server) => ({ key: server.key, label: server.demo ? `Demo server (${serverLabel(server.url)})` : serverLabel(server.url), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
+      servers: servers.list.map((server) => ({ key: server.key, url: server.url, label: servers.label(server), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
       ...(serverProblem ? { serverProblem } : {}),
       ...(modelProblem ? { modelProblem } : {}),
     },
