@@ -292,3 +292,18 @@ test('a sampling request is drafted by the configured model and sent after appro
   // The ninth scripted reply was never asked for.
   await page.request.post(`${model.origin}/__reset`);
 });
+
+test('a tool of a switched-off server called by the model: the error says the server is off, to the user and to the model', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  await configure(page);
+  await page.getByRole('checkbox', { name: /Demo server/ }).uncheck();
+  await expect(page.locator('#tool-menu option[value="get_weather"]')).toHaveCount(0);
+  model.script({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon' } }] }, { text: 'That server is off.' });
+  await say(page, 'Weather in Lisbon?');
+  const error = transcript(page).getByRole('alert').last();
+  await expect(error).toContainText(/get_weather failed: the tool is on Demo server \(.*\), which the user switched off/);
+  await expect(error).not.toContainText('Available tools');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText('That server is off.');
+  expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('which the user switched off') });
+});

@@ -164,6 +164,12 @@ export class ChatServers {
     return name ? `${name} (${where})` : where;
   }
 
+  /** The switched-off server one of whose tools the model calls `name`, if one is (the call failed because of that). */
+  switchedOff(name: string): ChatServer | undefined {
+    const joined = this.host.servers.find((entry) => !entry.enabled && entry.tools.some((tool) => tool.name === name || name === `${entry.key}_${tool.name}`));
+    return joined && this.list.find((server) => server.key === joined.key);
+  }
+
   /** A server's state in words, for the settings panel. */
   status(server: ChatServer): string {
     const joined = this.host.servers.find((entry) => entry.key === server.key);

@@ -202,6 +202,12 @@ async function askModel(config: OpenAiCompatibleConfig, text: string, via?: stri
   }
 }
 
+/** The label of the switched-off server with a tool named `name`, if there is one. */
+function switchedOffLabel(name: string): string | undefined {
+  const server = servers.switchedOff(name);
+  return server && servers.label(server);
+}
+
 /** Sends a message to the model; `via` names the app it came from, when it did not come from the user. */
 async function send(text: string, via?: string): Promise<void> {
   post(via ? { role: 'user', text, via } : { role: 'user', text });
@@ -212,7 +218,7 @@ async function send(text: string, via?: string): Promise<void> {
   const problem = modelSettingsProblem(settings);
   if (problem) return post({ role: 'error', text: `Not sent: ${problem}` });
   if (config) return askModel(config, text, via);
-  let turn = await model({ text, tools: servers.modelTools() });
+  let turn = await model({ text, tools: servers.modelTools(), switchedOff: switchedOffLabel });
   if (via && turn.kind === 'call') {
     turn = { kind: 'form', tool: turn.tool, arguments: turn.arguments, text: `${via} asked for ${turn.tool}. Check the arguments and call it yourself if you want to.` };
   }
