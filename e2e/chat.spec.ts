@@ -173,3 +173,20 @@ test('with the demo server switched off the router says so, and suggests only wh
   await expect(transcript(page).locator('li.assistant').last()).toContainText('No server in the chat offers tools now');
   await expect(transcript(page)).not.toContainText('Try "weather in Lisbon"');
 });
+
+test('a tool form opened from the Tools menu is scrolled into view as it renders, its first field above the sticky composer', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(chat);
+  await waitForConnection(page);
+  for (const city of ['Faro', 'Braga']) {
+    await say(page, `weather in ${city}`);
+    await expect(transcript(page).locator('mcp-tool-result').last()).toContainText(city.toLowerCase());
+  }
+  await page.locator('#tool-menu').selectOption('create_ticket');
+  const form = transcript(page).locator(':scope > li').last().locator('mcp-tool-form');
+  const first = form.getByRole('textbox', { name: 'Title' });
+  await expect(first).toBeVisible();
+  // Taller than the screen: shown from its top, the first field above the composer.
+  await expect.poll(() => gapAbove(page.locator('.composer'), first)).toBeGreaterThanOrEqual(0);
+  await expect(first).toBeInViewport({ ratio: 1 });
+});

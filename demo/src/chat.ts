@@ -118,7 +118,11 @@ const ui = {
     const message = { ...draft, id: nextId++ };
     messages.push(message as unknown as Message);
     update();
-    queueMicrotask(() => content.querySelector('.transcript li:last-child')?.scrollIntoView({ block: 'end' }));
+    queueMicrotask(() => {
+      const li = content.querySelector<HTMLElement>('.transcript li:last-child');
+      li?.scrollIntoView({ block: 'end' });
+      if (li && draft.role === 'tool-form') followForm(li);
+    });
     return message;
   },
   drop(message: Message): void {
@@ -128,6 +132,29 @@ const ui = {
   update: () => update(),
 };
 const post = (draft: Draft) => void ui.post(draft);
+
+/**
+ * A tool form renders after it is posted (its first render is light, the fields come later): as it
+ * grows it is kept in view, whole if it fits above the composer, else from its top, until the user
+ * takes over (a focus inside it, a scroll by wheel or touch) or another message comes.
+ */
+function followForm(li: HTMLElement): void {
+  const place = () => {
+    const room = innerHeight - (content.querySelector('.composer')?.getBoundingClientRect().height ?? 0);
+    li.scrollIntoView({ block: li.getBoundingClientRect().height <= room ? 'end' : 'start' });
+  };
+  const observer = new ResizeObserver(() => (li === content.querySelector('.transcript li:last-child') ? place() : stop()));
+  const stop = () => {
+    observer.disconnect();
+    li.removeEventListener('focusin', stop);
+    removeEventListener('wheel', stop);
+    removeEventListener('touchmove', stop);
+  };
+  observer.observe(li);
+  li.addEventListener('focusin', stop);
+  addEventListener('wheel', stop, { passive: true });
+  addEventListener('touchmove', stop, { passive: true });
+}
 
 /** The composer's text box (a textarea: a message put back keeps what was typed since, below it). */
 const composerInput = () => content.querySelector<HTMLTextAreaElement>('#message');
