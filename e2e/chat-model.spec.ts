@@ -68,6 +68,12 @@ test('the model calls tools of the demo server and of server-everything behind t
   await expect(page.locator('#tool-menu option[value="get_weather"]')).toHaveCount(1);
   // The bridge's token is not shown.
   await expect(page.locator('.server-settings')).not.toContainText('token');
+  // Listed by its name (serverInfo) once connected, its URL's host beside it.
+  const serverRow = page.locator('.server-settings li').nth(1);
+  await expect(serverRow).toContainText(new URL(bridge.endpoints[0]!.url).host);
+  const name = await page.locator('mcp-connection').nth(1).evaluate((connection) => (connection as any).serverInfo.title ?? (connection as any).serverInfo.name);
+  expect(name).toBeTruthy();
+  await expect(serverRow.locator('.server-label')).toHaveText(`${name} (${new URL(bridge.endpoints[0]!.url).host}${new URL(bridge.endpoints[0]!.url).pathname})`);
 
   model.script(
     { text: 'Let me check both servers.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon' } }, { name: 'echo', arguments: { message: 'hello from the model' } }] },
@@ -128,6 +134,7 @@ test('arguments that fail the tool\'s schema: the tool is not called, the error 
   const invalid = transcript(page).locator('li.invalid');
   await expect(invalid).toContainText('create_ticket was not called');
   await expect(invalid).toContainText("do not match the tool's input schema");
+  await expect(invalid.locator('.who')).toHaveText(/^Problem with the tool call · /);
   await expect(transcript(page)).toContainText('Those arguments were wrong, sorry.');
   expect(calls).toBe(0);
   expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining("do not match the tool's input schema") });
@@ -150,6 +157,17 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   await say(page, 'Hello there');
   await expect(transcript(page).getByRole('alert').last()).toContainText('The model endpoint answered 401: Incorrect API key provided');
   await expect(input).toHaveValue('Hello there');
+  // The error is not the model talking: labelled "Error", edged and labelled in the theme's danger colour.
+  const error = transcript(page).locator('li.error').last();
+  await expect(error.locator('.who')).toHaveText('Error');
+  const danger = await page.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.color = 'var(--mcp-color-danger)';
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  expect(await error.evaluate((li) => [getComputedStyle(li).borderLeftColor, getComputedStyle(li.querySelector('.who')!).color])).toEqual([danger, danger]);
 
   model.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}\n\ndata: {not json\n\n' });
   await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -186,6 +204,67 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   expect(model.requests.at(-1).messages.filter((message: any) => message.role === 'user')).toHaveLength(1);
 });
 
+test('"Put my message back" after an error while the user typed something new keeps both: the old message above the new text', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  await configure(page);
+  // The request is held at the page until the user has typed the next text.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/chat/completions', async (route) => {
+    asked();
+    await gate;
+    await route.continue();
+  });
+  model.script({ status: 500, error: 'Overloaded' });
+  await say(page, 'The old message');
+  await requested;
+  // While the turn runs Send is disabled, and looks it.
+  const send = page.getByRole('button', { name: 'Send', exact: true });
+  await expect(send).toBeDisabled();
+  expect(await send.evaluate((button) => [Number(getComputedStyle(button).opacity), getComputedStyle(button).cursor])).toEqual([expect.any(Number), 'not-allowed']);
+  expect(await send.evaluate((button) => Number(getComputedStyle(button).opacity))).toBeLessThan(0.6);
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('New text typed meanwhile');
+  release();
+  await expect(transcript(page).getByRole('alert').last()).toContainText('The model endpoint answered 500');
+  await expect(input).toHaveValue('New text typed meanwhile');
+  await transcript(page).getByRole('button', { name: 'Put my message back' }).click();
+  await expect(input).toHaveValue('The old message\n\nNew text typed meanwhile');
+  await expect(input).toBeFocused();
+  // Shift+Enter is a new line, Enter sends.
+  await input.press('Shift+Enter');
+  await expect(input).toHaveValue('The old message\n\nNew text typed meanwhile\n');
+  model.script({ text: 'Both read.' });
+  await input.press('Enter');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText('Both read.');
+  expect(model.requests.at(-1).messages.at(-1).content).toBe('The old message\n\nNew text typed meanwhile');
+});
+
+test('an endpoint needs a model name: the settings say so and are not saved, and nothing is sent without one', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  const settings = page.locator('details.settings');
+  await settings.locator('summary').click();
+  const name = page.getByRole('textbox', { name: 'Model', exact: true });
+  await expect(name).toHaveAttribute('placeholder', /^e\.g\. /);
+  await page.getByRole('textbox', { name: 'Base URL' }).fill(model.baseUrl);
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(settings.getByRole('alert')).toContainText('Name the model');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(settings.locator('summary')).toContainText('no model: the phrase router answers');
+  // Settings saved before a name was required: the message is refused, not sent with model "".
+  await page.evaluate((baseUrl) => sessionStorage.setItem('mcp-chat-model-v1', JSON.stringify({ baseUrl, apiKey: '', model: '', remember: false })), model.baseUrl);
+  await page.reload();
+  await waitForConnection(page);
+  await expect(settings.locator('summary')).toContainText('model not named');
+  await say(page, 'Hello there');
+  await expect(transcript(page).getByRole('alert').last()).toContainText('Not sent: Name the model');
+  expect(model.requests).toHaveLength(0);
+});
+
 test('a sampling request is drafted by the configured model and sent after approval; a model that never stops calling tools is stopped after 8 rounds', async ({ page }) => {
   await page.goto(chat);
   await waitForConnection(page);
@@ -212,4 +291,19 @@ test('a sampling request is drafted by the configured model and sent after appro
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
   // The ninth scripted reply was never asked for.
   await page.request.post(`${model.origin}/__reset`);
+});
+
+test('a tool of a switched-off server called by the model: the error says the server is off, to the user and to the model', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  await configure(page);
+  await page.getByRole('checkbox', { name: /Demo server/ }).uncheck();
+  await expect(page.locator('#tool-menu option[value="get_weather"]')).toHaveCount(0);
+  model.script({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon' } }] }, { text: 'That server is off.' });
+  await say(page, 'Weather in Lisbon?');
+  const error = transcript(page).getByRole('alert').last();
+  await expect(error).toContainText(/get_weather failed: the tool is on Demo server \(.*\), which the user switched off/);
+  await expect(error).not.toContainText('Available tools');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText('That server is off.');
+  expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('which the user switched off') });
 });

@@ -45,7 +45,7 @@ test('a message invokes a tool that needs elicitation; the result is posted', as
   await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/chat.png' : 'test-results/chat.png', fullPage: true });
 });
 
-test('a message sent while the page still lists the tools waits for them: the model gets the tools, not "the server has no tools"', async ({ page }) => {
+test('a message sent while the page still lists the tools waits for them: the model gets the tools, not "no server offers tools"', async ({ page }) => {
   // Hold the tools/list answer until the message is sent.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -64,7 +64,7 @@ test('a message sent while the page still lists the tools waits for them: the mo
   await expect(transcript(page).locator('li.user').last()).toContainText('What is the weather in Porto?');
   release();
   await expect(transcript(page).locator('mcp-tool-result')).toContainText(/porto/i);
-  await expect(transcript(page)).not.toContainText('The server has no tools.');
+  await expect(transcript(page)).not.toContainText('No server in the chat offers tools');
 });
 
 test('/tool syntax, /help and the tool menu', async ({ page }) => {
@@ -159,4 +159,34 @@ test('on a short screen the newest message is scrolled above the sticky composer
   await expect
     .poll(() => gapAbove(page.locator('.composer'), transcript(page).locator(':scope > li').last()))
     .toBeGreaterThanOrEqual(0);
+});
+
+test('with the demo server switched off the router says so, and suggests only what can work', async ({ page }) => {
+  await page.goto(chat);
+  await waitForConnection(page);
+  await page.locator('details.settings summary').click();
+  await page.getByRole('checkbox', { name: /Demo server/ }).uncheck();
+  await expect(page.locator('#tool-menu option[value="get_weather"]')).toHaveCount(0);
+  await say(page, 'weather in Lisbon');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText(/get_weather is on Demo server \(.*\), which is switched off/);
+  await say(page, 'hello');
+  await expect(transcript(page).locator('li.assistant').last()).toContainText('No server in the chat offers tools now');
+  await expect(transcript(page)).not.toContainText('Try "weather in Lisbon"');
+});
+
+test('a tool form opened from the Tools menu is scrolled into view as it renders, its first field above the sticky composer', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(chat);
+  await waitForConnection(page);
+  for (const city of ['Faro', 'Braga']) {
+    await say(page, `weather in ${city}`);
+    await expect(transcript(page).locator('mcp-tool-result').last()).toContainText(city.toLowerCase());
+  }
+  await page.locator('#tool-menu').selectOption('create_ticket');
+  const form = transcript(page).locator(':scope > li').last().locator('mcp-tool-form');
+  const first = form.getByRole('textbox', { name: 'Title' });
+  await expect(first).toBeVisible();
+  // Taller than the screen: shown from its top, the first field above the composer.
+  await expect.poll(() => gapAbove(page.locator('.composer'), first)).toBeGreaterThanOrEqual(0);
+  await expect(first).toBeInViewport({ ratio: 1 });
 });

@@ -152,6 +152,24 @@ export class ChatServers {
     this.#onChange();
   }
 
+  /**
+   * The server's name for the settings panel: its `serverInfo` title or name once connected (clipped;
+   * the server's own text), with the URL (host and path, never the query: a bridge's token) beside it.
+   */
+  label(server: ChatServer): string {
+    const info = server.connection.serverInfo;
+    const name = (info?.title || info?.name)?.trim().slice(0, 80);
+    const where = serverLabel(server.url);
+    if (server.demo) return `Demo server (${name ? `${name}, ` : ''}${where})`;
+    return name ? `${name} (${where})` : where;
+  }
+
+  /** The switched-off server one of whose tools the model calls `name`, if one is (the call failed because of that). */
+  switchedOff(name: string): ChatServer | undefined {
+    const joined = this.host.servers.find((entry) => !entry.enabled && entry.tools.some((tool) => tool.name === name || name === `${entry.key}_${tool.name}`));
+    return joined && this.list.find((server) => server.key === joined.key);
+  }
+
   /** A server's state in words, for the settings panel. */
   status(server: ChatServer): string {
     const joined = this.host.servers.find((entry) => entry.key === server.key);

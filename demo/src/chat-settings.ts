@@ -22,6 +22,8 @@ export interface ModelSettings {
 /** A server of the chat as the panel lists it. */
 export interface ServerRow {
   key: string;
+  /** Compared only (the local stdio server's button goes once it is added); never shown: a bridge's URL carries its token. */
+  url: string;
   label: string;
   /** The demo server cannot be removed. */
   removable: boolean;
@@ -84,6 +86,11 @@ export function serverUrlProblem(text: string): string | undefined {
   }
 }
 
+/** Why `settings` cannot be used, if they cannot: an endpoint needs a model name (there is no default to fall back on). */
+export function modelSettingsProblem(settings: ModelSettings | undefined): string | undefined {
+  return settings && !settings.model ? 'Name the model the endpoint should use (for example gpt-4.1-mini): the endpoint has no default.' : undefined;
+}
+
 /** What the panel calls back. */
 export interface SettingsActions {
   saveModel(settings: ModelSettings | undefined): void;
@@ -98,6 +105,8 @@ export interface SettingsView {
   servers: readonly ServerRow[];
   /** A problem with the last URL added. */
   serverProblem?: string;
+  /** A problem with the model settings last saved (they were not saved). */
+  modelProblem?: string;
 }
 
 /** The settings panel (a disclosure above the conversation). */
@@ -124,7 +133,7 @@ export function renderSettings(container: HTMLElement, view: SettingsView, actio
   const model = view.model;
   render(
     html`<details class="settings">
-      <summary>Settings · ${model ? `model ${model.model || '(default)'}` : 'no model: the phrase router answers'} · ${view.servers.length} server${view.servers.length === 1 ? '' : 's'}</summary>
+      <summary>Settings · ${model ? (model.model ? `model ${model.model}` : 'model not named: nothing is sent') : 'no model: the phrase router answers'} · ${view.servers.length} server${view.servers.length === 1 ? '' : 's'}</summary>
       <form class="model-settings" @submit=${onModel} aria-labelledby="model-settings-heading">
         <h2 id="model-settings-heading">Model (OpenAI-compatible endpoint)</h2>
         <p class="muted">With no base URL the chat answers with its phrase router. The key is sent only to this endpoint.</p>
@@ -133,7 +142,9 @@ export function renderSettings(container: HTMLElement, view: SettingsView, actio
         <label for="model-key">API key</label>
         <input id="model-key" name="model-key" type="password" autocomplete="off" .value=${model?.apiKey ?? ''} />
         <label for="model-name">Model</label>
-        <input id="model-name" name="model-name" placeholder="gpt-4.1-mini" .value=${model?.model ?? ''} />
+        <input id="model-name" name="model-name" placeholder="e.g. gpt-4.1-mini" .value=${model?.model ?? ''}
+          aria-invalid=${view.modelProblem ? 'true' : 'false'} aria-describedby=${view.modelProblem ? 'model-name-problem' : nothing} />
+        ${view.modelProblem ? html`<p id="model-name-problem" role="alert">${view.modelProblem}</p>` : nothing}
         <label class="check"><input name="model-remember" type="checkbox" .checked=${model?.remember ?? false} /> Remember on this device (else only for this tab)</label>
         <div class="actions">
           <button type="button" @click=${onClear}>Use no model</button>
@@ -159,7 +170,7 @@ export function renderSettings(container: HTMLElement, view: SettingsView, actio
           <button type="submit">Add server</button>
           ${view.serverProblem ? html`<p id="server-url-problem" role="alert">${view.serverProblem}</p>` : nothing}
         </form>
-        ${bridge ? html`<button type="button" @click=${() => actions.addServer(bridge)}>Add the local stdio server (server-everything behind the bridge npm start runs)</button>` : nothing}
+        ${bridge && !view.servers.some((server) => server.url === bridge) ? html`<button type="button" @click=${() => actions.addServer(bridge)}>Add the local stdio server (server-everything behind the bridge npm start runs)</button>` : nothing}
       </section>
     </details>`,
     container,

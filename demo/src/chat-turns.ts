@@ -56,7 +56,17 @@ function show(outcome: ToolCallOutcome, servers: ChatServers, ui: TurnUi): void 
   const client = outcome.serverKey ? servers.clientOf(outcome.serverKey) : undefined;
   if (outcome.kind === 'result') ui.post({ role: 'tool-result', tool: name, result: outcome.result, definition: outcome.tool, client, arguments: outcome.arguments });
   else if (outcome.kind === 'invalid' && outcome.tool) ui.post({ role: 'invalid', name, text: `${name} was not called: ${outcome.message}`, tool: outcome.tool, client, arguments: parsedArguments(outcome.call.arguments) });
-  else ui.post({ role: 'error', text: `${name} failed: ${outcome.message}` });
+  else ui.post({ role: 'error', text: `${name} failed: ${offMessage(outcome, servers) ?? outcome.message}` });
+}
+
+/**
+ * A call to a tool of a switched-off server failed as "no tool named…": says that the server is off
+ * (the model called it; the user did nothing wrong), for the transcript and for the model.
+ */
+function offMessage(outcome: ToolCallOutcome, servers: ChatServers): string | undefined {
+  if (outcome.kind !== 'error' || outcome.tool) return undefined;
+  const server = servers.switchedOff(outcome.call.name);
+  return server ? `the tool is on ${servers.label(server)}, which the user switched off in the settings.` : undefined;
 }
 
 /**
@@ -113,7 +123,8 @@ export async function modelTurn(
     for (const outcome of outcomes) {
       show(outcome, servers, ui);
       // Bounded: a tool's answer goes to the model whole only up to a size a context window takes.
-      conversation.push({ role: 'tool', tool_call_id: outcome.call.id, content: outcomeText(outcome).slice(0, MAX_TOOL_TEXT) });
+      const off = offMessage(outcome, servers);
+      conversation.push({ role: 'tool', tool_call_id: outcome.call.id, content: (off ? `Not called: ${off}` : outcomeText(outcome)).slice(0, MAX_TOOL_TEXT) });
     }
   }
   ui.post({ role: 'error', text: `Stopped after ${MAX_ROUNDS} rounds of tool calls without a final answer. Send another message to let the model go on.` });

@@ -13,8 +13,8 @@ import type { McpError } from '../../src/index.js';
 import { openAiSampling, type OpenAiCompatibleConfig } from '../../src/adapters/openai.js';
 import { routerModel, type ChatModel } from './chat-model.js';
 import { ModelError, type ChatMessage } from './chat-llm.js';
-import { ChatServers, serverLabel } from './chat-servers.js';
-import { loadModelSettings, loadServerUrls, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
+import { ChatServers } from './chat-servers.js';
+import { loadModelSettings, loadServerUrls, modelSettingsProblem, renderSettings, saveModelSettings, saveServerUrls, serverUrlProblem, type ModelSettings } from './chat-settings.js';
 import { modelTurn, type Draft, type Message } from './chat-turns.js';
 import { deterministicDraft } from './sampling.js';
 import { appSandboxUrl, initialServerUrl, isInBrowserServer, setupThemeToggle, startInBrowserServer } from './shared.js';
@@ -38,6 +38,7 @@ let busy = false;
 const conversation: ChatMessage[] = [];
 let settings: ModelSettings | undefined = loadModelSettings();
 let serverProblem: string | undefined;
+let modelProblem: string | undefined;
 /** Stops the running model turn. */
 let stopTurn: AbortController | undefined;
 
@@ -117,7 +118,11 @@ const ui = {
     const message = { ...draft, id: nextId++ };
     messages.push(message as unknown as Message);
     update();
-    queueMicrotask(() => content.querySelector('.transcript li:last-child')?.scrollIntoView({ block: 'end' }));
+    queueMicrotask(() => {
+      const li = content.querySelector<HTMLElement>('.transcript li:last-child');
+      li?.scrollIntoView({ block: 'end' });
+      if (li && draft.role === 'tool-form') followForm(li);
+    });
     return message;
   },
   drop(message: Message): void {
@@ -128,8 +133,31 @@ const ui = {
 };
 const post = (draft: Draft) => void ui.post(draft);
 
-/** The composer's text box. */
-const composerInput = () => content.querySelector<HTMLInputElement>('#message');
+/**
+ * A tool form renders after it is posted (its first render is light, the fields come later): as it
+ * grows it is kept in view, whole if it fits above the composer, else from its top, until the user
+ * takes over (a focus inside it, a scroll by wheel or touch) or another message comes.
+ */
+function followForm(li: HTMLElement): void {
+  const place = () => {
+    const room = innerHeight - (content.querySelector('.composer')?.getBoundingClientRect().height ?? 0);
+    li.scrollIntoView({ block: li.getBoundingClientRect().height <= room ? 'end' : 'start' });
+  };
+  const observer = new ResizeObserver(() => (li === content.querySelector('.transcript li:last-child') ? place() : stop()));
+  const stop = () => {
+    observer.disconnect();
+    li.removeEventListener('focusin', stop);
+    removeEventListener('wheel', stop);
+    removeEventListener('touchmove', stop);
+  };
+  observer.observe(li);
+  li.addEventListener('focusin', stop);
+  addEventListener('wheel', stop, { passive: true });
+  addEventListener('touchmove', stop, { passive: true });
+}
+
+/** The composer's text box (a textarea: a message put back keeps what was typed since, below it). */
+const composerInput = () => content.querySelector<HTMLTextAreaElement>('#message');
 
 /** Puts the user's unanswered text back in the message box (unless they typed something new). */
 function restore(text: string): boolean {
@@ -140,11 +168,15 @@ function restore(text: string): boolean {
   return true;
 }
 
-/** The error's "Put my message back" button: the text returns to the message box (once). */
+/**
+ * The error's "Put my message back" button: the text returns to the message box (once). Nothing
+ * typed is lost: text typed since goes below it, after a blank line.
+ */
 function putBack(message: Extract<Message, { role: 'error' }>): void {
   const input = composerInput();
   if (!input || message.restore === undefined) return;
-  input.value = message.restore;
+  const typed = input.value.trim();
+  input.value = typed ? `${message.restore}\n\n${typed}` : message.restore;
   input.focus();
   delete message.restore;
   update();
@@ -197,14 +229,23 @@ async function askModel(config: OpenAiCompatibleConfig, text: string, via?: stri
   }
 }
 
+/** The label of the switched-off server with a tool named `name`, if there is one. */
+function switchedOffLabel(name: string): string | undefined {
+  const server = servers.switchedOff(name);
+  return server && servers.label(server);
+}
+
 /** Sends a message to the model; `via` names the app it came from, when it did not come from the user. */
 async function send(text: string, via?: string): Promise<void> {
   post(via ? { role: 'user', text, via } : { role: 'user', text });
   // Typed while the page still connects: the model gets the tools, not "the server has no tools".
   await listed;
   const config = endpoint();
+  // Settings saved before a model name was required: nothing is sent without one.
+  const problem = modelSettingsProblem(settings);
+  if (problem) return post({ role: 'error', text: `Not sent: ${problem}` });
   if (config) return askModel(config, text, via);
-  let turn = await model({ text, tools: servers.modelTools() });
+  let turn = await model({ text, tools: servers.modelTools(), switchedOff: switchedOffLabel });
   if (via && turn.kind === 'call') {
     turn = { kind: 'form', tool: turn.tool, arguments: turn.arguments, text: `${via} asked for ${turn.tool}. Check the arguments and call it yourself if you want to.` };
   }
@@ -222,6 +263,13 @@ function onSubmit(event: SubmitEvent): void {
   void send(text);
 }
 
+/** Enter sends, Shift+Enter starts a new line (as in most chats). */
+function onComposerKey(event: KeyboardEvent): void {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  (event.target as HTMLTextAreaElement).form?.requestSubmit();
+}
+
 function onPickTool(event: Event): void {
   const select = event.target as HTMLSelectElement;
   const name = select.value;
@@ -231,6 +279,9 @@ function onPickTool(event: Event): void {
 
 const settingsActions = {
   saveModel(next: ModelSettings | undefined): void {
+    // Settings that cannot work are not saved: the panel says why, the chat keeps the last good ones.
+    modelProblem = modelSettingsProblem(next);
+    if (modelProblem) return update();
     settings = next;
     saveModelSettings(next);
     applySampling();
@@ -259,12 +310,13 @@ function renderMessage(message: Message) {
     case 'assistant':
       return html`<li class="assistant" aria-busy=${message.streaming ? 'true' : 'false'}><span class="who">Assistant</span><p>${message.text}</p></li>`;
     case 'error':
-      return html`<li class="assistant error"><span class="who">Assistant</span><p role="alert">${message.text}</p>
+      // Not the model talking: labelled and styled as a problem of the page, the endpoint or a server.
+      return html`<li class="error"><span class="who">Error</span><p role="alert">${message.text}</p>
         ${message.restore !== undefined
           ? html`<button type="button" @click=${() => putBack(message)}>Put my message back</button>`
           : nothing}</li>`;
     case 'invalid':
-      return html`<li class="assistant error invalid"><span class="who">Tool · ${message.tool.title ?? message.name}</span><p role="alert">${message.text}</p>
+      return html`<li class="error invalid"><span class="who">Problem with the tool call · ${message.tool.title ?? message.name}</span><p role="alert">${message.text}</p>
         <button type="button" @click=${() => offerForm(message.name, message.arguments)}>Open form</button></li>`;
     case 'tool-form':
       return html`<li class="assistant tool">
@@ -286,8 +338,9 @@ function update(): void {
     settingsPanel,
     {
       model: settings,
-      servers: servers.list.map((server) => ({ key: server.key, label: server.demo ? `Demo server (${serverLabel(server.url)})` : serverLabel(server.url), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
+      servers: servers.list.map((server) => ({ key: server.key, url: server.url, label: servers.label(server), removable: !server.demo, enabled: server.enabled, status: servers.status(server) })),
       ...(serverProblem ? { serverProblem } : {}),
+      ...(modelProblem ? { modelProblem } : {}),
     },
     settingsActions,
   );
@@ -307,7 +360,8 @@ function update(): void {
           ${tools.map((t) => html`<option value=${t.name}>${t.title ?? t.name}</option>`)}
         </select>
         <label class="visually-hidden" for="message">Message</label>
-        <input id="message" name="message" autocomplete="off" placeholder=${settings ? 'Ask the model something' : 'Ask something, or /tool name {…}'} />
+        <textarea id="message" name="message" rows="1" autocomplete="off" @keydown=${onComposerKey}
+          placeholder=${settings ? 'Ask the model something' : 'Ask something, or /tool name {…}'}></textarea>
         <button class="primary" type="submit" ?disabled=${stopTurn !== undefined}>Send</button>
         ${stopTurn ? html`<button type="button" @click=${() => stopTurn?.abort()}>Stop</button>` : nothing}
         ${busy ? html`<span class="muted" role="status">Working…</span>` : nothing}
