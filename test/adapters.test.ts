@@ -8,9 +8,7 @@ import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anthropicTools, runAnthropicToolUses, toAnthropicSchema } from '../src/adapters/anthropic.js';
 import { chatCompletionsTools, responsesTools, restoreArguments, runChatCompletionsToolCalls, runResponsesToolCalls, toStrictSchema } from '../src/adapters/openai.js';
-import { McpClient } from '../src/index.js';
-import { McpHost } from '../src/host/index.js';
-import { startToolServer, type ToolServer } from './support/host-servers.js';
+import { listedHost, startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer, type ModernServer } from './support/servers.js';
 
 let alpha: ToolServer;
@@ -28,14 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([alpha.close(), kit.close()]));
 
-const quiet = { protocol: 'modern' as const, onWarning: () => {} };
-async function twoServerHost() {
-  const host = new McpHost();
-  host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
-  host.add(new McpClient(kit.url, quiet), { key: 'kit' });
-  await host.refresh();
-  return host;
-}
+const twoServerHost = () => listedHost({ alpha: alpha.url, kit: kit.url });
 
 describe('strict mode (OpenAI Structured Outputs) and back', () => {
   const schema = {

@@ -10,10 +10,8 @@ import { asSchema, generateText, jsonSchema, stepCountIs, type ModelMessage } fr
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { aiSdkTools } from '../src/adapters/ai-sdk.js';
-import { McpClient } from '../src/index.js';
-import { McpHost } from '../src/host/index.js';
 import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
-import { startToolServer, type ToolServer } from './support/host-servers.js';
+import { listedHost, startToolServer, type ToolServer } from './support/host-servers.js';
 import { startModernServer, type ModernServer } from './support/servers.js';
 
 let alpha: ToolServer;
@@ -33,16 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([alpha.close(), kit.close()]));
 
-const quiet = { protocol: 'modern' as const, onWarning: () => {} };
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
 
-async function twoServerHost() {
-  const host = new McpHost();
-  host.add(new McpClient(alpha.url, quiet), { key: 'alpha' });
-  host.add(new McpClient(kit.url, quiet), { key: 'kit' });
-  await host.refresh();
-  return host;
-}
+const twoServerHost = () => listedHost({ alpha: alpha.url, kit: kit.url });
 
 /** The tool-result parts of the prompt the model got, by tool name. */
 function toolResults(prompt: ModelMessage[] | readonly unknown[]) {

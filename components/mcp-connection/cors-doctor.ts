@@ -106,7 +106,7 @@ async function allowed(url: string, name: string): Promise<boolean> {
 export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Promise<CorsDiagnosis> {
   const origin = globalThis.location?.origin ?? 'this page';
   // The core's CORS module loads only when something failed (as in the core itself).
-  const { answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/transport/cors.js');
+  const { answersOpaqueRequest, answersSimpleRequest, CORS_REQUIREMENTS } = await import('../../src/transport/cors.js');
   // The headers each era's requests always send (`Content-Type: application/json` included: it is not safelisted).
   const ERA_HEADERS = {
     modern: CORS_REQUIREMENTS.modern.allowHeaders.filter((n) => !SOMETIMES.test(n)),
@@ -191,17 +191,6 @@ export async function diagnoseCors(url: string, input: CorsDoctorInput = {}): Pr
       `A 2026-07-28 server needs ${list('modern')} (Mcp-Param-* meaning each one its tools declare); a legacy (2025) server ${list('legacy')}, and must expose Mcp-Session-Id (Access-Control-Expose-Headers).` +
       eraFix,
   };
-}
-
-/** Whether any server answers `url` at all, seen through an opaque (`no-cors`) request. */
-async function answersOpaqueRequest(url: string): Promise<boolean> {
-  try {
-    // A no-cors request must follow redirects (Fetch: mode no-cors requires redirect "follow").
-    await globalThis.fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: '{}', credentials: 'omit', cache: 'no-store' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Turns a diagnosis into the typed error the connection reports: `network` when nothing answered, else `cors`. */

@@ -105,6 +105,21 @@ export async function answersSimpleRequest(url: string, signal?: AbortSignal): P
 }
 
 /**
+ * Whether any server answers `url` at all, seen through an opaque (`no-cors`) POST that needs no
+ * permission from the server: false when no request reached one (the name does not resolve,
+ * nothing listens, TLS failed, a URL with user:password, which a page's fetch refuses).
+ * Fetch standard: a no-cors request must follow redirects.
+ */
+export async function answersOpaqueRequest(url: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await globalThis.fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: '{}', credentials: 'omit', cache: 'no-store', signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Turns a `fetch` rejection of a request from a page to another origin into
  * the kit error that says what happened.
  *

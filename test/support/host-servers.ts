@@ -6,6 +6,8 @@
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { acceptedContent, createMcpHandler, fromJsonSchema, inputRequired, inputResponse, McpServer, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { McpClient } from '../../src/index.js';
+import { McpHost } from '../../src/host/index.js';
 import { applyCors, closeServer, listen, readJsonBody, type CorsPolicy } from './http.js';
 
 export interface ToolServer {
@@ -131,4 +133,12 @@ export async function startRawToolServer(tools: string[], inputSchema: unknown =
   });
   const origin = await listen(http);
   return { url: `${origin}/mcp`, calls, close: () => closeServer(http) };
+}
+
+/** A host of the servers at `urls` (keyed by the object's keys, in its order), modern era, warnings quiet, listed. */
+export async function listedHost(urls: Record<string, string>): Promise<McpHost> {
+  const host = new McpHost();
+  for (const [key, url] of Object.entries(urls)) host.add(new McpClient(url, { protocol: 'modern', onWarning: () => {} }), { key });
+  await host.refresh();
+  return host;
 }
