@@ -178,6 +178,23 @@ describe('<mcp-host>', () => {
     localStorage.removeItem(`mcp-web-elements:host-names:${location.pathname}#other`);
   });
 
+  test('name-store="local" on a host without an id: the console says that such hosts share one key', async () => {
+    const storageKey = `mcp-web-elements:host-names:${location.pathname}#`;
+    localStorage.removeItem(storageKey);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await mountHost(`<mcp-host name-store="local">${connection('alpha', servers.alpha)}</mcp-host>`, 3);
+      expect(warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('<mcp-host name-store="local"> has no id'))).toHaveLength(1);
+      cleanup();
+      await mountHost(`<mcp-host id="named" name-store="local">${connection('alpha', servers.alpha)}</mcp-host>`, 3);
+      expect(warn.mock.calls.filter((call) => String(call[0]).includes('has no id'))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+      localStorage.removeItem(storageKey);
+      localStorage.removeItem(`mcp-web-elements:host-names:${location.pathname}#named`);
+    }
+  });
+
   test('unreadable stored names count as none; a name store given as a property is used', async () => {
     const storageKey = `mcp-web-elements:host-names:${location.pathname}#broken`;
     localStorage.setItem(storageKey, '{not json');

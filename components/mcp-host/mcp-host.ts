@@ -97,7 +97,8 @@ export class McpHostElement extends LitElement {
   /**
    * Where the names given are remembered across reloads: `local` (the
    * `localStorage` of this origin, keyed by the page's path and this element's
-   * `id`, so two pages or two hosts on a page keep apart), or a
+   * `id`, so two pages or two hosts on a page keep apart; without an `id` the
+   * console says so, as hosts without one share a key), or a
    * {@link NameStore} of the page's. Default: this page's memory only.
    * Changing it rebuilds the host with the names of the new store.
    */
@@ -198,6 +199,8 @@ export class McpHostElement extends LitElement {
       member.client = undefined;
     }
     const store = this.nameStore;
+    // The local key is the page's path and the id: hosts without one would overwrite each other's names.
+    if (store === 'local' && !this.id) console.warn('<mcp-host name-store="local"> has no id: every such host on this page saves its names under one key, so one host overwrites the names of another; give each host an id');
     const names = store === 'local' ? localNameStore(`mcp-web-elements:host-names:${location.pathname}#${this.id}`) : typeof store === 'object' && store ? store : undefined;
     const host = new McpHost(names ? { names } : {});
     this.#host = host;
