@@ -173,6 +173,10 @@ test('errors from the endpoint are shown and the message is not lost: 401, a mal
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(transcript(page).getByRole('alert').last()).toContainText('malformed stream');
   await expect(input).toHaveValue('Hello there');
+  // The half reply stays readable, marked as cut off (the model never sees it), not as an answer.
+  const partial = transcript(page).locator('li.assistant', { hasText: 'Hal' }).last();
+  await expect(partial.locator('.who')).toHaveText('Assistant (cut off: not part of the conversation)');
+  await expect(partial).toHaveClass(/\bcut\b/);
 
   // A stream cut off before its end (no finish reason, no [DONE]): half a reply is not taken for one.
   model.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}\n\n' });

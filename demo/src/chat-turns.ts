@@ -16,8 +16,8 @@ import type { ChatServers } from './chat-servers.js';
 export type Message =
   /** `via`: the MCP App whose `ui/message` this is (not typed by the user). */
   | { id: number; role: 'user'; text: string; via?: string }
-  /** `streaming`: text is still arriving. */
-  | { id: number; role: 'assistant'; text: string; streaming?: boolean }
+  /** `streaming`: text is still arriving; `cut`: the reply stopped part way (Stop or an error), and the model never gets this part back. */
+  | { id: number; role: 'assistant'; text: string; streaming?: boolean; cut?: boolean }
   | { id: number; role: 'tool-form'; name: string; tool: Tool; client: McpClient | undefined; arguments?: Record<string, unknown>; done?: boolean }
   | { id: number; role: 'tool-result'; tool: string; result: CallToolResult; definition?: Tool; client: McpClient | undefined; arguments?: Record<string, unknown> }
   /** The model's arguments failed the tool's schema: the tool was not called; its form can be opened with them. */
@@ -99,6 +99,8 @@ export async function modelTurn(
     } finally {
       bubble.streaming = false;
       if (!bubble.text) ui.drop(bubble);
+      // Half a reply is not an answer: it stays readable, marked, and is not sent back to the model.
+      else if (!reply) bubble.cut = true;
       ui.update();
     }
     conversation.push({ role: 'assistant', content: reply.text || null, ...(reply.toolCalls.length ? { tool_calls: reply.toolCalls } : {}) });

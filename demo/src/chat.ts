@@ -308,7 +308,7 @@ function renderMessage(message: Message) {
     case 'user':
       return html`<li class="user"><span class="who">${message.via ? `From the app ${message.via}` : 'You'}</span><p>${message.text}</p></li>`;
     case 'assistant':
-      return html`<li class="assistant" aria-busy=${message.streaming ? 'true' : 'false'}><span class="who">Assistant</span><p>${message.text}</p></li>`;
+      return html`<li class="assistant ${message.cut ? 'cut' : ''}" aria-busy=${message.streaming ? 'true' : 'false'}><span class="who">Assistant${message.cut ? ' (cut off: not part of the conversation)' : ''}</span><p>${message.text}</p></li>`;
     case 'error':
       // Not the model talking: labelled and styled as a problem of the page, the endpoint or a server.
       return html`<li class="error"><span class="who">Error</span><p role="alert">${message.text}</p>
