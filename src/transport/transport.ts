@@ -253,7 +253,7 @@ export class HttpTransport {
         // `./cors.ts` finds out which, and names the headers this request sent.
         const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
         if (typeof origin !== 'string' || origin === url.origin || init.signal?.aborted || McpError.isInstance(error)) throw error;
-        throw await (await import('./cors.js')).corsFailure(error, url, init, origin);
+        throw await import('./cors.js').then((module) => module.corsFailure(error, url, init, origin));
       }
       // A redirect (a browser's opaque one, or a redirect status with its Location), or an injected fetch that followed one anyway.
       if (!isRedirect(response) && !response.redirected) return response;
@@ -290,7 +290,7 @@ export class HttpTransport {
     } catch (error) {
       // Rare: what decides (and says) whether to send it again loads only then.
       if (!resetBeforeResponse(error) || options.signal?.aborted) throw fail(error);
-      return (await import('./resend.js')).ifRepeatable(options.repeatable ?? options.method, send, fail, error);
+      return import('./resend.js').then((module) => module.ifRepeatable(options.repeatable ?? options.method, send, fail, error));
     }
   }
 
