@@ -72,6 +72,10 @@ function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
+// One decoder for every body: `decode()` without `stream` starts afresh each time, and a
+// decoder per reply showed in a browser's profile of concurrent calls.
+const utf8 = new TextDecoder();
+
 /** Reads a body as UTF-8 text, refusing more than `maxBytes`. */
 export async function readBodyText(response: Response, maxBytes: number, context: McpErrorData): Promise<string> {
   if (!response.body) return '';
@@ -93,14 +97,14 @@ export async function readBodyText(response: Response, maxBytes: number, context
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
   const all = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return utf8.decode(all);
 }
 
 /**
@@ -281,8 +285,8 @@ export class HttpTransport {
       Accept: 'application/json, text/event-stream',
       ...options.headers,
     };
-    // Most replies are event streams: fetch their reader alongside the first request.
-    loadSse().catch(() => (sse = undefined));
+    // Most replies are event streams: fetch their reader alongside the first request (once: not a promise per call).
+    if (!sse) loadSse().catch(() => (sse = undefined));
     const send = () => this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
     const fail = (error: unknown) => fetchFailure(error, options.signal, { url, method: options.method });
     try {
