@@ -321,8 +321,7 @@ export class McpClient {
 
   async #openLegacy(signal: AbortSignal | undefined, probeError?: unknown): Promise<Session> {
     // Loaded on demand: modern-only pages never download the legacy code.
-    const { openLegacySession } = await import('./legacy/session.js');
-    return openLegacySession(
+    return import('./legacy/session.js').then((module) => module.openLegacySession(
       {
         session: this.#sessionHost(),
         url: this.url,
@@ -340,7 +339,7 @@ export class McpClient {
         },
       },
       { signal, probeError },
-    );
+    ));
   }
 
 

@@ -82,7 +82,8 @@ export async function withInputs(host: CallHost, method: string, params: JsonObj
   const first = options.resumeFrom ?? (await send(0, firstParams));
   if (!McpRpcError.isInstance(first) && first.resultType !== 'input_required') return first;
   // The rounds load on first use: pages that never meet input_required don't download them.
-  return (await import('../rounds/mrtr.js')).runRounds({
+  // The module, not its names (`.then(module => …)`): Vite wraps `(await import()).name` and destructuring in a name picker, bytes in every page.
+  return import('../rounds/mrtr.js').then((module) => module.runRounds({
     method,
     params,
     target,
@@ -100,5 +101,5 @@ export async function withInputs(host: CallHost, method: string, params: JsonObj
     warn: host.warn,
     server: host.server,
     url: host.url,
-  });
+  }));
 }

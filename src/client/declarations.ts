@@ -54,7 +54,8 @@ export class Declarations {
    * to which roots are declared with `listChanged`.
    */
   capabilities(base: ClientCapabilities | undefined, legacy: boolean): ClientCapabilities {
-    const capabilities: ClientCapabilities = structuredClone(base ?? {});
+    // Sent with every request: a copy only when there is something to copy (a clone per request showed in a browser's profile).
+    const capabilities: ClientCapabilities = base ? structuredClone(base) : {};
     const elicitation = this.handler('elicitation/create');
     if (elicitation && elicitation.modes.length > 0) {
       capabilities.elicitation ??= {};

@@ -57,8 +57,8 @@ export function openSubscription(host: ListenHost, filter: SubscriptionFilter, o
   host.subscriptions.add(subscription);
 
   // The re-listen loop is loaded on first use (most pages never listen).
-  void import('../rounds/subscription.js').then(({ runSubscription }) =>
-    runSubscription({
+  void import('../rounds/subscription.js').then((module) =>
+    module.runSubscription({
       filter,
       options,
       controller,

@@ -68,14 +68,25 @@ export async function sendRequest(
   const totalMs = options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs ?? 600_000;
   const context: McpErrorData = { url: host.url, method };
   const expire = (ms: number, kind: string) => controller.abort(new McpClientError('timeout', `${method} timed out after ${ms} ms${kind}`, { ...context, timeoutMs: ms }));
-  let idle: ReturnType<typeof setTimeout> | undefined;
-  const armIdle = () => {
-    if (!Number.isFinite(timeoutMs)) return;
-    clearTimeout(idle);
-    idle = setTimeout(() => expire(timeoutMs, ' without a response or progress'), timerDelay(timeoutMs));
+  // One timer for both deadlines, at the nearer one: progress only moves the idle deadline, and a
+  // timer that fires before it re-arms for what is left. (A timer per deadline, cleared and set
+  // again on every progress notification, showed in a browser's profile of concurrent calls.)
+  // performance.now(): monotonic, so a wall-clock change neither fires nor delays a deadline.
+  const deadline = (ms: number) => (Number.isFinite(ms) ? performance.now() + ms : Infinity);
+  let idleAt = deadline(timeoutMs);
+  const totalAt = deadline(totalMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (): void => {
+    const at = Math.min(idleAt, totalAt);
+    if (at < Infinity) timer = setTimeout(check, timerDelay(at - performance.now()));
   };
-  const total = Number.isFinite(totalMs) ? setTimeout(() => expire(totalMs, ' (maximum total time)'), timerDelay(totalMs)) : undefined;
-  armIdle();
+  const check = () => {
+    const now = performance.now();
+    if (now >= totalAt) expire(totalMs, ' (maximum total time)');
+    else if (now >= idleAt) expire(timeoutMs, ' without a response or progress');
+    else arm();
+  };
+  arm();
   const onAbort = () => controller.abort(options.signal!.reason instanceof McpError ? options.signal!.reason : new McpClientError('aborted', `${method} was aborted`, context, { cause: options.signal!.reason }));
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -102,7 +113,7 @@ export async function sendRequest(
       if (type === 'notifications/progress' && isObject(p) && p.progressToken === progressToken) {
         if (typeof p.progress !== 'number' || p.progress <= lastProgress) return; // must increase (basic/patterns/progress)
         lastProgress = p.progress;
-        if (options.resetTimeoutOnProgress !== false) armIdle();
+        if (options.resetTimeoutOnProgress !== false) idleAt = deadline(timeoutMs);
         options.onProgress?.(p as ProgressNotificationParams);
       } else if (type === 'notifications/message' && isObject(p)) {
         options.onLog?.(p as LoggingMessageNotificationParams);
@@ -122,8 +133,7 @@ export async function sendRequest(
     if (controller.signal.aborted && McpError.isInstance(reason)) throw reason;
     throw error;
   } finally {
-    clearTimeout(idle);
-    clearTimeout(total);
+    clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
     host.inflight.delete(controller);
   }

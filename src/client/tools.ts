@@ -123,7 +123,7 @@ export class ToolCatalogue {
       if (ok && mentionsHeaderBindings(tool.inputSchema, queue)) flagged.push(tool);
       return ok;
     });
-    const { tools: kept, bindings, rejected } = flagged.length ? (await import('../transport/header-bindings.js')).screenTools(tools, flagged) : { tools, bindings: new Map(), rejected: [] };
+    const { tools: kept, bindings, rejected } = flagged.length ? await import('../transport/header-bindings.js').then((module) => module.screenTools(tools, flagged)) : { tools, bindings: new Map(), rejected: [] };
     this.#tools = new Map();
     for (const tool of kept) this.#tools.set(tool.name, tool);
     this.#bindings = bindings;

@@ -72,6 +72,10 @@ function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
+// One decoder for every body: `decode()` without `stream` starts afresh each time, and a
+// decoder per reply showed in a browser's profile of concurrent calls.
+const utf8 = new TextDecoder();
+
 /** Reads a body as UTF-8 text, refusing more than `maxBytes`. */
 export async function readBodyText(response: Response, maxBytes: number, context: McpErrorData): Promise<string> {
   if (!response.body) return '';
@@ -93,14 +97,14 @@ export async function readBodyText(response: Response, maxBytes: number, context
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
   const all = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return utf8.decode(all);
 }
 
 /**
@@ -253,7 +257,7 @@ export class HttpTransport {
         // `./cors.ts` finds out which, and names the headers this request sent.
         const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
         if (typeof origin !== 'string' || origin === url.origin || init.signal?.aborted || McpError.isInstance(error)) throw error;
-        throw await (await import('./cors.js')).corsFailure(error, url, init, origin);
+        throw await import('./cors.js').then((module) => module.corsFailure(error, url, init, origin));
       }
       // A redirect (a browser's opaque one, or a redirect status with its Location), or an injected fetch that followed one anyway.
       if (!isRedirect(response) && !response.redirected) return response;
@@ -281,8 +285,8 @@ export class HttpTransport {
       Accept: 'application/json, text/event-stream',
       ...options.headers,
     };
-    // Most replies are event streams: fetch their reader alongside the first request.
-    loadSse().catch(() => (sse = undefined));
+    // Most replies are event streams: fetch their reader alongside the first request (once: not a promise per call).
+    if (!sse) loadSse().catch(() => (sse = undefined));
     const send = () => this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
     const fail = (error: unknown) => fetchFailure(error, options.signal, { url, method: options.method });
     try {
@@ -290,7 +294,7 @@ export class HttpTransport {
     } catch (error) {
       // Rare: what decides (and says) whether to send it again loads only then.
       if (!resetBeforeResponse(error) || options.signal?.aborted) throw fail(error);
-      return (await import('./resend.js')).ifRepeatable(options.repeatable ?? options.method, send, fail, error);
+      return import('./resend.js').then((module) => module.ifRepeatable(options.repeatable ?? options.method, send, fail, error));
     }
   }
 
