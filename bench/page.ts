@@ -286,6 +286,12 @@ const page = {
     }
     return out;
   },
+  /** Renders the form for `tool` `count` times, one after another (bench/profile-form.ts profiles this); mean ms. */
+  async renderForms(tool: BenchTool, count: number): Promise<number> {
+    let ms = 0;
+    for (let i = 0; i < count; i++) ms += (await timeForm(tool)).ms;
+    return ms / count;
+  },
   /**
    * Renders the form for `tool`, the plain baseline with as many inputs and the
    * hand-written equivalent, `repeats` times each, alternating which goes first.
