@@ -75,6 +75,10 @@ export interface FormResult {
   baselineMs: number;
   /** formMs / baselineMs. */
   ratio: number;
+  /** Median render time of the hand-written equivalent form (bench/handwritten-form.ts), in ms (absent from older runs). */
+  handMs?: number;
+  /** formMs / handMs of each render and its paired hand-written form: median, IQR, p95 (absent from older runs). */
+  handRatios?: Spread;
   /** formMs / baselineMs of each render and its paired baseline: median, IQR, p95 (absent from older runs). */
   ratios?: Spread;
   repeats: number;
@@ -108,6 +112,8 @@ export interface FormsResult {
 interface SchemaCase {
   schema: string;
   source: string;
+  title?: string;
+  description?: string;
   inputSchema: Record<string, unknown>;
 }
 
@@ -115,16 +121,23 @@ interface SchemaCase {
 export function largestSchemas(dir: string, count: number): SchemaCase[] {
   const found: (SchemaCase & { size: number })[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tools?: { name?: unknown; inputSchema?: unknown }[] };
+    const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tools?: { name?: unknown; title?: unknown; description?: unknown; inputSchema?: unknown }[] };
     for (const tool of Array.isArray(data.tools) ? data.tools : []) {
       if (typeof tool?.name !== 'string' || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) continue;
-      found.push({ schema: tool.name, source: file, inputSchema: tool.inputSchema as Record<string, unknown>, size: JSON.stringify(tool.inputSchema).length });
+      found.push({
+        schema: tool.name,
+        source: file,
+        ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+        ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        size: JSON.stringify(tool.inputSchema).length,
+      });
     }
   }
   return found
     .sort((a, b) => b.size - a.size)
     .slice(0, count)
-    .map(({ schema, source, inputSchema }) => ({ schema, source, inputSchema }));
+    .map(({ size: _size, ...entry }) => entry);
 }
 
 /** Renders each schema's form and the plain baseline `repeats` times; medians per schema. */
@@ -136,12 +149,14 @@ export async function chromiumForms(bench: BenchBrowser, corpus: string, repeats
   if (existsSync(corpus)) cases.push(...largestSchemas(corpus, 3));
   else note = `${corpus} is not present: only the generated 200-property schema was measured`;
   // Warm-up: the first form loads the validator chunk and adopts the styles.
-  await page.evaluate((schema) => window.benchPage!.renderForm(schema, 2), cases[0]!.inputSchema);
+  const toolOf = (entry: SchemaCase) => ({ name: entry.schema, ...(entry.title !== undefined ? { title: entry.title } : {}), ...(entry.description !== undefined ? { description: entry.description } : {}), inputSchema: entry.inputSchema });
+  await page.evaluate((tool) => window.benchPage!.renderForm(tool, 2), toolOf(cases[0]!));
   const results: FormResult[] = [];
   for (const entry of cases) {
-    const samples = await page.evaluate(([schema, n]) => window.benchPage!.renderForm(schema, n), [entry.inputSchema, repeats] as const);
+    const samples = await page.evaluate(([tool, n]) => window.benchPage!.renderForm(tool, n), [toolOf(entry), repeats] as const);
     const formMs = median(samples.map((s) => s.formMs));
     const baselineMs = median(samples.map((s) => s.baselineMs));
+    const handMs = median(samples.map((s) => s.handMs));
     const properties = Object.keys((entry.inputSchema.properties as Record<string, unknown> | undefined) ?? {}).length;
     const result: FormResult = {
       schema: entry.schema,
@@ -152,9 +167,13 @@ export async function chromiumForms(bench: BenchBrowser, corpus: string, repeats
       baselineMs: round(baselineMs, 2),
       ratio: round(formMs / baselineMs, 1),
       ratios: spread(samples.map((s) => s.formMs / s.baselineMs), 2),
+      handMs: round(handMs, 2),
+      handRatios: spread(samples.map((s) => s.formMs / s.handMs), 2),
       repeats,
     };
-    log(`  ${entry.schema}: ${result.controls} controls, form ${result.formMs} ms, baseline ${result.baselineMs} ms (×${result.ratio})`);
+    log(
+      `  ${entry.schema}: ${result.controls} controls, form ${result.formMs} ms; ÷ bare inputs ${result.baselineMs} ms ×${result.ratios!.median} [${result.ratios!.p25}–${result.ratios!.p75}]; ÷ hand-written ${result.handMs} ms ×${result.handRatios!.median} [${result.handRatios!.p25}–${result.handRatios!.p75}]`,
+    );
     results.push(result);
   }
   // What the static server served (the page's Resource Timing buffer is full after the calls section).

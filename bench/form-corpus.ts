@@ -18,6 +18,9 @@ export interface CorpusTool {
   schema: string;
   /** The corpus file it came from. */
   source: string;
+  /** The tool's `title` and `description`, when strings: both the form and the hand-written baseline show them. */
+  title?: string;
+  description?: string;
   inputSchema: Record<string, unknown>;
 }
 
@@ -31,6 +34,10 @@ export interface CorpusToolResult {
   baselineMs: number;
   /** Median of the tool's paired per-render ratios. */
   ratio: number;
+  /** Median render of the hand-written equivalent form (bench/handwritten-form.ts), ms (mean of a batch of 5; absent from older runs). */
+  handMs?: number;
+  /** Median of the tool's paired per-render ratios to the hand-written form (absent from older runs). */
+  handRatio?: number;
 }
 
 export interface FormCorpusResult {
@@ -40,8 +47,12 @@ export interface FormCorpusResult {
   tools: number;
   /** Renders per tool. */
   repeats: number;
-  /** The per-tool ratios over every tool: median, interquartile range, p95 (`values` dropped: one per tool). */
+  /** The per-tool ratios to the bare baseline (as many labelled text inputs) over every tool: median, interquartile range, p95 (`values` dropped: one per tool). */
   ratios: Omit<Spread, 'values'>;
+  /** The per-tool ratios to the hand-written equivalent form over every tool (absent from older runs). */
+  handRatios?: Omit<Spread, 'values'>;
+  /** Median over every tool of the hand-written form's render, ms (absent from older runs). */
+  handMs?: number;
   /** Median over every tool of the form's render, ms, and of the baseline's. */
   formMs: number;
   baselineMs: number;
@@ -56,7 +67,7 @@ export function corpusTools(dir: string): { files: number; tools: CorpusTool[] }
     .sort();
   const tools: CorpusTool[] = [];
   for (const file of files) {
-    let data: { tools?: { name?: unknown; inputSchema?: unknown }[] };
+    let data: { tools?: { name?: unknown; title?: unknown; description?: unknown; inputSchema?: unknown }[] };
     try {
       data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as typeof data;
     } catch {
@@ -64,11 +75,20 @@ export function corpusTools(dir: string): { files: number; tools: CorpusTool[] }
     }
     for (const tool of Array.isArray(data.tools) ? data.tools : []) {
       if (typeof tool?.name !== 'string' || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) continue;
-      tools.push({ schema: tool.name, source: file, inputSchema: tool.inputSchema as Record<string, unknown> });
+      tools.push({
+        schema: tool.name,
+        source: file,
+        ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+        ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      });
     }
   }
   return { files: files.length, tools };
 }
+
+/** What the page renders for a corpus tool: its name, title, description and input schema. */
+export const benchTool = (t: CorpusTool) => ({ name: t.schema, ...(t.title !== undefined ? { title: t.title } : {}), ...(t.description !== undefined ? { description: t.description } : {}), inputSchema: t.inputSchema });
 
 /** Tools sent to the page per evaluation (keeps each round trip's payload small). */
 const BATCH = 25;
@@ -90,18 +110,31 @@ export async function chromiumFormCorpus(bench: BenchBrowser, dir: string, repea
   const { page } = bench;
   await page.evaluate(() => window.benchPage!.loadKit());
   // Warm-up: the first forms load the form's parts and adopt the styles.
-  await page.evaluate((schemas) => window.benchPage!.renderCorpus(schemas, 2), tools.slice(0, 5).map((t) => t.inputSchema));
+  await page.evaluate((list) => window.benchPage!.renderCorpus(list, 2), tools.slice(0, 5).map(benchTool));
   const results: CorpusToolResult[] = [];
   for (let i = 0; i < tools.length; i += BATCH) {
     const batch = tools.slice(i, i + BATCH);
-    const samples = await page.evaluate(([schemas, n]) => window.benchPage!.renderCorpus(schemas, n), [batch.map((t) => t.inputSchema), repeats] as const);
+    const samples = await page.evaluate(([list, n]) => window.benchPage!.renderCorpus(list, n), [batch.map(benchTool), repeats] as const);
     samples.forEach((s, k) =>
-      results.push({ schema: batch[k]!.schema, source: batch[k]!.source, controls: s.controls, formMs: round(s.formMs, 2), baselineMs: round(s.baselineMs, 3), ratio: round(s.ratio, 2) }),
+      results.push({
+        schema: batch[k]!.schema,
+        source: batch[k]!.source,
+        controls: s.controls,
+        formMs: round(s.formMs, 2),
+        baselineMs: round(s.baselineMs, 3),
+        ratio: round(s.ratio, 2),
+        handMs: round(s.handMs, 3),
+        handRatio: round(s.handRatio, 2),
+      }),
     );
     if ((i / BATCH) % 8 === 7) log(`  ${results.length} of ${tools.length} tools`);
   }
   const { values: _values, ...ratios } = spread(
     results.map((r) => r.ratio),
+    2,
+  );
+  const { values: _handValues, ...handRatios } = spread(
+    results.map((r) => r.handRatio!),
     2,
   );
   const result: FormCorpusResult = {
@@ -110,11 +143,15 @@ export async function chromiumFormCorpus(bench: BenchBrowser, dir: string, repea
     tools: results.length,
     repeats,
     ratios,
+    handRatios,
+    handMs: spread(results.map((r) => r.handMs!), 3).median,
     formMs: spread(results.map((r) => r.formMs), 2).median,
     baselineMs: spread(results.map((r) => r.baselineMs), 3).median,
     worst: [...results].sort((a, b) => b.ratio - a.ratio).slice(0, 5),
   };
-  log(`  ${result.tools} tools of ${files} files: ratio p50 ×${ratios.median} [${ratios.p25}–${ratios.p75}], p95 ×${ratios.p95}; form ${result.formMs} ms, native ${result.baselineMs} ms (medians)`);
-  log(`  worst: ${result.worst.map((w) => `${w.schema} (${w.source}, ${w.controls} controls) ×${w.ratio}`).join('; ')}`);
+  log(
+    `  ${result.tools} tools of ${files} files: ÷ bare inputs p50 ×${ratios.median} [${ratios.p25}–${ratios.p75}], p95 ×${ratios.p95}; ÷ hand-written equivalent p50 ×${handRatios.median} [${handRatios.p25}–${handRatios.p75}], p95 ×${handRatios.p95}; form ${result.formMs} ms, bare ${result.baselineMs} ms, hand-written ${result.handMs} ms (medians)`,
+  );
+  log(`  worst: ${result.worst.map((w) => `${w.schema} (${w.source}, ${w.controls} controls) ×${w.ratio} (hand-written ×${w.handRatio})`).join('; ')}`);
   return result;
 }

@@ -5,6 +5,7 @@
  * Playwright's round trips stay outside every timed region.
  */
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
+import { timeHandwritten, type BenchTool } from './handwritten-form.js';
 import { hostilePage } from './hostile-page.js';
 import { callLoop, type LoopResult } from './loop.js';
 
@@ -15,6 +16,8 @@ export interface FormSample {
   formMs: number;
   /** Time to render `controls` labelled native inputs the plain way, in ms (append → layout). */
   baselineMs: number;
+  /** Time to render the hand-written equivalent form (handwritten-form.ts), in ms (append → layout). */
+  handMs: number;
 }
 
 /** One keystroke's time in the form and in the native baseline, in ms. */
@@ -37,7 +40,7 @@ async function settle(element: HTMLElement & { updateComplete: Promise<boolean>;
   }
 }
 
-async function timeForm(inputSchema: unknown): Promise<{ ms: number; controls: number }> {
+async function timeForm(tool: BenchTool): Promise<{ ms: number; controls: number }> {
   const host = document.createElement('div');
   const form = document.createElement('mcp-tool-form') as HTMLElement & {
     noDrafts: boolean;
@@ -47,7 +50,7 @@ async function timeForm(inputSchema: unknown): Promise<{ ms: number; controls: n
   };
   form.noDrafts = true;
   // A fresh copy each time: the validator cache is keyed by schema object, and a form for a just-listed tool compiles anew.
-  form.tool = { name: 'bench_tool', inputSchema: structuredClone(inputSchema) };
+  form.tool = { ...tool, inputSchema: structuredClone(tool.inputSchema) };
   const start = performance.now();
   host.append(form);
   document.body.append(host);
@@ -128,9 +131,14 @@ const BASELINE_BATCH = 5;
 export interface CorpusSample {
   controls: number;
   formMs: number;
+  /** The bare baseline: as many labelled text inputs as the form rendered controls (at least one). */
   baselineMs: number;
   /** Median of formMs / baselineMs of each render and its paired baseline. */
   ratio: number;
+  /** The hand-written equivalent (handwritten-form.ts). */
+  handMs: number;
+  /** Median of formMs / handMs of each render and its paired hand-written form. */
+  handRatio: number;
 }
 
 const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
@@ -228,61 +236,83 @@ const page = {
     return { controls, samples };
   },
   /**
-   * The corpus row: each schema's form rendered `repeats` times, each render
-   * paired with the plain baseline of as many inputs as it rendered controls
-   * (at least one: a tool without arguments still has something to press),
-   * timed as the mean of a batch of {@link BASELINE_BATCH} renders, alternating
-   * which goes first.
+   * The corpus row: each tool's form rendered `repeats` times, each render
+   * paired with two native baselines, each timed as the mean of a batch of
+   * {@link BASELINE_BATCH} renders, alternating which goes first: the bare one,
+   * as many labelled text inputs as it rendered controls (at least one: a tool
+   * without arguments still has something to press), and the hand-written
+   * equivalent of the same content (handwritten-form.ts).
    */
-  async renderCorpus(schemas: unknown[], repeats: number): Promise<CorpusSample[]> {
+  async renderCorpus(tools: BenchTool[], repeats: number): Promise<CorpusSample[]> {
     const out: CorpusSample[] = [];
     const baseline = (controls: number) => {
       let ms = 0;
       for (let b = 0; b < BASELINE_BATCH; b++) ms += timeBaseline(Math.max(1, controls));
       return ms / BASELINE_BATCH;
     };
-    for (const schema of schemas) {
+    const handwritten = (tool: BenchTool) => {
+      let ms = 0;
+      for (let b = 0; b < BASELINE_BATCH; b++) ms += timeHandwritten(tool);
+      return ms / BASELINE_BATCH;
+    };
+    for (const tool of tools) {
       const forms: number[] = [];
       const baselines: number[] = [];
       const ratios: number[] = [];
+      const hands: number[] = [];
+      const handRatios: number[] = [];
       let controls = -1;
       for (let r = 0; r < repeats; r++) {
         let form: { ms: number; controls: number };
         let baselineMs: number;
+        let handMs: number;
         if (r % 2 === 0 || controls < 0) {
-          form = await timeForm(schema);
+          form = await timeForm(tool);
           baselineMs = baseline(form.controls);
+          handMs = handwritten(tool);
         } else {
+          handMs = handwritten(tool);
           baselineMs = baseline(controls);
-          form = await timeForm(schema);
+          form = await timeForm(tool);
         }
         controls = form.controls;
         forms.push(form.ms);
         baselines.push(baselineMs);
         ratios.push(form.ms / baselineMs);
+        hands.push(handMs);
+        handRatios.push(form.ms / handMs);
       }
-      out.push({ controls, formMs: middle(forms), baselineMs: middle(baselines), ratio: middle(ratios) });
+      out.push({ controls, formMs: middle(forms), baselineMs: middle(baselines), ratio: middle(ratios), handMs: middle(hands), handRatio: middle(handRatios) });
     }
     return out;
   },
+  /** Renders the form for `tool` `count` times, one after another (bench/profile-form.ts profiles this); mean ms. */
+  async renderForms(tool: BenchTool, count: number): Promise<number> {
+    let ms = 0;
+    for (let i = 0; i < count; i++) ms += (await timeForm(tool)).ms;
+    return ms / count;
+  },
   /**
-   * Renders the form for `inputSchema` and the plain baseline with as many
-   * inputs, `repeats` times each, alternating which goes first.
+   * Renders the form for `tool`, the plain baseline with as many inputs and the
+   * hand-written equivalent, `repeats` times each, alternating which goes first.
    */
-  async renderForm(inputSchema: unknown, repeats: number): Promise<FormSample[]> {
+  async renderForm(tool: BenchTool, repeats: number): Promise<FormSample[]> {
     const samples: FormSample[] = [];
     for (let r = 0; r < repeats; r++) {
       let form: { ms: number; controls: number };
       let baselineMs: number;
+      let handMs: number;
       if (r % 2 === 0) {
-        form = await timeForm(inputSchema);
+        form = await timeForm(tool);
         baselineMs = timeBaseline(form.controls);
+        handMs = timeHandwritten(tool);
       } else {
-        const probe = samples[0]?.controls ?? (await timeForm(inputSchema)).controls;
+        const probe = samples[0]?.controls ?? (await timeForm(tool)).controls;
+        handMs = timeHandwritten(tool);
         baselineMs = timeBaseline(probe);
-        form = await timeForm(inputSchema);
+        form = await timeForm(tool);
       }
-      samples.push({ controls: form.controls, formMs: form.ms, baselineMs });
+      samples.push({ controls: form.controls, formMs: form.ms, baselineMs, handMs });
     }
     return samples;
   },

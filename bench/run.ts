@@ -128,8 +128,13 @@ function writeReadme(): void {
   const shown: RunResult = { ...latest.run };
   if (newer(bridge)) shown.bridge = { ...bridge!.run.bridge!, from: { file: bridge!.file, commit: bridge!.run.source?.commit ?? 'unrecorded', date: bridge!.run.date, load: bridge!.run.load.start } };
   if (newer(connect)) shown.connect = { ...connect!.run.connect!, from: connect!.file };
+  // The form rows (both native baselines, issue 30) may come from a newer `--only form,corpus` run too.
+  const forms = all.find((r) => r.run.forms);
+  const formCorpus = all.find((r) => r.run.formCorpus);
+  if (newer(forms)) shown.forms = forms!.run.forms;
+  if (newer(formCorpus)) shown.formCorpus = formCorpus!.run.formCorpus;
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(shown, latest.file, validation, adapters)));
-  const others = [validation, adapters, bridge, connect].filter((r) => r && r !== latest).map((r) => r!.file);
+  const others = [validation, adapters, bridge, connect, newer(forms) ? forms : undefined, newer(formCorpus) ? formCorpus : undefined].filter((r) => r && r !== latest).map((r) => r!.file);
   log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 

@@ -102,16 +102,14 @@ export class PageSchemeController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (followers.size === 0 || document.body !== observedBody) observe();
+    // One observer for the page, kept once made (issue 30): a page that shows one element after another
+    // (a chat's tool forms) re-observed <html> and <body> on each first render; with no element it has an empty set to call.
+    if (!observer || document.body !== observedBody) observe();
     followers.add(this.#follow);
     this.#follow();
   }
 
   hostDisconnected(): void {
     followers.delete(this.#follow);
-    if (followers.size === 0) {
-      observer?.disconnect();
-      observedBody = null;
-    }
   }
 }

@@ -112,9 +112,8 @@ export function renderObject(f: FieldScope, slot: Slot, field: ObjectField): Tem
   const optionalNote =
     !slot.inline && !slot.required && !isNull && field.properties.length > 0 ? html`<p part="note" class="note">Optional: sent only when something in it is filled in.</p>` : nothing;
   if (slot.inline) {
-    return html`<div part="fields-group" class="inline-group" data-pointer=${ifDefined(pointerHook(slot))} data-path=${ifDefined(pathHook(slot))} data-kind="object" ?data-invalid=${errors.length > 0}>
-      ${errors.length > 0 ? html`<div part="error" id="${fieldId(slot)}-error">${errors.join(' ')}</div>` : nothing} ${empty} ${members} ${extra}
-    </div>`;
+    // Blocks only, without whitespace text between them (issue 30: cloned and laid out on each first render).
+    return html`<div part="fields-group" class="inline-group" data-pointer=${ifDefined(pointerHook(slot))} data-path=${ifDefined(pathHook(slot))} data-kind="object" ?data-invalid=${errors.length > 0}>${errors.length > 0 ? html`<div part="error" id="${fieldId(slot)}-error">${errors.join(' ')}</div>` : nothing}${empty}${members}${extra}</div>`;
   }
   return fieldset(f, slot, 'object', [optionalNote, ...members, extra, empty], errors, rawToggle(f, slot));
 }

@@ -172,7 +172,7 @@ export function longValue(f: FieldScope, slot: Slot, kind: string, preview: stri
   );
 }
 
-/** The wrapper of a single-control field. */
+/** The wrapper of a single-control field (no whitespace text between its parts, blocks and flex items: issue 30, each is cloned on a first render). */
 export function wrapField(f: FieldScope, slot: Slot, kind: string, body: TemplateResult, errors: string[], extra: TemplateResult | typeof nothing = nothing): TemplateResult {
   const id = fieldId(slot);
   const hint = hintText(f, slot);
@@ -183,13 +183,7 @@ export function wrapField(f: FieldScope, slot: Slot, kind: string, body: Templat
     data-path=${ifDefined(pathHook(slot))}
     data-kind=${kind}
     ?data-invalid=${errors.length > 0}
-  >
-    <div part="label-row" class="label-row">
-      <label part="label" for=${id}>${labelContent(slot)}${requiredMark(slot)}</label>
-      ${badges(slot.field)}${extra}
-    </div>
-    ${body} ${hintAndError(f, id, hint, errors, slot)}
-  </div>`;
+  ><div part="label-row" class="label-row"><label part="label" for=${id}>${labelContent(slot)}${requiredMark(slot)}</label>${badges(slot.field)}${extra}</div>${body}${hintAndError(f, id, hint, errors, slot)}</div>`;
 }
 
 /** "null" toggle for nullable fields. */

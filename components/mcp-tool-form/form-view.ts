@@ -71,19 +71,10 @@ export function header(tool: Tool, full: boolean, toggle: () => void): TemplateR
   const description = typeof tool.description === 'string' ? tool.description : '';
   // Server-sent text is shown within a budget: a 5 MiB description is cut, with "Show all".
   const long = description.length > DESCRIPTION_CHARS;
-  return html`<slot name="header"
-    ><div part="header">
-      <h2 part="title">${clip(title, LABEL_CHARS)}</h2>
-      ${title !== tool.name ? html`<code part="tool-name">${clip(tool.name, LABEL_CHARS)}</code>` : nothing}
-      ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}
-      ${description ? html`<p part="description">${long && !full ? clip(description, DESCRIPTION_CHARS) : description}</p>` : nothing}
-      ${long
-        ? html`<button type="button" part="show-all-button" class="small" aria-expanded=${full ? 'true' : 'false'} @click=${toggle}>
-            ${full ? 'Show less' : `Show all ${description.length.toLocaleString('en')} characters`}
-          </button>`
-        : nothing}
-    </div></slot
-  >`;
+  // No whitespace but between the name and the badge, inline side by side (issue 30: text nodes cost on every first render).
+  return html`<slot name="header"><div part="header"><h2 part="title">${clip(title, LABEL_CHARS)}</h2>${title !== tool.name ? html`<code part="tool-name">${clip(tool.name, LABEL_CHARS)}</code>` : nothing} ${tool.annotations?.destructiveHint === true ? html`<span part="badge">destructive</span>` : nothing}${description ? html`<p part="description">${long && !full ? clip(description, DESCRIPTION_CHARS) : description}</p>` : nothing}${long
+    ? html`<button type="button" part="show-all-button" class="small" aria-expanded=${full ? 'true' : 'false'} @click=${toggle}>${full ? 'Show less' : `Show all ${description.length.toLocaleString('en')} characters`}</button>`
+    : nothing}</div></slot>`;
 }
 
 /** The problems that keep the tool from being called (after a submit attempt), each a button to its field. */

@@ -723,45 +723,12 @@ export class McpToolForm extends LitElement {
     renderer.begin(host, this.#checks.attempted, [...this.#fields.states, this.#completions?.support], this.#checks.issues);
     const notice = this.#checks.notice(model);
     const rootIsRaw = this._draft?.k === 'json';
-    return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>
-        ${header(tool, this.#fields.isExpanded(TOOL_DESCRIPTION), () => this.#fields.toggle(TOOL_DESCRIPTION))} ${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing} ${this.#drafts.notices()}
-        <fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}>
-          <legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>
-          ${!rootIsRaw && !model.problem && model.root().kind === 'object'
-            ? html`<div class="group-tools">
-                <button
-                  type="button"
-                  part="raw-toggle"
-                  class="small"
-                  aria-pressed="false"
-                  @click=${() => this.#onDraft({ k: 'json', text: JSON.stringify(this.value, null, 2) }, true)}
-                >
-                  Edit all arguments as JSON
-                </button>
-              </div>`
-            : nothing}
-          ${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}
-        </fieldset>
-        ${this.#checks.attempted ? problemSummary(this.#checks.issues, (pointer) => focusIssue(this.renderRoot, pointer)) : nothing} ${this.#preview(tool)}
-        ${this._phase === 'confirming' ? confirmPanel(tool, this.value, (ok) => this.#confirm?.(ok)) : nothing}
-        <div part="actions">
-          <button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>
-          ${pending ? html`<button type="button" part="cancel-button" @click=${() => this.cancel()}>Cancel</button>` : nothing}
-          <button type="reset" part="reset-button" ?disabled=${pending}>Reset</button>
-          <slot name="actions"></slot>
-        </div>
-        ${this._phase !== 'pending' ? nothing : this.#call.task ? renderTask(this.#call.task) : progressBar(this.#call.progress)}
-        ${this._status ? html`<p part="status">${this._status}</p>` : nothing}
-        ${this._callError ? html`<div part="call-error">${errorText(this._callError)}</div>` : nothing}
-      </form>
-      <div part="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this._announcement}</div>
-      ${!this.noResult && this._result ? html`<h3 part="result-heading" tabindex="-1">Result</h3>` : nothing}
-      ${!this.noResult && this._result && this.resultStale
-        ? html`<p part="stale-note" class="stale-note">
-            ${pending ? 'Result of the previous call; this one is still running.' : 'Result of an earlier call; the last call returned no result.'}
-          </p>`
-        : nothing}
-      ${!this.noResult && this._result
+    // No whitespace between the parts (issue 30): each text node is cloned, walked and laid out on every first render; the parts are blocks or flex items, where it shows nothing.
+    return html`<form part="form" novalidate @submit=${this.#onSubmit} @reset=${this.#onReset} @change=${this.#onNativeChange}>${header(tool, this.#fields.isExpanded(TOOL_DESCRIPTION), () => this.#fields.toggle(TOOL_DESCRIPTION))}${notice ? html`<div part="notice" role="note">${notice}</div>` : nothing}${this.#drafts.notices()}<fieldset part="fields" class=${this.#completions?.support ? 'fields' : 'fields contained'} ?disabled=${pending || this._phase === 'confirming'}><legend class="visually-hidden">Arguments of ${clip(tool.name, LABEL_CHARS)}</legend>${!rootIsRaw && !model.problem && model.root().kind === 'object'
+          ? html`<div class="group-tools"><button type="button" part="raw-toggle" class="small" aria-pressed="false" @click=${() => this.#onDraft({ k: 'json', text: JSON.stringify(this.value, null, 2) }, true)}>Edit all arguments as JSON</button></div>`
+          : nothing}${renderer.root(this._draft, (next, final) => this.#onDraft(next, final))}</fieldset>${this.#checks.attempted ? problemSummary(this.#checks.issues, (pointer) => focusIssue(this.renderRoot, pointer)) : nothing}${this.#preview(tool)}${this._phase === 'confirming' ? confirmPanel(tool, this.value, (ok) => this.#confirm?.(ok)) : nothing}<div part="actions"><button type="submit" part="submit-button" ?disabled=${pending || this._phase === 'confirming'}>Call tool</button>${pending ? html`<button type="button" part="cancel-button" @click=${() => this.cancel()}>Cancel</button>` : nothing}<button type="reset" part="reset-button" ?disabled=${pending}>Reset</button><slot name="actions"></slot></div>${this._phase !== 'pending' ? nothing : this.#call.task ? renderTask(this.#call.task) : progressBar(this.#call.progress)}${this._status ? html`<p part="status">${this._status}</p>` : nothing}${this._callError ? html`<div part="call-error">${errorText(this._callError)}</div>` : nothing}</form><div part="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this._announcement}</div>${!this.noResult && this._result ? html`<h3 part="result-heading" tabindex="-1">Result</h3>` : nothing}${!this.noResult && this._result && this.resultStale
+        ? html`<p part="stale-note" class="stale-note">${pending ? 'Result of the previous call; this one is still running.' : 'Result of an earlier call; the last call returned no result.'}</p>`
+        : nothing}${!this.noResult && this._result
         ? html`<mcp-tool-result
             part=${this.resultStale ? 'result result-stale' : 'result'}
             .result=${this._result}
