@@ -30,6 +30,7 @@ import type { Candidate, OpenCandidate } from './entries/candidate.js';
 import { open as openKit } from './entries/kit.js';
 import { open as openOfficial } from './entries/official.js';
 import { open as openRaw } from './entries/raw.js';
+import { measureHuge, type HugePlan } from './huge.js';
 import { measureList, type ListPlan } from './list.js';
 import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
@@ -41,10 +42,12 @@ import { measureSse, type SsePlan } from './sse.js';
 import { canCollect, load, machine } from './stats.js';
 
 const root = resolve(import.meta.dirname, '..');
-const resultsDir = join(root, 'bench/results');
+const resultsArg = process.argv.indexOf('--results');
+/** Where runs are written and read (`--results <dir>`, e.g. a scratch folder for trial runs). */
+const resultsDir = resultsArg >= 0 && process.argv[resultsArg + 1] ? resolve(process.argv[resultsArg + 1]!) : join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
+const SECTIONS = ['size', 'calls', 'list', 'huge', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -69,6 +72,7 @@ const PLAN = quick
       hostileRepeats: 1,
       bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
       connect: { rounds: 3, connects: 3 } satisfies ConnectPlan,
+      huge: { list: { sizes: [5000, 10000], props: 20, rounds: 3, memoryRepeats: 1 }, sidebarRepeats: 3 } satisfies HugePlan,
     }
   : {
       calls: {
@@ -82,6 +86,7 @@ const PLAN = quick
       hostileRepeats: 3,
       bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
       connect: { rounds: 9, connects: 5 } satisfies ConnectPlan,
+      huge: { list: { sizes: [5000, 10000], props: 20, rounds: 7, memoryRepeats: 1 }, sidebarRepeats: 7 } satisfies HugePlan,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -130,7 +135,7 @@ function writeReadme(): void {
   if (newer(connect)) shown.connect = { ...connect!.run.connect!, from: connect!.file };
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(shown, latest.file, validation, adapters)));
   const others = [validation, adapters, bridge, connect].filter((r) => r && r !== latest).map((r) => r!.file);
-  log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
+  log(`bench/README.md regenerated from ${join(resultsDir, latest.file)}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 
 /** The commit measured, and the measured files that differ from it (the tree is shared and often mid-change). */
@@ -212,7 +217,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile')) {
+    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('huge')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -251,6 +256,10 @@ async function main(): Promise<void> {
     if (only.has('hostile')) {
       log('hostile: what a hostile server can make the elements render (issue 19)');
       run.hostile = await measureHostile(browser!, PLAN.hostileRepeats, log);
+    }
+    if (only.has('huge')) {
+      log('huge: a 10,000-tool server (tools/list in Node; the playground sidebar in Chromium)');
+      run.huge = await measureHuge(PLAN.huge, root, www, browser, log);
     }
   } finally {
     await browser?.close();
@@ -302,7 +311,7 @@ async function main(): Promise<void> {
   let file = `${base}.json`;
   for (let i = 2; existsSync(join(resultsDir, file)); i++) file = `${base}-${i}.json`;
   writeFileSync(join(resultsDir, file), `${JSON.stringify(done, null, 2)}\n`);
-  log(`wrote bench/results/${file} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
+  log(`wrote ${join(resultsDir, file)} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
   for (const target of done.targets) log(`  ${target.met === null ? '–' : target.met ? 'met   ' : 'MISSED'} ${target.description}: ${target.value}`);
   writeReadme();
 }
