@@ -9,6 +9,7 @@ import type { FormsResult } from './chromium.js';
 import type { FormCorpusResult } from './form-corpus.js';
 import type { HostileResult } from './hostile.js';
 import type { HugeResult } from './huge.js';
+import type { SessionResult } from './session.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
 import type { BundleSize, Bytes } from './size.js';
@@ -43,6 +44,8 @@ export interface RunResult {
   /** Load averages (1, 5, 15 min) when the run started and ended. */
   load: { start: number[]; end: number[] };
   durationSeconds: number;
+  /** Seconds each section took, in the order they ran (absent from older runs); `session` overlapped `size`. */
+  sections?: Record<string, number>;
   /** `fullKitCfworker` is absent from runs before it was added. */
   size?: Partial<Record<BundleName, SizedBundle>> & Record<CandidateName | 'fullKit', SizedBundle>;
   /** dist/cdn/elements.js, the no-bundler build (vite.cdn.config.ts), and what it may load (absent from older runs). */
@@ -67,6 +70,8 @@ export interface RunResult {
   connect?: ConnectResult;
   /** A 10,000-tool server: tools/list in Node and the playground's sidebar in Chromium (issue 30; absent from older runs). */
   huge?: HugeResult;
+  /** The long session, kit and official client at 50 calls/s each (issue 30; absent from older runs). */
+  session?: SessionResult;
   targets: Target[];
 }
 

@@ -36,6 +36,7 @@ import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
 import { chromiumFormCorpus } from './form-corpus.js';
 import { measureSchema } from './schema.js';
+import { measureSession, type SessionResult } from './session.js';
 import { COUNTS_PATH } from './servers.js';
 import { buildAndMeasure, buildAndMeasureCdn, composition, withDynamicImport } from './size.js';
 import { measureSse, type SsePlan } from './sse.js';
@@ -47,13 +48,17 @@ const resultsArg = process.argv.indexOf('--results');
 const resultsDir = resultsArg >= 0 && process.argv[resultsArg + 1] ? resolve(process.argv[resultsArg + 1]!) : join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const SECTIONS = ['size', 'calls', 'list', 'huge', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
+const SECTIONS = ['size', 'session', 'calls', 'list', 'huge', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const corpusArg = args.indexOf('--corpus');
 const corpus = resolve(root, corpusArg >= 0 && args[corpusArg + 1] ? args[corpusArg + 1]! : '../shared/schemas');
 const quick = args.includes('--quick');
+const sessionArg = args.indexOf('--session-minutes');
+/** The long session's length (`--session-minutes N`): 10 in the standard run, 1 with --quick. */
+const sessionMinutes = sessionArg >= 0 && args[sessionArg + 1] ? Number(args[sessionArg + 1]) : quick ? 1 : 10;
+if (!(sessionMinutes > 0)) throw new Error('--session-minutes takes a positive number of minutes');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? args[args.indexOf(onlyArg) + 1] : undefined;
 const only = new Set<Section>(onlyValue ? (onlyValue.split(',') as Section[]) : SECTIONS);
@@ -166,6 +171,20 @@ async function main(): Promise<void> {
   };
   log(`mcp-web-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
+  // Seconds each section took, in the order they ran (the Chromium start-up is counted with the first Chromium section).
+  const sections: Record<string, number> = {};
+  let lapStart = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    sections[name] = Math.round((now - lapStart) / 100) / 10;
+    lapStart = now;
+    log(`  (${name}: ${sections[name]} s)`);
+  };
+  // The long session measures heap and latency at a fixed 50 calls/s, kit against official, both
+  // disturbed alike; it runs beside the size section only, which measures bytes, not time (README).
+  const sessionStarted = performance.now();
+  const session: Promise<SessionResult> | undefined = only.has('session') ? measureSession({ minutes: sessionMinutes, rate: 50, points: 4 }, log) : undefined;
+  if (session) log(`session: kit and official client, 50 calls/s each for ${sessionMinutes} min, in the background beside the size section`);
 
   // Size: also builds the bundles the Chromium sections load.
   const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile');
@@ -207,6 +226,13 @@ async function main(): Promise<void> {
     }
   }
 
+  if (needBundles) lap(only.has('size') ? 'size' : 'build');
+  if (session) {
+    run.session = await session;
+    sections.session = Math.round((performance.now() - sessionStarted) / 100) / 10;
+    lapStart = performance.now();
+    log(`  (session: ${sections.session} s, overlapping the size section)`);
+  }
   const fullKit = sizes.get('fullKit');
   if (fullKit) {
     // What a page adds once a tool with an MCP App is shown: the frame's lazily loaded chunk(s).
@@ -244,22 +270,27 @@ async function main(): Promise<void> {
       } finally {
         await server.close();
       }
+      lap('calls');
     }
     if (only.has('form')) {
       log('form: <mcp-tool-form> vs plain inputs');
       run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+      lap('form');
     }
     if (only.has('corpus')) {
       log(`corpus: every tool of ${corpus} as <mcp-tool-form> vs as many native inputs`);
       run.formCorpus = await chromiumFormCorpus(browser!, corpus, PLAN.corpusRepeats, log);
+      lap('corpus');
     }
     if (only.has('hostile')) {
       log('hostile: what a hostile server can make the elements render (issue 19)');
       run.hostile = await measureHostile(browser!, PLAN.hostileRepeats, log);
+      lap('hostile');
     }
     if (only.has('huge')) {
       log('huge: a 10,000-tool server (tools/list in Node; the playground sidebar in Chromium)');
       run.huge = await measureHuge(PLAN.huge, root, www, browser, log);
+      lap('huge');
     }
   } finally {
     await browser?.close();
@@ -285,26 +316,31 @@ async function main(): Promise<void> {
   if (only.has('list')) {
     log('list: tools/list of wide tools');
     run.list = await measureList(PLAN.list, log);
+    lap('list');
   }
   if (only.has('sse')) {
     log('sse: 1 KiB events');
     run.sse = await measureSse(PLAN.sse, log);
+    lap('sse');
   }
   if (only.has('bridge')) {
     log('bridge: a call through the stdio bridge ÷ the official stdio client direct');
     run.bridge = await measureBridge(PLAN.bridge, log);
+    lap('bridge');
   }
   if (only.has('connect')) {
     log('connect: a new client to its tools listed, kit ÷ official, modern and legacy, without and with era caches');
     run.connect = await measureConnect(PLAN.connect, log);
+    lap('connect');
   }
   if (only.has('schema')) {
     log('schema: pattern engines and the validation cost of a $ref fan-out');
     run.validation = await measureSchema(root, log);
+    lap('schema');
   }
 
   run.load.end = load();
-  const done: RunResult = { ...run, durationSeconds: Math.round((performance.now() - started) / 1000), targets: [] };
+  const done: RunResult = { ...run, durationSeconds: Math.round((performance.now() - started) / 1000), sections, targets: [] };
   done.targets = evaluateTargets(done);
   mkdirSync(resultsDir, { recursive: true });
   const base = `${done.date.slice(0, 10)}-${done.machine.host}`;
@@ -312,6 +348,7 @@ async function main(): Promise<void> {
   for (let i = 2; existsSync(join(resultsDir, file)); i++) file = `${base}-${i}.json`;
   writeFileSync(join(resultsDir, file), `${JSON.stringify(done, null, 2)}\n`);
   log(`wrote ${join(resultsDir, file)} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
+  log(`sections (s): ${Object.entries(sections).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${done.durationSeconds} s`);
   for (const target of done.targets) log(`  ${target.met === null ? '–' : target.met ? 'met   ' : 'MISSED'} ${target.description}: ${target.value}`);
   writeReadme();
 }
