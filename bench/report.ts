@@ -9,6 +9,7 @@ import type { FormsResult } from './chromium.js';
 import type { FormCorpusResult } from './form-corpus.js';
 import type { HostileResult } from './hostile.js';
 import type { HugeResult } from './huge.js';
+import type { ColdResult } from './cold.js';
 import type { SessionResult } from './session.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
@@ -72,6 +73,8 @@ export interface RunResult {
   huge?: HugeResult;
   /** The long session, kit and official client at 50 calls/s each (issue 30; absent from older runs). */
   session?: SessionResult;
+  /** Cold load of the one-form page against native inputs, throttled (issue 30; absent from older runs). */
+  cold?: ColdResult;
   targets: Target[];
 }
 

@@ -21,6 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { measureBridge, type BridgePlan } from './bridge.js';
+import { COLD_PROFILE, measureCold, type ColdPlan } from './cold.js';
 import { measureConnect, type ConnectPlan } from './connect.js';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
 import { spawnServer } from './child.js';
@@ -48,7 +49,7 @@ const resultsArg = process.argv.indexOf('--results');
 const resultsDir = resultsArg >= 0 && process.argv[resultsArg + 1] ? resolve(process.argv[resultsArg + 1]!) : join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const SECTIONS = ['size', 'session', 'calls', 'list', 'huge', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
+const SECTIONS = ['size', 'session', 'calls', 'list', 'huge', 'cold', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -78,6 +79,7 @@ const PLAN = quick
       bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
       connect: { rounds: 3, connects: 3 } satisfies ConnectPlan,
       huge: { list: { sizes: [5000, 10000], props: 20, rounds: 3, memoryRepeats: 1 }, sidebarRepeats: 3 } satisfies HugePlan,
+      cold: { rounds: 3 } satisfies ColdPlan,
     }
   : {
       calls: {
@@ -92,6 +94,7 @@ const PLAN = quick
       bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
       connect: { rounds: 9, connects: 5 } satisfies ConnectPlan,
       huge: { list: { sizes: [5000, 10000], props: 20, rounds: 7, memoryRepeats: 1 }, sidebarRepeats: 7 } satisfies HugePlan,
+      cold: { rounds: 7 } satisfies ColdPlan,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -187,7 +190,7 @@ async function main(): Promise<void> {
   if (session) log(`session: kit and official client, 50 calls/s each for ${sessionMinutes} min, in the background beside the size section`);
 
   // Size: also builds the bundles the Chromium sections load.
-  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile');
+  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('cold');
   // The pages of the form and hostile sections load the full kit alone.
   const fullKitOnly = !only.has('size') && !only.has('calls');
   const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('huge')) {
+    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('huge') || only.has('cold')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -291,6 +294,11 @@ async function main(): Promise<void> {
       log('huge: a 10,000-tool server (tools/list in Node; the playground sidebar in Chromium)');
       run.huge = await measureHuge(PLAN.huge, root, www, browser, log);
       lap('huge');
+    }
+    if (only.has('cold')) {
+      log(`cold: the one-form page vs native inputs, first input enabled, CPU ×${COLD_PROFILE.cpuSlowdown}, Slow 4G, no cache`);
+      run.cold = await measureCold(browser!.browser, www, PLAN.cold, log);
+      lap('cold');
     }
   } finally {
     await browser?.close();

@@ -72,7 +72,7 @@ function summary(r: SessionClientResult): SessionCandidate {
   };
 }
 
-/** Starts the session; returns its promise at once (run.ts may overlap it with a section that measures no time). */
+/** Runs the session (run.ts starts it and awaits it after the size section, which measures no time). */
 export async function measureSession(plan: SessionPlan, log: (line: string) => void): Promise<SessionResult> {
   const server = await spawnServer('echo-server.ts', [], (line) => {
     if (!line.startsWith("responseMode: 'json'")) process.stderr.write(`echo-server: ${line}\n`);
