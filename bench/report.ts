@@ -10,6 +10,7 @@ import type { FormCorpusResult } from './form-corpus.js';
 import type { HostileResult } from './hostile.js';
 import type { HugeResult } from './huge.js';
 import type { ColdResult } from './cold.js';
+import { renderIssue30 } from './issue30.js';
 import type { SessionResult } from './session.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
@@ -248,6 +249,8 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
   out.push('### Distance to the floor (issue 18)');
   out.push('');
   out.push(table(['Measure', 'Measured: median [interquartile range] of paired per-round ratios', 'Goal', 'Verdict'], floorRows(run).map((r) => [r.measure, r.value, r.goal, mark(r.met)])));
+  out.push('');
+  out.push(...renderIssue30(run));
   out.push('');
   out.push('### Targets');
   out.push('');
