@@ -90,8 +90,8 @@ const PLAN = quick
     // 11 (bridge) and 9 (connect) when the issue-30 rows were added.
     {
       calls: {
-        node: { rounds: 15, sequential: 80, concurrent: 240, concurrency: 16, warmup: 500 } satisfies CallPlan,
-        chromium: { rounds: 9, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
+        node: { rounds: 12, sequential: 80, concurrent: 240, concurrency: 16, warmup: 500 } satisfies CallPlan,
+        chromium: { rounds: 7, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
       },
       list: { sizes: [1000, 2000], props: 20, rounds: 15, memoryRepeats: 3 } satisfies ListPlan,
       sse: { sizesMiB: [25, 50], rounds: 7 } satisfies SsePlan,
