@@ -48,6 +48,10 @@ export interface ListAtSize {
   >;
   /** time(kit) / time(raw fetch) per round (the two run back to back since `order` was recorded): median, IQR, p95. */
   kitToRaw?: Spread;
+  /** time(kit) / time(official client) per round (absent from older runs): median, IQR, p95. */
+  kitToOfficial?: Spread;
+  /** `tools/list` pages the official SDK server answered with (absent from older runs). */
+  pages?: number;
 }
 
 export interface ListResult {
@@ -91,13 +95,20 @@ async function retained(open: OpenCandidate, url: string, expected: number): Pro
   return after - before;
 }
 
-async function record(tools: number, props: number) {
+export type Recorded = Awaited<ReturnType<typeof startReplayServer>>;
+
+/** Records `tools` wide tools (the echo tool among them) from the official SDK server, to replay them. */
+export async function record(tools: number, props: number) {
   const source = await startEchoServer({ tools: tools - 1, props });
   return startReplayServer(source.url).finally(() => source.close());
 }
 
-export async function measureList(plan: ListPlan, log: (line: string) => void): Promise<ListResult> {
-  const servers = [await record(plan.sizes[0], plan.props), await record(plan.sizes[1], plan.props)] as const;
+/**
+ * @param recorded replay servers already recorded at `plan.sizes` (the caller closes them); recorded
+ *   and closed here when absent.
+ */
+export async function measureList(plan: ListPlan, log: (line: string) => void, recorded?: readonly [Recorded, Recorded]): Promise<ListResult> {
+  const servers = recorded ?? ([await record(plan.sizes[0], plan.props), await record(plan.sizes[1], plan.props)] as const);
   try {
     const opened = new Map<string, Candidate>();
     for (const [s, server] of servers.entries()) {
@@ -133,7 +144,8 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
       ) as ListAtSize['candidates'];
       const kit = times.get(`kit ${s}`)!;
       const raw = times.get(`raw ${s}`)!;
-      return { tools: plan.sizes[s]!, resultBytes: server.bytes, candidates, kitToRaw: spread(kit.map((t, i) => t / raw[i]!)) };
+      const official = times.get(`official ${s}`)!;
+      return { tools: plan.sizes[s]!, resultBytes: server.bytes, pages: server.pages, candidates, kitToRaw: spread(kit.map((t, i) => t / raw[i]!)), kitToOfficial: spread(kit.map((t, i) => t / official[i]!)) };
     }) as [ListAtSize, ListAtSize];
 
     if (canCollect()) {
@@ -155,6 +167,6 @@ export async function measureList(plan: ListPlan, log: (line: string) => void): 
     ) as ListResult['scaling'];
     return { plan, order: 'kit-raw-adjacent', sizes, scaling };
   } finally {
-    for (const server of servers) await server.close();
+    if (!recorded) for (const server of servers) await server.close();
   }
 }

@@ -8,6 +8,10 @@ import type { CallsResult, CandidateName, Ratio } from './calls.js';
 import type { FormsResult } from './chromium.js';
 import type { FormCorpusResult } from './form-corpus.js';
 import type { HostileResult } from './hostile.js';
+import type { HugeResult } from './huge.js';
+import type { ColdResult } from './cold.js';
+import { renderIssue30 } from './issue30.js';
+import type { SessionResult } from './session.js';
 import type { ListResult } from './list.js';
 import type { SchemaResult } from './schema.js';
 import type { BundleSize, Bytes } from './size.js';
@@ -42,6 +46,8 @@ export interface RunResult {
   /** Load averages (1, 5, 15 min) when the run started and ended. */
   load: { start: number[]; end: number[] };
   durationSeconds: number;
+  /** Seconds each section took, in the order they ran (absent from older runs); `session` overlapped `size`. */
+  sections?: Record<string, number>;
   /** `fullKitCfworker` is absent from runs before it was added. */
   size?: Partial<Record<BundleName, SizedBundle>> & Record<CandidateName | 'fullKit', SizedBundle>;
   /** dist/cdn/elements.js, the no-bundler build (vite.cdn.config.ts), and what it may load (absent from older runs). */
@@ -64,6 +70,12 @@ export interface RunResult {
   bridge?: BridgeResult;
   /** Connect latency, kit ÷ official (issue 30; bench/connect.ts); absent from runs before it was added. */
   connect?: ConnectResult;
+  /** A 10,000-tool server: tools/list in Node and the playground's sidebar in Chromium (issue 30; absent from older runs). */
+  huge?: HugeResult;
+  /** The long session, kit and official client at 50 calls/s each (issue 30; absent from older runs). */
+  session?: SessionResult;
+  /** Cold load of the one-form page against native inputs, throttled (issue 30; absent from older runs). */
+  cold?: ColdResult;
   targets: Target[];
 }
 
@@ -240,6 +252,8 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
   out.push('### Distance to the floor (issue 18)');
   out.push('');
   out.push(table(['Measure', 'Measured: median [interquartile range] of paired per-round ratios', 'Goal', 'Verdict'], floorRows(run).map((r) => [r.measure, r.value, r.goal, mark(r.met)])));
+  out.push('');
+  out.push(...renderIssue30(run));
   out.push('');
   out.push('### Targets');
   out.push('');
@@ -445,6 +459,7 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
       ),
     );
   }
+  if (run.huge) out.push('', ...renderHuge(run.huge));
   if (run.hostile) {
     out.push('');
     out.push('### Hostile inputs (headless Chromium)');
@@ -461,6 +476,37 @@ export function renderSection(run: RunResult, file: string, validationRun?: { ru
     );
   }
   return out.join('\n');
+}
+
+/** The 10,000-tool server's section. */
+function renderHuge(h: HugeResult): string[] {
+  const out: string[] = [`### A 10,000-tool server (tools/list, ${h.list.plan.props}-property schemas, Node; the playground's sidebar, Chromium)`, ''];
+  const rows: (string | number)[][] = [];
+  for (const size of h.list.sizes) {
+    for (const name of ['kit', 'official', 'raw'] as const) {
+      const c = size.candidates[name];
+      const spreadOf = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+        return `${at(25)}–${at(75)}`;
+      };
+      rows.push([`${size.tools} tools (${kb(size.resultBytes)}, ${size.pages ?? '?'} page${size.pages === 1 ? '' : 's'}) · ${NAMES[name]}`, `${c.ms} [${spreadOf(c.roundsMs)}]`, c.retainedBytes === null ? '–' : kb(c.retainedBytes)]);
+    }
+  }
+  out.push(table(['Size · candidate', 'ms, median [interquartile range] of rounds', 'retained heap'], rows));
+  out.push('');
+  const ratios = h.list.sizes.map((s) => `${s.tools} tools: kit ÷ official client ${s.kitToOfficial ? range(s.kitToOfficial) : '–'}, kit ÷ raw fetch ${s.kitToRaw ? range(s.kitToRaw) : '–'}`).join('; ');
+  out.push(
+    `Time ratios, median [interquartile range] of the per-round ratios: ${ratios}. ${h.list.plan.rounds} rounds, ordered as the big list's. The tools were recorded from the official SDK server (\`McpServer\`, which sends every tool in one \`tools/list\` page; no cursor) and replayed from memory; retained heap as in the big list (median of ${h.list.plan.memoryRepeats}).`,
+  );
+  if (h.sidebar) {
+    const s = h.sidebar;
+    out.push('');
+    out.push(
+      `The playground's sidebar tool list (demo/src/workspace-views.ts \`sidebarView\`, with the playground's styles) from a listing of ${s.tools.toLocaleString('en')} tools in hand to rendered and laid out: ${s.renderMs.median} ms [${s.renderMs.p25}–${s.renderMs.p75}]; it renders ${s.rows} rows (the first ${s.rows}; its filter finds the others), so the time does not grow with the list beyond one pass over it. One keystroke in its filter (the last tool's name) to rendered: ${s.filterMs.median} ms [${s.filterMs.p25}–${s.filterMs.p75}]. ${s.repeats} renders, each in a fresh sidebar after its own listing.`,
+    );
+  }
+  return out;
 }
 
 export const BEGIN = '<!-- results:begin (generated by bench/run.ts from the latest JSON in bench/results) -->';

@@ -4,8 +4,11 @@
  * regenerates the results section of bench/README.md from the latest JSON.
  *
  * Options:
- * - `--quick`: fewer rounds and calls (about a minute; for a smoke check).
- * - `--only size,calls,list,sse,form,corpus,schema,hostile,bridge,connect`: run only these
+ * - `--quick`: fewer rounds and calls, a 1-minute session (for a smoke check).
+ * - `--session-minutes N`: the long session's length (default 10; 1 with `--quick`).
+ * - `--results <dir>`: write the run's JSON there and regenerate the README from there (default
+ *   bench/results; a scratch folder keeps trial runs out of the repository).
+ * - `--only size,session,calls,list,huge,cold,sse,form,corpus,schema,hostile,bridge,connect`: run only these
  *   sections (`schema`: pattern engines and the validation cost of a `$ref` fan-out, about a
  *   minute; `corpus`: every tool of the corpus rendered as a form against native inputs;
  *   `bridge`: a call through the stdio bridge against the official stdio client, about a
@@ -21,6 +24,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { measureBridge, type BridgePlan } from './bridge.js';
+import { COLD_PROFILE, measureCold, type ColdPlan } from './cold.js';
 import { measureConnect, type ConnectPlan } from './connect.js';
 import { measureCalls, type CallPlan, type CallsResult, CANDIDATES, type CandidateName, type LoopDriver } from './calls.js';
 import { spawnServer } from './child.js';
@@ -30,27 +34,35 @@ import type { Candidate, OpenCandidate } from './entries/candidate.js';
 import { open as openKit } from './entries/kit.js';
 import { open as openOfficial } from './entries/official.js';
 import { open as openRaw } from './entries/raw.js';
+import { measureHuge, type HugePlan } from './huge.js';
 import { measureList, type ListPlan } from './list.js';
 import { callLoop } from './loop.js';
 import { evaluateTargets, renderSection, spliceReadme, type BundleName, type RunResult, type SizedBundle } from './report.js';
 import { chromiumFormCorpus } from './form-corpus.js';
 import { measureSchema } from './schema.js';
+import { measureSession, type SessionResult } from './session.js';
 import { COUNTS_PATH } from './servers.js';
 import { buildAndMeasure, buildAndMeasureCdn, composition, withDynamicImport } from './size.js';
 import { measureSse, type SsePlan } from './sse.js';
 import { canCollect, load, machine } from './stats.js';
 
 const root = resolve(import.meta.dirname, '..');
-const resultsDir = join(root, 'bench/results');
+const resultsArg = process.argv.indexOf('--results');
+/** Where runs are written and read (`--results <dir>`, e.g. a scratch folder for trial runs). */
+const resultsDir = resultsArg >= 0 && process.argv[resultsArg + 1] ? resolve(process.argv[resultsArg + 1]!) : join(root, 'bench/results');
 const readmePath = join(root, 'bench/README.md');
 const www = join(root, '.cache/bench/www');
-const SECTIONS = ['size', 'calls', 'list', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
+const SECTIONS = ['size', 'session', 'calls', 'list', 'huge', 'cold', 'sse', 'form', 'corpus', 'schema', 'hostile', 'bridge', 'connect'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const corpusArg = args.indexOf('--corpus');
 const corpus = resolve(root, corpusArg >= 0 && args[corpusArg + 1] ? args[corpusArg + 1]! : '../shared/schemas');
 const quick = args.includes('--quick');
+const sessionArg = args.indexOf('--session-minutes');
+/** The long session's length (`--session-minutes N`): 10 in the standard run, 1 with --quick. */
+const sessionMinutes = sessionArg >= 0 && args[sessionArg + 1] ? Number(args[sessionArg + 1]) : quick ? 1 : 10;
+if (!(sessionMinutes > 0)) throw new Error('--session-minutes takes a positive number of minutes');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? args[args.indexOf(onlyArg) + 1] : undefined;
 const only = new Set<Section>(onlyValue ? (onlyValue.split(',') as Section[]) : SECTIONS);
@@ -69,19 +81,27 @@ const PLAN = quick
       hostileRepeats: 1,
       bridge: { rounds: 5, sequential: 40, concurrent: 128, concurrency: 16, warmup: 50 } satisfies BridgePlan,
       connect: { rounds: 3, connects: 3 } satisfies ConnectPlan,
+      huge: { list: { sizes: [5000, 10000], props: 20, rounds: 3, memoryRepeats: 1 }, sidebarRepeats: 3 } satisfies HugePlan,
+      cold: { rounds: 3 } satisfies ColdPlan,
     }
-  : {
+  : // The standard run fits 15 minutes on an idle two-core machine: the 10-minute session overlaps
+    // the size section, and the timing sections share the remaining five (README "Standard run").
+    // Rounds were cut from 25/15 (calls), 21 (list), 9 (sse), 11 (form), 5 (corpus), 3 (hostile),
+    // 11 (bridge) and 9 (connect) when the issue-30 rows were added.
+    {
       calls: {
-        node: { rounds: 25, sequential: 80, concurrent: 240, concurrency: 16, warmup: 500 } satisfies CallPlan,
-        chromium: { rounds: 15, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
+        node: { rounds: 12, sequential: 80, concurrent: 240, concurrency: 16, warmup: 500 } satisfies CallPlan,
+        chromium: { rounds: 7, sequential: 40, concurrent: 160, concurrency: 16, warmup: 100 } satisfies CallPlan,
       },
-      list: { sizes: [1000, 2000], props: 20, rounds: 21, memoryRepeats: 3 } satisfies ListPlan,
-      sse: { sizesMiB: [25, 50], rounds: 9 } satisfies SsePlan,
-      formRepeats: 11,
-      corpusRepeats: 5,
-      hostileRepeats: 3,
-      bridge: { rounds: 11, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
-      connect: { rounds: 9, connects: 5 } satisfies ConnectPlan,
+      list: { sizes: [1000, 2000], props: 20, rounds: 15, memoryRepeats: 3 } satisfies ListPlan,
+      sse: { sizesMiB: [25, 50], rounds: 7 } satisfies SsePlan,
+      formRepeats: 9,
+      corpusRepeats: 3,
+      hostileRepeats: 2,
+      bridge: { rounds: 7, sequential: 60, concurrent: 192, concurrency: 16, warmup: 200 } satisfies BridgePlan,
+      connect: { rounds: 6, connects: 5 } satisfies ConnectPlan,
+      huge: { list: { sizes: [5000, 10000], props: 20, rounds: 5, memoryRepeats: 1 }, sidebarRepeats: 5 } satisfies HugePlan,
+      cold: { rounds: 5 } satisfies ColdPlan,
     };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -135,7 +155,7 @@ function writeReadme(): void {
   if (newer(formCorpus)) shown.formCorpus = formCorpus!.run.formCorpus;
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), renderSection(shown, latest.file, validation, adapters)));
   const others = [validation, adapters, bridge, connect, newer(forms) ? forms : undefined, newer(formCorpus) ? formCorpus : undefined].filter((r) => r && r !== latest).map((r) => r!.file);
-  log(`bench/README.md regenerated from bench/results/${latest.file}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
+  log(`bench/README.md regenerated from ${join(resultsDir, latest.file)}${others.length ? ` and ${[...new Set(others)].join(', ')}` : ''}`);
 }
 
 /** The commit measured, and the measured files that differ from it (the tree is shared and often mid-change). */
@@ -166,9 +186,23 @@ async function main(): Promise<void> {
   };
   log(`mcp-web-elements bench (${run.mode}) on ${run.machine.cpu}, ${run.machine.cores} cores, Node ${run.machine.node}; load ${run.load.start.join(' ')}`);
   if (only.has('list') && !canCollect()) log('  (no --expose-gc: retained heap will not be measured; use `npm run bench`)');
+  // Seconds each section took, in the order they ran (the Chromium start-up is counted with the first Chromium section).
+  const sections: Record<string, number> = {};
+  let lapStart = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    sections[name] = Math.round((now - lapStart) / 100) / 10;
+    lapStart = now;
+    log(`  (${name}: ${sections[name]} s)`);
+  };
+  // The long session measures heap and latency at a fixed 50 calls/s, kit against official, both
+  // disturbed alike; it runs beside the size section only, which measures bytes, not time (README).
+  const sessionStarted = performance.now();
+  const session: Promise<SessionResult> | undefined = only.has('session') ? measureSession({ minutes: sessionMinutes, rate: 50, points: 4 }, log) : undefined;
+  if (session) log(`session: kit and official client, 50 calls/s each for ${sessionMinutes} min, in the background beside the size section`);
 
   // Size: also builds the bundles the Chromium sections load.
-  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile');
+  const needBundles = only.has('size') || only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('cold');
   // The pages of the form and hostile sections load the full kit alone.
   const fullKitOnly = !only.has('size') && !only.has('calls');
   const sizes = new Map<BundleName, Awaited<ReturnType<typeof buildAndMeasure>>>();
@@ -207,6 +241,13 @@ async function main(): Promise<void> {
     }
   }
 
+  if (needBundles) lap(only.has('size') ? 'size' : 'build');
+  if (session) {
+    run.session = await session;
+    sections.session = Math.round((performance.now() - sessionStarted) / 100) / 10;
+    lapStart = performance.now();
+    log(`  (session: ${sections.session} s, overlapping the size section)`);
+  }
   const fullKit = sizes.get('fullKit');
   if (fullKit) {
     // What a page adds once a tool with an MCP App is shown: the frame's lazily loaded chunk(s).
@@ -217,7 +258,7 @@ async function main(): Promise<void> {
 
   let browser: BenchBrowser | undefined;
   try {
-    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile')) {
+    if (only.has('calls') || only.has('form') || only.has('corpus') || only.has('hostile') || only.has('huge') || only.has('cold')) {
       browser = await openBenchPage(root, www);
       run.machine.chromium = browser.version;
     }
@@ -244,18 +285,32 @@ async function main(): Promise<void> {
       } finally {
         await server.close();
       }
+      lap('calls');
     }
     if (only.has('form')) {
       log('form: <mcp-tool-form> vs plain inputs');
       run.forms = await chromiumForms(browser!, corpus, PLAN.formRepeats, log);
+      lap('form');
     }
     if (only.has('corpus')) {
       log(`corpus: every tool of ${corpus} as <mcp-tool-form> vs as many native inputs`);
       run.formCorpus = await chromiumFormCorpus(browser!, corpus, PLAN.corpusRepeats, log);
+      lap('corpus');
     }
     if (only.has('hostile')) {
       log('hostile: what a hostile server can make the elements render (issue 19)');
       run.hostile = await measureHostile(browser!, PLAN.hostileRepeats, log);
+      lap('hostile');
+    }
+    if (only.has('huge')) {
+      log('huge: a 10,000-tool server (tools/list in Node; the playground sidebar in Chromium)');
+      run.huge = await measureHuge(PLAN.huge, root, www, browser, log);
+      lap('huge');
+    }
+    if (only.has('cold')) {
+      log(`cold: the one-form page vs native inputs, first input enabled, CPU ×${COLD_PROFILE.cpuSlowdown}, Slow 4G, no cache`);
+      run.cold = await measureCold(browser!.browser, www, PLAN.cold, log);
+      lap('cold');
     }
   } finally {
     await browser?.close();
@@ -281,33 +336,39 @@ async function main(): Promise<void> {
   if (only.has('list')) {
     log('list: tools/list of wide tools');
     run.list = await measureList(PLAN.list, log);
+    lap('list');
   }
   if (only.has('sse')) {
     log('sse: 1 KiB events');
     run.sse = await measureSse(PLAN.sse, log);
+    lap('sse');
   }
   if (only.has('bridge')) {
     log('bridge: a call through the stdio bridge ÷ the official stdio client direct');
     run.bridge = await measureBridge(PLAN.bridge, log);
+    lap('bridge');
   }
   if (only.has('connect')) {
     log('connect: a new client to its tools listed, kit ÷ official, modern and legacy, without and with era caches');
     run.connect = await measureConnect(PLAN.connect, log);
+    lap('connect');
   }
   if (only.has('schema')) {
     log('schema: pattern engines and the validation cost of a $ref fan-out');
     run.validation = await measureSchema(root, log);
+    lap('schema');
   }
 
   run.load.end = load();
-  const done: RunResult = { ...run, durationSeconds: Math.round((performance.now() - started) / 1000), targets: [] };
+  const done: RunResult = { ...run, durationSeconds: Math.round((performance.now() - started) / 1000), sections, targets: [] };
   done.targets = evaluateTargets(done);
   mkdirSync(resultsDir, { recursive: true });
   const base = `${done.date.slice(0, 10)}-${done.machine.host}`;
   let file = `${base}.json`;
   for (let i = 2; existsSync(join(resultsDir, file)); i++) file = `${base}-${i}.json`;
   writeFileSync(join(resultsDir, file), `${JSON.stringify(done, null, 2)}\n`);
-  log(`wrote bench/results/${file} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
+  log(`wrote ${join(resultsDir, file)} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
+  log(`sections (s): ${Object.entries(sections).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${done.durationSeconds} s`);
   for (const target of done.targets) log(`  ${target.met === null ? '–' : target.met ? 'met   ' : 'MISSED'} ${target.description}: ${target.value}`);
   writeReadme();
 }

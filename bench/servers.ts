@@ -95,6 +95,24 @@ export function wideSchema(index: number, props: number): Record<string, unknown
   return { type: 'object', properties, required };
 }
 
+/**
+ * `fromJsonSchema(json)` compiled on its first check rather than when the tool is registered: the
+ * SDK compiles each schema eagerly (about 15 ms for a 20-property one on a busy core), so a
+ * 10,000-tool server took minutes to start, and `createMcpHandler` builds the server per request.
+ * The filler tools are listed, never called; what `tools/list` sends is the same JSON Schema.
+ */
+function lazySchema(json: Record<string, unknown>) {
+  let compiled: ReturnType<typeof fromJsonSchema> | undefined;
+  return {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'mcp',
+      jsonSchema: { input: () => json, output: () => json },
+      validate: (data: unknown) => (compiled ??= fromJsonSchema(json as never))['~standard'].validate(data),
+    },
+  } as unknown as ReturnType<typeof fromJsonSchema>;
+}
+
 /** The official SDK's server with the `echo` tool and `tools` filler tools of `props` properties (both default 0 and 20). */
 export function echoServer(options: Pick<EchoServerOptions, 'tools' | 'props'> = {}): McpServer {
   const schema = (json: Record<string, unknown>) => fromJsonSchema(json as never);
@@ -105,7 +123,7 @@ export function echoServer(options: Pick<EchoServerOptions, 'tools' | 'props'> =
     async (args: any) => ({ content: [{ type: 'text', text: String(args.text) }] }),
   );
   for (let i = 0; i < (options.tools ?? 0); i++) {
-    server.registerTool(`tool_${i}`, { description: `Filler tool ${i}`, inputSchema: schema(wideSchema(i, options.props ?? 20)) }, async () => ({ content: [] }));
+    server.registerTool(`tool_${i}`, { description: `Filler tool ${i}`, inputSchema: lazySchema(wideSchema(i, options.props ?? 20)) }, async () => ({ content: [] }));
   }
   return server;
 }
@@ -164,7 +182,7 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
  * SDK server), then serves them from memory: each reply is the recorded result
  * text spliced with the request's id. Other methods get -32601.
  */
-export async function startReplayServer(source: string): Promise<BenchServer & { bytes: number }> {
+export async function startReplayServer(source: string): Promise<BenchServer & { bytes: number; pages: number }> {
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28' };
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   const record = async (method: string, params: Record<string, unknown>): Promise<string> => {
@@ -181,7 +199,9 @@ export async function startReplayServer(source: string): Promise<BenchServer & {
   recorded.set('server/discover', await record('server/discover', {}));
   let cursor: string | undefined;
   let bytes = 0;
+  let pages = 0;
   do {
+    pages++;
     const text = await record('tools/list', cursor === undefined ? {} : { cursor });
     recorded.set(`tools/list ${cursor ?? ''}`, text);
     bytes += text.length;
@@ -209,7 +229,7 @@ export async function startReplayServer(source: string): Promise<BenchServer & {
     });
   });
   const port = await listen(http);
-  return { url: `http://127.0.0.1:${port}/mcp`, counts, bytes, close: () => closeServer(http) };
+  return { url: `http://127.0.0.1:${port}/mcp`, counts, bytes, pages, close: () => closeServer(http) };
 }
 
 /**
