@@ -7,7 +7,7 @@
  *   npm run conformance -- --set 2026-07-28   # one set
  *   npm run conformance -- --scenario tools_call --set 2026-07-28
  *
- * Every client scenario of a set (scored and not scored) runs on its own, a few
+ * Every client scenario of each set (scored and not scored) runs on its own, a few
  * at a time; a scenario passes when none of its checks is a FAILURE. The run
  * fails when a scenario listed in conformance/expected.json fails; the others
  * are reported. The suite needs Node >= 22 (the project runs on Node 20): one is
@@ -32,7 +32,8 @@ const only = option('--scenario');
 const jobs = Number(option('--jobs', process.env.CONFORMANCE_JOBS ?? Math.max(2, Math.min(4, cpus().length))));
 const timeoutMs = Number(option('--timeout', process.env.CONFORMANCE_TIMEOUT_MS ?? 60000));
 const verbose = args.includes('--verbose');
-const command = process.env.CONFORMANCE_CLIENT ?? 'npm run -s conformance-client --';
+/** The client command the suite starts per scenario: `CONFORMANCE_CLIENT`, else clientCommand() below. */
+const clientFromEnv = process.env.CONFORMANCE_CLIENT;
 
 const suiteDir = join(root, 'node_modules/@modelcontextprotocol/conformance');
 const suite = join(suiteDir, 'dist/index.js');
@@ -83,7 +84,22 @@ function findChecks(dir) {
   return undefined;
 }
 
-function runScenario(node22, set, scenario, outDir) {
+/**
+ * The adapter (conformance/client.ts, what `npm run conformance-client` runs) bundled once into
+ * the run's folder, and run with plain Node: the suite starts it once per scenario (64 of them),
+ * and npm plus tsx took about two seconds of CPU each time to start it, most of a scenario's cost.
+ * The same sources, transpiled by the esbuild that tsx itself uses; its packages stay imports
+ * from node_modules. `CONFORMANCE_CLIENT=<command>` runs another client instead.
+ */
+async function clientCommand(runDir) {
+  if (clientFromEnv) return clientFromEnv;
+  const { build } = createRequire(createRequire(join(root, 'package.json')).resolve('tsx/package.json'))('esbuild');
+  const outfile = join(runDir, 'client.mjs');
+  await build({ entryPoints: [join(root, 'conformance/client.ts')], bundle: true, platform: 'node', format: 'esm', target: `node${process.versions.node.split('.')[0]}`, packages: 'external', sourcemap: 'inline', outfile, logLevel: 'error' });
+  return `${JSON.stringify(process.execPath)} --enable-source-maps ${JSON.stringify(outfile)}`;
+}
+
+function runScenario(node22, set, scenario, outDir, command) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   return new Promise((resolveRun) => {
@@ -168,14 +184,22 @@ for (const entry of readdirSync(runsDir)) {
 const runDir = join(runsDir, `run-${process.pid}`);
 let failedExpected = 0;
 const started = Date.now();
-for (const set of sets) {
+mkdirSync(runDir, { recursive: true });
+const command = await clientCommand(runDir);
+// Every scenario of every set in one pool (no set waits for the last scenario of the one before),
+// then each set's report in turn.
+const plans = sets.map((set) => {
   const requirements = YAML.parse(readFileSync(join(suiteDir, 'requirements', `${set}.yaml`), 'utf8'));
   const scored = requirements.client ?? [];
   const unscored = (requirements.not_scored ?? []).filter((e) => e.leg === 'client').map((e) => e.scenario);
   let scenarios = [...new Set([...scored, ...unscored])];
   if (only) scenarios = scenarios.filter((s) => s === only);
-  const outRoot = join(runDir, set);
-  const results = await pool(scenarios, jobs, (scenario) => runScenario(node22, set, scenario, join(outRoot, scenario.replace(/\//g, '__'))));
+  return { set, scored, scenarios, outRoot: join(runDir, set) };
+});
+const runs = plans.flatMap(({ set, scenarios, outRoot }) => scenarios.map((scenario) => ({ set, scenario, outRoot })));
+const outcomes = await pool(runs, jobs, ({ set, scenario, outRoot }) => runScenario(node22, set, scenario, join(outRoot, scenario.replace(/\//g, '__')), command));
+for (const { set, scored, outRoot } of plans) {
+  const results = outcomes.filter((_, i) => runs[i].set === set);
   const mustPass = new Set(expected[set] ?? []);
   console.log(`\n# conformance ${set} (suite ${JSON.parse(readFileSync(join(suiteDir, 'package.json'), 'utf8')).version}; results in ${relative(root, outRoot)})`);
   for (const r of results) {

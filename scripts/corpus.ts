@@ -21,7 +21,10 @@
  *
  * Options: `--json <file>` writes the full results; `--verbose` lists every
  * fallback and failure; `--validator cfworker` checks with `@cfworker/json-schema`
- * (`useSchemaCompiler`) instead of ajv, in Node and in Chromium. Exits non-zero
+ * (`useSchemaCompiler`) instead of ajv, in Node and in Chromium;
+ * `--validator ajv,cfworker` gives both reports, one after the other, from one
+ * process (the corpus loaded, Vite started and Chromium launched once; CI's
+ * way). Exits non-zero
  * only on a real failure: an exception, a bound exceeded without a clear
  * message, or built arguments the validator rejects.
  */
@@ -185,12 +188,44 @@ function fill(model: FormModel, inputSchema: unknown, all: boolean): ToolReport[
   return { ok: false, ...(outcome.valid ? {} : { issues: outcome.issues }), local: local.map((issue) => `${issue.pointer}: ${issue.message}`) };
 }
 
+type Validator = 'ajv' | 'cfworker';
+
+/** `--validator`: one name, or several separated by commas (each gets its report, in that order). */
+function validators(): Validator[] {
+  const names = (option('--validator') ?? 'ajv').split(',').map((name) => name.trim());
+  for (const name of names) if (name !== 'ajv' && name !== 'cfworker') throw new Error(`Unknown --validator ${name}: the choices are ajv (the default) and cfworker, or both as ajv,cfworker`);
+  return [...new Set(names)] as Validator[];
+}
+
 async function main(): Promise<void> {
-  if (option('--validator') === 'cfworker') useSchemaCompiler(cfworkerCompiler);
-  else if (option('--validator') !== undefined && option('--validator') !== 'ajv') throw new Error(`Unknown --validator ${option('--validator')}: the choices are ajv (the default) and cfworker`);
-  await ensureValidator();
+  const chosen = validators();
   const root = resolve(dir!);
-  const { tools, elicitationSchemas, files } = loadCorpus(root);
+  const corpus = loadCorpus(root);
+  const chromium = flag('--no-browser') ? undefined : await startChromium(chosen);
+  const runs: { validator: Validator; reports: ToolReport[]; browser: BrowserOutcome | undefined; failed: boolean }[] = [];
+  try {
+    for (const validator of chosen) {
+      if (chosen.length > 1) console.log(`${runs.length > 0 ? '\n' : ''}━━ Validator: ${validator}${validator === 'ajv' ? '' : ' (useSchemaCompiler)'}\n`);
+      runs.push(await check(validator, corpus, chromium));
+    }
+  } finally {
+    await chromium?.close();
+  }
+  const out = option('--json');
+  if (out) {
+    mkdirSync(resolve(out, '..'), { recursive: true });
+    // One validator: the results as they always were; several: one entry per validator.
+    writeFileSync(out, JSON.stringify(runs.length === 1 ? { reports: runs[0]!.reports, browser: runs[0]!.browser } : { runs: runs.map(({ validator, reports, browser }) => ({ validator, reports, browser })) }, null, 2));
+  }
+  process.exitCode = runs.some((run) => run.failed) ? 1 : 0;
+}
+
+/** One validator's pass over the corpus, in Node and (when started) in Chromium; prints its report. */
+async function check(validator: Validator, corpus: ReturnType<typeof loadCorpus>, chromium: ChromiumSession | undefined) {
+  // undefined: back to the default (ajv), after a run with another.
+  useSchemaCompiler(validator === 'cfworker' ? cfworkerCompiler : undefined);
+  await ensureValidator();
+  const { tools, elicitationSchemas, files } = corpus;
   const reports: ToolReport[] = [];
   const samples = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
@@ -240,17 +275,11 @@ async function main(): Promise<void> {
     reports.push(report);
   }
 
-  let browser: BrowserOutcome | undefined;
-  if (!flag('--no-browser')) browser = await renderInChromium(tools, samples);
+  const browser = chromium ? await renderInChromium(chromium, validator, tools, samples) : undefined;
 
   print(reports, { files, elicitationSchemas, browser });
-  const out = option('--json');
-  if (out) {
-    mkdirSync(resolve(out, '..'), { recursive: true });
-    writeFileSync(out, JSON.stringify({ reports, browser }, null, 2));
-  }
   const failed = reports.some((r) => r.error || r.fill.required?.ok === false || r.fill.all?.ok === false || formatsFailed(r.formats)) || (browser !== undefined && browser.failures.length > 0);
-  process.exitCode = failed ? 1 : 0;
+  return { validator, reports, browser, failed };
 }
 
 interface BrowserOutcome {
@@ -262,14 +291,17 @@ interface BrowserOutcome {
   slowestMs: number;
 }
 
-/**
- * Renders every tool's form in real Chromium (Vite serves the element's
- * sources, Playwright drives the page): first untouched, then filled with the
- * tool's sample arguments through `.arguments`; the form's own submit path
- * must then produce exactly those arguments. Any exception, console error or
- * refused submit is a failure.
- */
-async function renderInChromium(tools: ToolEntry[], samples: Map<string, Record<string, unknown>>): Promise<BrowserOutcome> {
+interface ChromiumSession {
+  /** The page's URL for a validator (its own page, which plugs that validator in before anything runs). */
+  url(validator: Validator): string;
+  browser: import('playwright').Browser;
+  /** Seconds spent starting Vite and Chromium, counted in the first report's time. */
+  startMs: number;
+  close(): Promise<void>;
+}
+
+/** Vite serving the element's sources and one Chromium, started once for every validator of the run. */
+async function startChromium(chosen: Validator[]): Promise<ChromiumSession> {
   const started = performance.now();
   const { createServer } = await import('vite');
   const { chromium } = await import('playwright');
@@ -277,13 +309,15 @@ async function renderInChromium(tools: ToolEntry[], samples: Map<string, Record<
   const projectRoot = resolve(import.meta.dirname, '..');
   const pageDir = join(projectRoot, '.cache', 'corpus');
   mkdirSync(pageDir, { recursive: true });
-  writeFileSync(
-    join(pageDir, 'index.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>corpus</title><link rel="icon" href="data:,"></head><body><main></main>
+  for (const validator of chosen) {
+    writeFileSync(
+      join(pageDir, `${validator}.html`),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>corpus</title><link rel="icon" href="data:,"></head><body><main></main>
 <script type="module">
-${option('--validator') === 'cfworker' ? "import { useSchemaCompiler } from '/src/index.ts'; import { cfworkerCompiler } from '/src/cfworker.ts'; useSchemaCompiler(cfworkerCompiler);" : ''}
+${validator === 'cfworker' ? "import { useSchemaCompiler } from '/src/index.ts'; import { cfworkerCompiler } from '/src/cfworker.ts'; useSchemaCompiler(cfworkerCompiler);" : ''}
 import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`,
-  );
+    );
+  }
   const server = await createServer({
     configFile: false,
     root: projectRoot,
@@ -295,19 +329,48 @@ import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`
   await server.listen();
   const address = server.httpServer?.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  let browser: import('playwright').Browser;
+  try {
+    browser = await chromium.launch(chromiumLaunchOptions());
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    url: (validator) => `http://127.0.0.1:${port}/.cache/corpus/${validator}.html`,
+    browser,
+    startMs: performance.now() - started,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Renders every tool's form in real Chromium (Vite serves the element's
+ * sources, Playwright drives the page): first untouched, then filled with the
+ * tool's sample arguments through `.arguments`; the form's own submit path
+ * must then produce exactly those arguments. Any exception, console error or
+ * refused submit is a failure. A fresh page per validator: each plugs its
+ * validator in before the elements load.
+ */
+async function renderInChromium(session: ChromiumSession, validator: Validator, tools: ToolEntry[], samples: Map<string, Record<string, unknown>>): Promise<BrowserOutcome> {
+  const started = performance.now() - session.startMs;
+  // Only the first report counts the start-up (as when each validator had a process of its own).
+  session.startMs = 0;
   const failures: BrowserOutcome['failures'] = [];
   let rendered = 0;
   let fallbackFields = 0;
   let slowestMs = 0;
+  const page = await session.browser.newPage();
   try {
-    const page = await browser.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(error.message));
-    await page.goto(`http://127.0.0.1:${port}/.cache/corpus/index.html`);
+    await page.goto(session.url(validator));
     await page.waitForFunction(() => (window as { __ready?: boolean }).__ready === true, undefined, { timeout: 60_000 });
     const batchSize = 25;
     for (let at = 0; at < tools.length; at += batchSize) {
@@ -322,8 +385,7 @@ import '/scripts/corpus-page.ts'; window.__ready = true;</script></body></html>`
       }
     }
   } finally {
-    await browser.close();
-    await server.close();
+    await page.close();
   }
   return { rendered, failures, fallbackFields, ms: performance.now() - started, slowestMs };
 }

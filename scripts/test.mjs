@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every suite of the project, one after the other, each run even
- * when an earlier one failed (a type error should not hide what the browser
- * tests would say), its output streamed as it comes, then one table: suite,
- * status, tests passed and failed, time. Exits non-zero when any suite failed.
+ * `npm test`: every suite of the project, each run even when an earlier one
+ * failed (a type error should not hide what the browser tests would say), then
+ * one table: suite, status, tests passed and failed, time. Exits non-zero when
+ * any suite failed. Some suites run side by side (scripts/test-plan.mjs says
+ * which and why): one of them streams its output as it comes, the others print
+ * theirs as one block when they end.
  *
  * On a fresh clone it first installs the dependencies (`npm ci`, or
  * `npm install` without a lock file) and finds a Chromium for the browser
@@ -23,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playwrightFailures, vitestFailures } from './test-failures.mjs';
+import { outputBlock, plan } from './test-plan.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -40,11 +43,14 @@ function readJson(file) {
   }
 }
 
-/** The suites of `npm test`, in the order they ran before as one `&&` chain. */
+/**
+ * The suites of `npm test`, in the order of the table (the order they ran in as one `&&` chain);
+ * `phase` and `lead`: which run side by side, and which of those streams (scripts/test-plan.mjs).
+ */
 const suites = [
-  { name: 'typecheck', label: 'npm run typecheck', args: ['run', '-s', 'typecheck'], counts: oneCheck },
-  { name: 'lint', label: 'npm run lint', args: ['run', '-s', 'lint'], counts: oneCheck },
-  { name: 'api-report', label: 'npm run api-report -- --check', args: ['run', '-s', 'api-report', '--', '--check'], counts: oneCheck },
+  { name: 'typecheck', label: 'npm run typecheck', phase: 'static', args: ['run', '-s', 'typecheck'], counts: oneCheck },
+  { name: 'lint', label: 'npm run lint', phase: 'static', args: ['run', '-s', 'lint'], counts: oneCheck },
+  { name: 'api-report', label: 'npm run api-report -- --check', phase: 'static', args: ['run', '-s', 'api-report', '--', '--check'], counts: oneCheck },
   {
     name: 'unit',
     label: 'npm run test:unit',
@@ -61,6 +67,8 @@ const suites = [
     name: 'e2e',
     label: 'npm run test:e2e',
     browser: true,
+    phase: 'browser',
+    lead: true,
     args: ['run', '-s', 'test:e2e', '--', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_FILE: join(scratch, 'playwright.json') },
     counts: (code) => {
@@ -74,7 +82,9 @@ const suites = [
   {
     name: 'conformance',
     label: 'npm run conformance',
+    phase: 'browser',
     args: ['run', '-s', 'conformance'],
+    // Its counts come from its output, streamed or not.
     capture: true,
     // Scenarios, from each requirement set's summary line; the suite fails only on expected ones.
     counts: (code, output) => {
@@ -156,43 +166,56 @@ function ensureChromium() {
   return 'No Chromium for the browser tests: install one with `npx playwright install chromium` (or the system\'s chromium package, or set CHROMIUM_PATH)';
 }
 
-function run(suite) {
+/**
+ * Runs one suite. Streamed: its output goes out as it comes. Kept (it runs beside a streamed
+ * one): stdout and stderr are kept, in the order they came, and printed as one block at its end.
+ */
+function run(suite, streamed) {
   return new Promise((resolveRun) => {
     const started = Date.now();
     let output = '';
+    let kept = '';
     const child = spawn(npm, suite.args, {
       cwd: root,
       env: { ...process.env, ...suite.env },
-      stdio: ['ignore', suite.capture ? 'pipe' : 'inherit', 'inherit'],
+      stdio: ['ignore', streamed && !suite.capture ? 'inherit' : 'pipe', streamed ? 'inherit' : 'pipe'],
       // Its own process group, so that a stop reaches the tools npm started, not npm alone.
       detached: process.platform !== 'win32',
     });
-    current = child;
+    current.add(child);
     child.stdout?.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      if (streamed) process.stdout.write(chunk);
+      else kept += chunk;
       output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      kept += chunk;
     });
     child.on('error', (error) => {
       console.error(`test: could not start ${suite.name}: ${error.message}`);
     });
     child.on('close', (code, signal) => {
-      current = undefined;
+      current.delete(child);
       const exit = code ?? (signal ? 1 : 0);
+      if (!streamed) process.stdout.write(outputBlock(suite.name, kept));
       resolveRun({ suite, code: exit, seconds: (Date.now() - started) / 1000, ...suite.counts(exit, output) });
     });
   });
 }
 
-let current;
+/** The suites running now (several in a phase that runs side by side). */
+const current = new Set();
 let interrupted = false;
-/** Passes a stop to the running suite's whole process group (it has its own: see run()). */
+/** Passes a stop to each running suite's whole process group (each has its own: see run()). */
 function stopCurrent(signal) {
-  if (!current || current.exitCode !== null || current.signalCode !== null) return;
-  try {
-    if (process.platform === 'win32') current.kill(signal);
-    else process.kill(-current.pid, signal);
-  } catch {
-    // Already gone.
+  for (const child of current) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      if (process.platform === 'win32') child.kill(signal);
+      else process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
   }
 }
 // SIGHUP (the terminal closed, ssh dropped) and SIGQUIT (Ctrl+\\) too: the suite is in a group of its own, which the
@@ -211,12 +234,19 @@ const browserNote = selected.some((suite) => suite.browser) ? ensureChromium() :
 if (browserNote) console.error(`test: ${browserNote}`);
 
 const results = [];
-for (const suite of selected) {
+const startedAll = Date.now();
+for (const phase of plan(selected)) {
   if (interrupted) break;
-  console.log(`\n━━ ${suite.name}: ${suite.label}`);
-  results.push(await run(suite));
+  for (const suite of phase.suites) {
+    const beside = phase.suites.filter((other) => other !== suite).map((other) => other.name);
+    const note = beside.length === 0 ? '' : ` (beside ${beside.join(', ')}${suite === phase.streamed ? '' : '; its output follows as one block when it ends'})`;
+    console.log(`\n━━ ${suite.name}: ${suite.label}${note}`);
+  }
+  results.push(...(await Promise.all(phase.suites.map((suite) => run(suite, suite === phase.streamed)))));
 }
 rmSync(scratch, { recursive: true, force: true });
+// The table keeps the suites' order, whatever order they ended in.
+results.sort((a, b) => selected.indexOf(a.suite) - selected.indexOf(b.suite));
 
 const rows = [
   ['suite', 'status', 'passed', 'failed', 'time'],
@@ -227,8 +257,9 @@ const line = (row) => row.map((cell, column) => (column >= 2 ? cell.padStart(wid
 console.log(`\n${line(rows[0])}\n${widths.map((width) => '─'.repeat(width)).join('  ')}`);
 for (const row of rows.slice(1)) console.log(line(row));
 const failed = results.filter((r) => r.code !== 0).map((r) => r.suite.name);
-const skipped = selected.slice(results.length).map((suite) => suite.name);
+const skipped = selected.filter((suite) => !results.some((r) => r.suite === suite)).map((suite) => suite.name);
 console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : `\nAll ${results.length} suites passed.`);
+console.log(`Wall time: ${((Date.now() - startedAll) / 1000).toFixed(1)} s (suites of one phase ran side by side; see scripts/test-plan.mjs).`);
 for (const r of results) {
   const names = r.names ?? [];
   for (const name of names.slice(0, 20)) console.log(`  ✗ ${r.suite.name}: ${name}`);

@@ -4,6 +4,7 @@
  * run every suite (ten minutes and more on a two-core machine).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, vi } from 'vitest';
 
@@ -105,3 +106,61 @@ test('the summary names each failed test with the first line of its error (CI lo
     'chat.spec.ts › retried (flaky): first try failed',
   ]);
 });
+
+test('the suites run in three phases: the static checks side by side, then unit alone, then e2e streaming with conformance beside it', async () => {
+  const { plan } = await import('../scripts/test-plan.mjs');
+  // The phases and leads as scripts/test.mjs declares them (read from the file: it runs when imported).
+  const source = readFileSync(script, 'utf8');
+  const declared = [...source.matchAll(/name: '([\w-]+)',\s*label: '[^']*',(?:\s*browser: true,)?\s*(?:phase: '(\w+)',)?\s*(lead: true,)?/g)].map(([, name, phase, lead]) => ({ name: name!, ...(phase ? { phase } : {}), ...(lead ? { lead: true } : {}) }));
+  expect(declared.map((suite) => suite.name)).toEqual(['typecheck', 'lint', 'api-report', 'unit', 'e2e', 'conformance']);
+  const phases = plan(declared).map((phase) => ({ suites: phase.suites.map((suite) => suite.name), streamed: phase.streamed?.name }));
+  expect(phases).toEqual([
+    { suites: ['typecheck', 'lint', 'api-report'], streamed: undefined },
+    { suites: ['unit'], streamed: 'unit' },
+    { suites: ['e2e', 'conformance'], streamed: 'e2e' },
+  ]);
+  // --only keeps the phases of what is left; a suite alone streams, as before.
+  const only = (names: string[]) => plan(declared.filter((suite) => names.includes(suite.name))).map((phase) => [phase.suites.map((suite) => suite.name), phase.streamed?.name]);
+  expect(only(['typecheck'])).toEqual([[['typecheck'], 'typecheck']]);
+  expect(only(['conformance', 'lint'])).toEqual([[['lint'], 'lint'], [['conformance'], 'conformance']]);
+  expect(only(['typecheck', 'unit', 'conformance'])).toEqual([[['typecheck'], 'typecheck'], [['unit'], 'unit'], [['conformance'], 'conformance']]);
+});
+
+test('a suite that ran beside another prints its output as one block, headed by its name, after the stream', async () => {
+  const { outputBlock } = await import('../scripts/test-plan.mjs');
+  expect(outputBlock('lint', 'a.ts\n  1:1  error  x\n')).toBe('\n━━ lint: output\na.ts\n  1:1  error  x\n');
+  // A last line without its newline still ends the block, so the next output starts on a line of its own.
+  expect(outputBlock('typecheck', 'src/a.ts(1,1): error TS2322')).toBe('\n━━ typecheck: output\nsrc/a.ts(1,1): error TS2322\n');
+  expect(outputBlock('api-report', '')).toBe('\n━━ api-report: output\n');
+});
+
+test('SIGHUP while two suites run side by side stops both of them, each with its process group', async () => {
+  const run = spawn(process.execPath, [script, '--only', 'typecheck,lint'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  run.stdout.on('data', (chunk) => (out += chunk));
+  const exited = new Promise<void>((resolve) => run.once('exit', () => resolve()));
+  let suites: number[] = [];
+  try {
+    await vi.waitFor(() => {
+      expect(out).toContain('━━ typecheck: npm run typecheck (beside lint');
+      expect(out).toContain('━━ lint: npm run lint (beside typecheck');
+      // Two npm processes (one per suite) and what each started.
+      const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(run.pid)], { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter(Boolean);
+      expect(children.length).toBe(2);
+      suites = descendants(run.pid!);
+      expect(suites.length).toBeGreaterThan(3);
+    }, { timeout: 30_000, interval: 50 });
+    run.kill('SIGHUP');
+    await exited;
+    await vi.waitFor(() => expect(suites.filter(alive)).toEqual([]), { timeout: 5_000, interval: 50 });
+  } finally {
+    for (const pid of suites) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Not a group leader, or gone.
+      }
+    }
+    run.kill('SIGKILL');
+  }
+}, 60_000);
