@@ -25,15 +25,16 @@ const tokensOf = (server: { bodies(): any[] }, mark: number, method = 'tools/cal
   server.bodies().slice(mark).filter((b) => b?.method === method).map((b) => b.params._meta?.progressToken);
 
 describe('a progress token whenever progress can reset the timeout', () => {
-  test('modern: timeoutMs 3000 and no onProgress — 8 steps of 500 ms finish, each call with its own token', async () => {
+  test('modern: timeoutMs 3000 and no onProgress — 16 steps of 250 ms (4 s) finish, each call with its own token', async () => {
     const mark = modern.bodies().length;
     const client = new McpClient(modern.url, { protocol: 'modern', ...quiet });
     const [a, b] = await Promise.all([
-      client.callTool('slow', { steps: 8, delayMs: 500 }, { timeoutMs: 3000 }),
-      client.callTool('slow', { steps: 8, delayMs: 500 }, { timeoutMs: 3000 }),
+      // Progress every 250 ms against a 3 s idle deadline: a wide margin on a loaded machine (500 ms steps timed out at load 20).
+      client.callTool('slow', { steps: 16, delayMs: 250 }, { timeoutMs: 3000 }),
+      client.callTool('slow', { steps: 16, delayMs: 250 }, { timeoutMs: 3000 }),
     ]);
-    expect(text(a)).toBe('done after 8 steps');
-    expect(text(b)).toBe('done after 8 steps');
+    expect(text(a)).toBe('done after 16 steps');
+    expect(text(b)).toBe('done after 16 steps');
     const tokens = tokensOf(modern, mark);
     expect(tokens).toHaveLength(2);
     expect(tokens.every((t) => typeof t === 'string' || typeof t === 'number')).toBe(true);
