@@ -370,7 +370,8 @@ async function main(): Promise<void> {
   log(`wrote ${join(resultsDir, file)} (${done.durationSeconds} s); load ${done.load.end.join(' ')}`);
   log(`sections (s): ${Object.entries(sections).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${done.durationSeconds} s`);
   for (const target of done.targets) log(`  ${target.met === null ? '–' : target.met ? 'met   ' : 'MISSED'} ${target.description}: ${target.value}`);
-  writeReadme();
+  // A scratch run (--results elsewhere) leaves the committed README alone; `--readme` still regenerates it on purpose.
+  if (resultsArg < 0) writeReadme();
 }
 
 await main();

@@ -83,5 +83,5 @@ await Promise.all(inFlight);
 sample();
 result.elapsedSeconds = Math.round((performance.now() - start) / 100) / 10;
 await candidate.close();
-process.stdout.write(`${JSON.stringify(result)}\n`);
-process.exit(0);
+// Exit once the line is written: a pipe may still be flushing it.
+process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));

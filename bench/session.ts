@@ -50,7 +50,8 @@ function runClient(name: 'kit' | 'official', url: string, plan: SessionPlan): Pr
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the child may have exited before its stdout (one long JSON line) is all read.
+    child.once('close', (code) => {
       const line = out.trim().split('\n').at(-1);
       if (code === 0 && line) resolve(JSON.parse(line) as SessionClientResult);
       else reject(new Error(`the ${name} session client exited with ${code}: ${err.trim().slice(-2000)}`));
