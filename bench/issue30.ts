@@ -129,7 +129,12 @@ const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**m
 
 /** Issue 30's table, the new rows' sections and the section durations, for bench/README.md. */
 export function renderIssue30(run: RunResult): string[] {
-  const out: string[] = ['### Issue 30: what users feel', ''];
+  const out: string[] = [
+    '### Issue 30: what users feel',
+    '',
+    'The current goals. A ratio is the kit over the other (time, unless the row says calls/s); "native" is as many plain labelled inputs. "none stated": the issue asked for the measure, not for a value.',
+    '',
+  ];
   out.push(table(['Measure', 'Now: median [interquartile range]', 'Goal', 'Verdict'], issue30Rows(run).map((r) => [r.measure, r.now, r.goal, mark(r.met)])));
   if (run.session) {
     const s = run.session;
