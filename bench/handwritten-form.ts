@@ -107,13 +107,13 @@ export function appendHandwritten(form: HTMLFormElement, tool: BenchTool): void 
   form.append(submit);
 }
 
-/** Time to render the hand-written form for `tool` in a shadow root, ms (append → layout). */
-export function timeHandwritten(tool: BenchTool): number {
+/** Time to render a native form that `fill` builds, in a shadow root, ms (append → layout): both native baselines. */
+export function timeNativeForm(fill: (form: HTMLFormElement) => void): number {
   const start = performance.now();
   const host = document.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
   const form = document.createElement('form');
-  appendHandwritten(form, tool);
+  fill(form);
   root.append(form);
   document.body.append(host);
   void host.offsetHeight;
@@ -121,3 +121,6 @@ export function timeHandwritten(tool: BenchTool): number {
   host.remove();
   return ms;
 }
+
+/** Time to render the hand-written form for `tool` in a shadow root, ms (append → layout). */
+export const timeHandwritten = (tool: BenchTool): number => timeNativeForm((form) => appendHandwritten(form, tool));

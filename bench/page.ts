@@ -5,7 +5,7 @@
  * Playwright's round trips stay outside every timed region.
  */
 import type { Candidate, OpenCandidate } from './entries/candidate.js';
-import { timeHandwritten, type BenchTool } from './handwritten-form.js';
+import { timeHandwritten, timeNativeForm, type BenchTool } from './handwritten-form.js';
 import { hostilePage } from './hostile-page.js';
 import { callLoop, type LoopResult } from './loop.js';
 
@@ -77,19 +77,7 @@ function appendLabelledInputs(form: HTMLFormElement, controls: number): void {
   }
 }
 
-function timeBaseline(controls: number): number {
-  const start = performance.now();
-  const host = document.createElement('div');
-  const root = host.attachShadow({ mode: 'open' });
-  const form = document.createElement('form');
-  appendLabelledInputs(form, controls);
-  root.append(form);
-  document.body.append(host);
-  void host.offsetHeight;
-  const ms = performance.now() - start;
-  host.remove();
-  return ms;
-}
+const timeBaseline = (controls: number): number => timeNativeForm((form) => appendLabelledInputs(form, controls));
 
 type FormElement = HTMLElement & { noDrafts: boolean; tool: unknown; updateComplete: Promise<boolean>; isUpdatePending: boolean };
 
