@@ -183,6 +183,9 @@ function run(suite, streamed) {
       detached: process.platform !== 'win32',
     });
     current.add(child);
+    // Decoded as a stream: a character split between two chunks (✓, ✖) would otherwise print as U+FFFD.
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
     child.stdout?.on('data', (chunk) => {
       if (streamed) process.stdout.write(chunk);
       else kept += chunk;
