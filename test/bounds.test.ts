@@ -171,6 +171,33 @@ describe('cursors and a listing\'s bytes are bounded (issue 29, item 3)', () => 
       await raw.close();
     }
   });
+
+  test('the byte bound counts each page as the text it arrived in: an SSE event counts like a JSON body, and a page padded with whitespace counts its padding (issue 30: the parsed page is not walked)', async () => {
+    let n = 0;
+    const description = 'd'.repeat(MiB);
+    const sse = await serverWith((request, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { tools: [tool(`s${n}`, { description })], nextCursor: `next-${n++}` } })}\n\n`);
+    });
+    // A few bytes of tools and a MiB of spaces: the client reads and holds the spaces too.
+    let m = 0;
+    const padded = await serverWith((request, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"jsonrpc":"2.0","id":${request.id},"result":{"tools":[${JSON.stringify(tool(`p${m}`))}],"nextCursor":"next-${m++}"${' '.repeat(MiB)}}}`);
+    });
+    try {
+      const overSse = await new McpClient(sse.url, { ...collect().options, cache: false, maxListBytes: 3 * MiB }).listTools().catch((e) => e);
+      expect(overSse).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 3 * MiB } });
+      expect(overSse.message).toMatch(/in 3 page\(s\)/);
+      const overPadded = await new McpClient(padded.url, { ...collect().options, cache: false, maxListBytes: 3 * MiB }).listTools().catch((e) => e);
+      expect(overPadded).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 3 * MiB } });
+      expect(overPadded.message).toMatch(/in 3 page\(s\)/);
+      expect(padded.bodies().filter((b) => b?.method === 'tools/list')).toHaveLength(3);
+    } finally {
+      await sse.close();
+      await padded.close();
+    }
+  });
 });
 
 describe('a round that asks for input a thousand times (issue 19, item 6)', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { McpClientError } from '../src/index.js';
 import { parseMessage, parseMessageText } from '../src/protocol/jsonrpc.js';
+import { parseJson, resultChars } from '../src/protocol/types.js';
 
 describe('strict JSON-RPC parsing', () => {
   test('accepts each message kind', () => {
@@ -46,5 +47,14 @@ describe('strict JSON-RPC parsing', () => {
 
   test('rejects text that is not JSON, quoting its start', () => {
     expect(() => parseMessageText('<html>sign in</html>')).toThrow(/not valid JSON \(starts with "<html>sign in<\/html>"\)/);
+  });
+
+  test('notes the length of the text a result arrived in (what a listing counts against maxListBytes), for results only', () => {
+    const text = '{ "jsonrpc": "2.0", "id": 1, "result": { "tools": [] } }  ';
+    const parsed = parseMessageText(text);
+    expect(resultChars.get((parsed.message as { result: object }).result)).toBe(text.length);
+    const error = parseJson('{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}') as { error: object };
+    expect(resultChars.has(error.error)).toBe(false);
+    expect(parseJson('[1]')).toEqual([1]);
   });
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { McpClientError } from '../protocol/errors.js';
-import type { ResultBase } from '../protocol/types.js';
+import { resultChars, type ResultBase } from '../protocol/types.js';
 import type { RequestOptions } from '../rounds/options.js';
 import { DEFAULT_MAX_CURSOR_BYTES, DEFAULT_MAX_LIST_BYTES, DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_PAGES, type McpClientOptions } from './options.js';
 
@@ -21,39 +21,10 @@ export interface ListingHost {
 }
 
 /**
- * The length of `value`'s JSON text (UTF-16 code units), counted until it passes
- * `budget` (then some number over it): no string the size of the page is built.
+ * A page's JSON length (UTF-16 code units): that of the text it arrived in, which every
+ * transport notes as it parses (`resultChars`); a page that came another way is serialised.
  */
-export function jsonLength(value: unknown, budget: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && total <= budget) {
-    const item = stack.pop();
-    if (typeof item === 'string') total += item.length + 2;
-    else if (Array.isArray(item)) {
-      total += 2 + item.length;
-      for (const element of item) stack.push(element);
-    } else if (item !== null && typeof item === 'object') {
-      for (const [name, member] of Object.entries(item)) {
-        total += name.length + 4;
-        stack.push(member);
-      }
-      total += 2;
-    } else total += String(item).length;
-  }
-  return total;
-}
-
-/** Sizes of pages measured before (exact, within budget): a page served again from the cache is not walked again. */
-const measured = new WeakMap<object, number>();
-
-function pageLength(page: object, budget: number): number {
-  const known = measured.get(page);
-  if (known !== undefined) return known;
-  const length = jsonLength(page, budget);
-  if (length <= budget) measured.set(page, length);
-  return length;
-}
+const pageLength = (page: object): number => resultChars.get(page) ?? JSON.stringify(page).length;
 
 /** The UTF-8 length of `text`, or some number over `limit` when it is surely longer. */
 function utf8Length(text: string, limit: number): number {
@@ -101,7 +72,7 @@ export async function listAll<T>(host: ListingHost, method: string, key: string,
     if (!Array.isArray(list)) {
       throw new McpClientError('protocol', `The ${method} result has no "${key}" array`, { url: host.url, method });
     }
-    bytes += pageLength(result, maxBytes - bytes);
+    bytes += pageLength(result);
     if (bytes > maxBytes) {
       throw new McpClientError('too_large', `${method} sent more than ${maxBytes} bytes of JSON in ${page + 1} page(s) (see maxListBytes); stopped following it`, {
         url: host.url,

@@ -7,7 +7,7 @@
  * @module
  */
 import { McpClientError, type McpErrorData } from './errors.js';
-import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
+import { isObject, parseJson, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from './types.js';
 
 /** A parsed incoming message, tagged by kind. */
 export type IncomingMessage =
@@ -84,7 +84,7 @@ export function parseMessage(value: unknown, context: McpErrorData = {}): Incomi
 export function parseMessageText(text: string, context: McpErrorData = {}): IncomingMessage {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     fail(`not valid JSON (starts with ${JSON.stringify(text.slice(0, 60))})`, context);
   }

@@ -18,7 +18,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError, type McpErrorData } from '../protocol/errors.js';
 import type { IncomingMessage } from '../protocol/jsonrpc.js';
-import { isObject, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/types.js';
+import { isObject, parseJson, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/types.js';
 
 /** Default cap on one event's buffered text, in characters (16 MiB of UTF-16 units). */
 export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -365,7 +365,7 @@ const isMessageLike = (value: unknown) => isObject(value) && 'jsonrpc' in value;
 export function sseFrame(data: string): { value: unknown } | { skip: 'sse-non-json' | 'sse-non-jsonrpc'; what: string } {
   let value: unknown;
   try {
-    value = JSON.parse(data);
+    value = parseJson(data);
   } catch {
     return { skip: 'sse-non-json', what: `text that is not JSON (${JSON.stringify(data.slice(0, 40))})` };
   }

@@ -12,7 +12,7 @@
  */
 import { McpClientError, McpError, McpRpcError, type McpErrorData } from '../protocol/errors.js';
 import { isRequestId, parseMessage, type IncomingMessage } from '../protocol/jsonrpc.js';
-import { isObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/types.js';
+import { isObject, parseJson, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/types.js';
 import { isRedirect, type FetchLike } from './fetch.js';
 
 // The transport's options take one; declared in the leaf `./fetch.ts`, which the redirect module and the OAuth layer share.
@@ -332,7 +332,7 @@ export class HttpTransport {
       const text = await readBodyText(response, this.#maxBodyBytes, context);
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = parseJson(text);
       } catch {
         throw new McpClientError('protocol', `Malformed JSON-RPC message from the server: not valid JSON (starts with ${JSON.stringify(text.slice(0, 60))})`, { ...context, status: response.status });
       }
