@@ -66,7 +66,12 @@ export interface Exchange {
 
 /** The SSE reader, loaded with the first request (see `./sse.ts`). */
 let sse: Promise<typeof import('./sse.js')> | undefined;
-const loadSse = () => (sse ??= import('./sse.js'));
+// A failed load (the chunk unreachable for a moment) is forgotten, whoever asked for it: the next request loads it again.
+const loadSse = () =>
+  (sse ??= import('./sse.js').catch((error: unknown) => {
+    sse = undefined;
+    throw error;
+  }));
 
 function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
@@ -286,7 +291,7 @@ export class HttpTransport {
       ...options.headers,
     };
     // Most replies are event streams: fetch their reader alongside the first request (once: not a promise per call).
-    if (!sse) loadSse().catch(() => (sse = undefined));
+    if (!sse) loadSse().catch(() => {});
     const send = () => this.fetch(url, { method: 'POST', headers, body, signal: options.signal });
     const fail = (error: unknown) => fetchFailure(error, options.signal, { url, method: options.method });
     try {
