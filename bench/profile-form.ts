@@ -10,38 +10,18 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CDPSession } from 'playwright';
-import { openBenchPage } from './chromium.js';
 import { benchTool, corpusTools } from './form-corpus.js';
-import { buildAndMeasure } from './size.js';
+import { openProfiledKit } from './profile-kit.js';
 
 const root = resolve(import.meta.dirname, '..');
 const corpus = resolve(process.argv[2] ?? join(root, '../shared/schemas'));
 const wanted = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [0, 1, 2, 5];
 const RENDERS = 150;
-const www = join(root, '.cache/bench/profile-www');
 
 if (!existsSync(corpus)) throw new Error(`no corpus at ${corpus}`);
 const { tools } = corpusTools(corpus);
-await buildAndMeasure(root, 'bench/entries/full-kit.ts', join(www, 'full-kit'), '/full-kit/');
-// Unminified, so the profile names functions: rebuild over the measured bundle.
-const { build } = await import('vite');
-await build({
-  configFile: false,
-  root,
-  base: '/full-kit/',
-  logLevel: 'silent',
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: join(www, 'full-kit'),
-    emptyOutDir: true,
-    minify: false,
-    target: 'es2022',
-    rolldownOptions: { input: { 'full-kit': join(root, 'bench/entries/full-kit.ts') }, preserveEntrySignatures: 'allow-extension', output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
-  },
-});
-const bench = await openBenchPage(root, www);
+const bench = await openProfiledKit(root);
 const { page } = bench;
-await page.evaluate(() => window.benchPage!.loadKit());
 
 interface TraceEvent {
   name: string;

@@ -6,9 +6,8 @@
  * The profile also holds the form's set-up (its first render and schema
  * compile), spread over the keystrokes. A diagnostic, not part of `npm run bench`.
  */
-import { join, resolve } from 'node:path';
-import { openBenchPage } from './chromium.js';
-import { buildAndMeasure } from './size.js';
+import { resolve } from 'node:path';
+import { openProfiledKit } from './profile-kit.js';
 import { graphLikeSchema } from '../components/test-support/fixtures.js';
 import { wideSchema } from './servers.js';
 
@@ -17,27 +16,9 @@ const which = process.argv[2] ?? 'graph';
 /** Only samples with this function on their stack (e.g. `dispatchEvent`, `performUpdate`): where one part of a keystroke goes. */
 const under = process.argv[3];
 const KEYS = 400;
-const www = join(root, '.cache/bench/profile-www');
 
-await buildAndMeasure(root, 'bench/entries/full-kit.ts', join(www, 'full-kit'), '/full-kit/');
-const { build } = await import('vite');
-await build({
-  configFile: false,
-  root,
-  base: '/full-kit/',
-  logLevel: 'silent',
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: join(www, 'full-kit'),
-    emptyOutDir: true,
-    minify: false,
-    target: 'es2022',
-    rolldownOptions: { input: { 'full-kit': join(root, 'bench/entries/full-kit.ts') }, preserveEntrySignatures: 'allow-extension', output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
-  },
-});
-const bench = await openBenchPage(root, www);
+const bench = await openProfiledKit(root);
 const { page } = bench;
-await page.evaluate(() => window.benchPage!.loadKit());
 const schema = which === 'graph' ? graphLikeSchema() : wideSchema(0, 296);
 const warm = await page.evaluate(([s]) => window.benchPage!.keystrokes(s, 60), [schema] as const);
 const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
