@@ -52,7 +52,14 @@ export class IndexedDbAuthStorage implements AuthStorage {
   }
 
   #open() {
-    this.#store ??= import('idb-keyval').then((api) => ({ api, store: api.createStore(this.#database, 'kv') }));
+    // A failed load (offline for a moment) is forgotten: this call fails, the next one loads it again.
+    this.#store ??= import('idb-keyval').then(
+      (api) => ({ api, store: api.createStore(this.#database, 'kv') }),
+      (error: unknown) => {
+        this.#store = undefined;
+        throw error;
+      },
+    );
     return this.#store;
   }
   /** The stored value, or undefined. */

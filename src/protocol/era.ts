@@ -106,7 +106,12 @@ export function defaultEraCache(): EraCache {
   if (typeof indexedDB === 'undefined') return new MemoryEraCache();
   let loaded: Promise<EraCache> | undefined;
   // The module, not its names destructured: Vite wraps a destructuring import() in code that picks the names, bytes in every page.
-  const cache = () => (loaded ??= import('./era-idb.js').then((module) => new module.IdbEraCache()));
+  // A chunk that could not be loaded is a miss this time, not for the page's life: the next use loads it again.
+  const cache = () =>
+    (loaded ??= import('./era-idb.js').then(
+      (module) => new module.IdbEraCache(),
+      () => ((loaded = undefined), new MemoryEraCache()),
+    ));
   return {
     get: async (key) => (await cache()).get(key),
     set: async (key, era) => (await cache()).set(key, era),

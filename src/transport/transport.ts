@@ -352,7 +352,12 @@ export class HttpTransport {
     }
     if (type === 'text/event-stream') {
       if (!response.body) throw new McpClientError('protocol', `Empty event stream in reply to ${request.method}`, context);
-      const final = await (await loadSse()).readReplyStream(response.body, request, options, context, {
+      // A reader that could not be loaded reads nothing: the stream is let go, not left holding a connection.
+      const sseModule = await loadSse().catch((error: unknown) => {
+        void response.body!.cancel().catch(() => {});
+        throw error;
+      });
+      const final = await sseModule.readReplyStream(response.body, request, options, context, {
         parse: (value) => this.#parseOwn(value, request, context),
         answers: (message) => this.#answers(message, request),
         warn: (code, message) => this.#onWarning({ code, message }),
