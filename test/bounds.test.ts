@@ -3,7 +3,8 @@
  * (item 2) and rounds that ask for input a thousand times (item 6). Raw
  * node:http servers, because a real server SDK cannot be made to misbehave so.
  */
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { McpClient, type JsonObject, type McpWarning } from '../src/index.js';
 import { startRawServer } from './support/servers.js';
@@ -30,6 +31,64 @@ function collect(): { warnings: McpWarning[]; options: { protocol: 'modern'; onW
   const warnings: McpWarning[] = [];
   return { warnings, options: { protocol: 'modern', onWarning: (w) => warnings.push(w) } };
 }
+
+describe('the listing byte bound in the legacy era counts pages as they arrived too (issue 30)', () => {
+  const MiB = 1024 * 1024;
+  const initialized = (id: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } } });
+  /** A tools/list page: one small tool, a MiB of spaces, a fresh cursor every time. */
+  const padded = (id: unknown, n: number) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[${JSON.stringify(tool(`p${n}`))}],"nextCursor":"next-${n}"${' '.repeat(MiB)}}}`;
+
+  test('Streamable HTTP (2025-06-18), answers as JSON bodies and as SSE events: stopped in 3 pages at 3 MiB', async () => {
+    for (const events of [false, true]) {
+      let n = 0;
+      const raw = await startRawServer((req, res) => {
+        const body = req.json;
+        if (body?.id === undefined) return void res.writeHead(202).end();
+        const text = body.method === 'initialize' ? initialized(body.id) : padded(body.id, n++);
+        if (events) res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`event: message\ndata: ${text}\n\n`);
+        else res.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
+      });
+      try {
+        const error = await new McpClient(raw.url, { protocol: 'legacy', cache: false, maxListBytes: 3 * MiB, onWarning: () => {} }).listTools().catch((e) => e);
+        expect(error).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 3 * MiB } });
+        expect(error.message).toMatch(/in 3 page\(s\)/);
+      } finally {
+        await raw.close();
+      }
+    }
+  });
+
+  test('HTTP+SSE (2024-11-05), answers on the GET stream: stopped in 3 pages at 3 MiB', async () => {
+    let stream: ServerResponse | undefined;
+    let n = 0;
+    const server = createServer(async (req, res) => {
+      if (req.method === 'GET' && req.url === '/sse') {
+        stream = res;
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write('event: endpoint\ndata: /messages?s=1\n\n');
+        return;
+      }
+      if (req.method !== 'POST' || !req.url?.startsWith('/messages')) return void res.writeHead(405).end();
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const body = JSON.parse(text);
+      res.writeHead(202).end();
+      if (body.id !== undefined) stream!.write(`event: message\ndata: ${body.method === 'initialize' ? initialized(body.id) : padded(body.id, n++)}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new McpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`, { protocol: 'legacy', cache: false, maxListBytes: 3 * MiB, onWarning: () => {} });
+    try {
+      const error = await client.listTools().catch((e) => e);
+      expect(error).toMatchObject({ code: 'too_large', data: { option: 'maxListBytes', limit: 3 * MiB } });
+      expect(error.message).toMatch(/in 3 page\(s\)/);
+    } finally {
+      await client.close();
+      stream?.end();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
 
 describe('listings are bounded (issue 19, item 2)', () => {
   /** 1,000 pages of 1,000 fresh tools, each page with a fresh cursor: a million tools if followed. */
@@ -172,14 +231,13 @@ describe('cursors and a listing\'s bytes are bounded (issue 29, item 3)', () => 
     }
   });
 
-  test('the byte bound counts each page as the text it arrived in: an SSE event counts like a JSON body, and a page padded with whitespace counts its padding (issue 30: the parsed page is not walked)', async () => {
+  test('the byte bound counts each page as the text it arrived in, whitespace included, in an SSE event as in a JSON body (issue 30: the parsed page is not walked)', async () => {
+    // A few bytes of tools and a MiB of spaces, in an event and in a body: the client reads and holds the spaces too.
     let n = 0;
-    const description = 'd'.repeat(MiB);
     const sse = await serverWith((request, res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { tools: [tool(`s${n}`, { description })], nextCursor: `next-${n++}` } })}\n\n`);
+      res.end(`data: {"jsonrpc":"2.0","id":${request.id},"result":{"tools":[${JSON.stringify(tool(`s${n}`))}],"nextCursor":"next-${n++}"${' '.repeat(MiB)}}}\n\n`);
     });
-    // A few bytes of tools and a MiB of spaces: the client reads and holds the spaces too.
     let m = 0;
     const padded = await serverWith((request, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
