@@ -6,8 +6,8 @@
  * Options:
  * - `--quick`: fewer rounds and calls, a 1-minute session (for a smoke check).
  * - `--session-minutes N`: the long session's length (default 10; 1 with `--quick`).
- * - `--results <dir>`: write the run's JSON there and regenerate the README from there (default
- *   bench/results; a scratch folder keeps trial runs out of the repository).
+ * - `--results <dir>`: write the run's JSON there (default bench/results; a scratch folder keeps
+ *   trial runs out of the repository and leaves bench/README.md alone).
  * - `--only size,session,calls,list,huge,cold,sse,form,corpus,schema,hostile,bridge,connect`: run only these
  *   sections (`schema`: pattern engines and the validation cost of a `$ref` fan-out, about a
  *   minute; `corpus`: every tool of the corpus rendered as a form against native inputs;
