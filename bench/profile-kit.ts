@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openBenchPage, type BenchBrowser } from './chromium.js';
 import { buildAndMeasure } from './size.js';
 
+/** Builds the kit (measured, then unminified over it) into `.cache/bench/profile-www` and opens a bench page with it loaded; the caller closes it. */
 export async function openProfiledKit(root: string): Promise<BenchBrowser> {
   const www = join(root, '.cache/bench/profile-www');
   await buildAndMeasure(root, 'bench/entries/full-kit.ts', join(www, 'full-kit'), '/full-kit/');

@@ -83,8 +83,8 @@ export interface McpClientOptions {
    * of the JSON text each page arrived in (the whole message as sent: whitespace
    * and `\uXXXX` escapes count, since the client reads and holds them, so a
    * pretty-printed, escaped catalogue counts 2–4 times its compact size; UTF-16
-   * code units, which is bytes for ASCII text); default 64 MiB (67,108,864), as much as one response body may
-   * hold (`maxBodyBytes`): paging must not let a server make the client hold more
+   * code units, which is bytes for ASCII text); default 64 MiB (67,108,864), as
+   * much as one response body may hold (`maxBodyBytes`): paging must not let a server make the client hold more
    * than one unpaged answer could. Real catalogues are a few MiB at most. Over
    * it the listing fails with `McpClientError` `too_large` (`data.limit` = this
    * number, `data.option` = `'maxListBytes'`).
